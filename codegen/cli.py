@@ -1,0 +1,120 @@
+"""The ``mcpgen`` command line: a click group whose subcommands load lazily.
+
+Only this module and ``codegen.errors`` are imported by ``mcpgen --help``; each subcommand's
+module (and whatever heavy library it needs) is imported only when that subcommand runs.
+Nothing below the CLI prints or exits: commands call the core, then print and map exit codes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any
+
+import click
+
+from codegen import __version__
+from codegen.errors import EXIT_INTERNAL, EXIT_USAGE, McpgenError
+
+# name -> ("module", "attribute", "one-line help shown by --help without importing the module")
+_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "protocol": (
+        "codegen.commands.protocol",
+        "protocol",
+        "Official MCP schemas: pull pinned revisions, generate wire models, diff revisions.",
+    ),
+    "check": (
+        "codegen.commands.check",
+        "check",
+        "Lint tool manifests against the MCP spec's rules (pre-commit friendly).",
+    ),
+    "rules": ("codegen.commands.check", "rules", "List every check rule with its purpose."),
+    "breaking": (
+        "codegen.commands.breaking",
+        "breaking",
+        "Report changes between two manifests that break existing clients.",
+    ),
+    "server": (
+        "codegen.commands.server",
+        "server",
+        "Generate a typed, runnable MCP server package from a manifest.",
+    ),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        spec = _COMMANDS.get(cmd_name)
+        if spec is None:
+            return None
+        module = importlib.import_module(spec[0])
+        cmd: click.Command = getattr(module, spec[1])
+        return cmd
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, _COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="mcpgen")
+@click.option(
+    "--debug",
+    is_flag=True,
+    envvar="MCPGEN_DEBUG",
+    help="Show full tracebacks for errors (for bug reports).",
+)
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """mcpgen: schema-first code generation for the Model Context Protocol.
+
+    Exit codes: 0 ok; 1 findings or stale generated files; 2 usage or input error;
+    3 internal error.
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+def _debug_requested(argv: list[str]) -> bool:
+    return "--debug" in argv or os.environ.get("MCPGEN_DEBUG", "") not in ("", "0")
+
+
+def main(argv: list[str] | None = None) -> Any:
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = _debug_requested(args)
+    try:
+        return cli.main(args=args, prog_name="mcpgen", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_USAGE if exc.exit_code == 2 else exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("mcpgen: aborted", err=True)
+        sys.exit(EXIT_USAGE)
+    except McpgenError as exc:
+        if debug:
+            raise
+        click.echo(f"mcpgen: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except RecursionError:
+        if debug:
+            raise
+        click.echo("mcpgen: error: input is nested too deeply to process", err=True)
+        sys.exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        click.echo("mcpgen: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
+        if debug:
+            raise
+        click.echo(
+            f"mcpgen: internal error: {type(exc).__name__}: {exc} (rerun with --debug for details)",
+            err=True,
+        )
+        sys.exit(EXIT_INTERNAL)

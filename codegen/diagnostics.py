@@ -1,0 +1,74 @@
+"""Diagnostics are data: collected by checks, sorted, then printed by ``report``."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(enum.IntEnum):
+    """Ordered so that ``sev >= Severity.ERROR`` reads naturally."""
+
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(
+                f"unknown severity {text!r} (expected info, warning or error)"
+            ) from None
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    path: str
+    line: int = 1
+    col: int = 1
+    pointer: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    rule_id: str
+    severity: Severity
+    location: Location
+    message: str
+    related: tuple[Location, ...] = field(default=())
+
+    @property
+    def path(self) -> str:
+        return self.location.path
+
+    @property
+    def line(self) -> int:
+        return self.location.line
+
+    @property
+    def col(self) -> int:
+        return self.location.col
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.line, self.col, self.rule_id, self.message)
+
+
+def sort_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Sorted and de-duplicated: a stable order for every output format."""
+    seen: set[tuple[object, ...]] = set()
+    out: list[Diagnostic] = []
+    for d in sorted(diags, key=Diagnostic.sort_key):
+        key = (d.sort_key(), d.severity, d.related)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
