@@ -1,0 +1,108 @@
+"""The typed manifest: what ``load_manifest`` returns and what every later layer reads.
+
+A manifest is a server block, the targeted protocol revisions and a list of tools whose items
+have exactly the wire ``Tool`` shape. Tools keep their raw JSON (``raw``) untouched so that the
+generated server can serve it byte-for-byte; the typed accessors below only read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Every revision mcpgen knows, oldest first. ``draft`` tracks the newest published revision.
+KNOWN_REVISIONS: tuple[str, ...] = (
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+    "draft",
+)
+
+
+@dataclass(frozen=True)
+class SourceMap:
+    """JSON pointer (RFC 6901, "" = document root) -> 1-based (line, col) in ``path``.
+
+    ``key_positions`` holds where the *key* of a mapping entry starts (useful to point at a
+    property name); ``positions`` where the *value* starts.
+    """
+
+    path: str
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    key_positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def locate(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
+        """Best known position for ``pointer``: walks up to the nearest mapped ancestor."""
+        table = self.key_positions if key else self.positions
+        p = pointer
+        while True:
+            if p in table:
+                return table[p]
+            if p in self.positions:
+                return self.positions[p]
+            if p == "":
+                return (1, 1)
+            p = p.rsplit("/", 1)[0]
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    name: str
+    version: str = "0.1.0"
+    title: str | None = None
+    description: str | None = None
+    instructions: str | None = None
+    website_url: str | None = None
+    icons: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolDef:
+    """One tool. ``raw`` is the wire ``Tool`` object exactly as written (after bundling any
+    shared ``$defs``/file refs into its own schemas); ``pointer`` is where it sits in the file."""
+
+    raw: dict[str, Any]
+    pointer: str
+
+    @property
+    def name(self) -> str:
+        return str(self.raw.get("name", ""))
+
+    @property
+    def title(self) -> str | None:
+        v = self.raw.get("title")
+        return v if isinstance(v, str) else None
+
+    @property
+    def description(self) -> str | None:
+        v = self.raw.get("description")
+        return v if isinstance(v, str) else None
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        v = self.raw.get("inputSchema")
+        return v if isinstance(v, dict) else {}
+
+    @property
+    def output_schema(self) -> dict[str, Any] | None:
+        v = self.raw.get("outputSchema")
+        return v if isinstance(v, dict) else None
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        v = self.raw.get("annotations")
+        return v if isinstance(v, dict) else {}
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: str
+    server: ServerInfo
+    revisions: tuple[str, ...]
+    tools: tuple[ToolDef, ...]
+    defs: dict[str, Any]
+    source_map: SourceMap
+    raw: Any
+    """The whole document as loaded (dict for a full manifest, list for a bare tool list)."""
