@@ -1,0 +1,164 @@
+"""Writing generated trees: the only place (with the CLI) that touches the file system for output.
+
+Rules:
+* A generated tree is one *owned directory* (``mcp_wire/``, ``<pkg>/_generated/``) that mcpgen
+  rewrites as a whole. It is written into a staging directory beside it and swapped in with
+  renames, so a failure leaves the previous tree untouched. The owned directory carries a
+  ``.mcpgen.json`` marker; mcpgen refuses to replace a non-empty directory without it (it may
+  hold code a person wrote).
+* *User files* (``handlers.py``, ``__main__.py``) are created once and never overwritten.
+* ``--check`` compares in memory and renders a unified diff; nothing is written.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codegen import __version__
+from codegen.errors import McpgenError
+
+MARKER = ".mcpgen.json"
+
+
+def inputs_digest(*parts: bytes | str) -> str:
+    """A sha256 over the generation inputs (sources, generator version, options)."""
+    h = hashlib.sha256()
+    h.update(f"mcpgen {__version__}\0".encode())
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
+
+
+@dataclass
+class EmitResult:
+    written: list[str] = field(default_factory=list)
+    created_user_files: list[str] = field(default_factory=list)
+    kept_user_files: list[str] = field(default_factory=list)
+
+
+def read_marker(owned: Path) -> dict[str, object] | None:
+    try:
+        data = json.loads((owned / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def is_up_to_date(owned: Path, digest: str) -> bool:
+    """Cheap no-op test: the marker records the inputs digest of the last generation, and
+    every file it lists still exists unchanged (by sha256)."""
+    marker = read_marker(owned)
+    if not marker or marker.get("inputs_sha256") != digest:
+        return False
+    files = marker.get("files")
+    if not isinstance(files, dict):
+        return False
+    for rel, sha in files.items():
+        try:
+            data = (owned / rel).read_bytes()
+        except OSError:
+            return False
+        if hashlib.sha256(data).hexdigest() != sha:
+            return False
+    return True
+
+
+def _marker_text(files: dict[str, str], digest: str) -> str:
+    listing = {
+        rel: hashlib.sha256(text.encode("utf-8")).hexdigest() for rel, text in sorted(files.items())
+    }
+    body = {"generator": f"mcpgen {__version__}", "inputs_sha256": digest, "files": listing}
+    return json.dumps(body, indent=2, sort_keys=True) + "\n"
+
+
+def _guard_owned(owned: Path) -> None:
+    if owned.exists() and not owned.is_dir():
+        raise McpgenError(f"{owned} exists and is not a directory; refusing to replace it")
+    if owned.is_dir() and read_marker(owned) is None:
+        entries = [p for p in owned.iterdir() if p.name != "__pycache__"]
+        if entries:
+            raise McpgenError(
+                f"{owned} is not empty and was not written by mcpgen (no {MARKER}); "
+                "refusing to overwrite it"
+            )
+
+
+def write_owned_tree(owned: Path, files: dict[str, str], digest: str) -> list[str]:
+    """Replace directory ``owned`` with exactly ``files`` (relative POSIX paths -> text),
+    atomically with respect to failures during writing."""
+    _guard_owned(owned)
+    owned.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{owned.name}.staging-", dir=owned.parent))
+    backup: Path | None = None
+    try:
+        for rel, text in sorted(files.items()):
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+        (staging / MARKER).write_text(_marker_text(files, digest), encoding="utf-8")
+        if owned.exists():
+            backup = owned.parent / f".{owned.name}.old-{os.getpid()}"
+            if backup.exists():
+                shutil.rmtree(backup)
+            os.replace(owned, backup)
+        os.replace(staging, owned)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        if backup is not None and backup.exists() and not owned.exists():
+            os.replace(backup, owned)
+        raise
+    if backup is not None:
+        shutil.rmtree(backup, ignore_errors=True)
+    return sorted(files)
+
+
+def create_user_files(root: Path, files: dict[str, str], result: EmitResult) -> None:
+    """Create each file only if it does not exist yet; never touch an existing one."""
+    for rel, text in sorted(files.items()):
+        target = root / rel
+        if target.exists():
+            result.kept_user_files.append(rel)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "x", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        result.created_user_files.append(rel)
+
+
+def diff_owned_tree(owned: Path, files: dict[str, str], *, label: str | None = None) -> str:
+    """Unified diff from what is on disk under ``owned`` to ``files``; "" when identical.
+    Files on disk that would be removed show as deletions."""
+    label = label or str(owned)
+    on_disk: dict[str, str] = {}
+    if owned.is_dir():
+        for p in sorted(owned.rglob("*")):
+            if p.is_file() and "__pycache__" not in p.parts and p.name != MARKER:
+                try:
+                    on_disk[p.relative_to(owned).as_posix()] = p.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError):
+                    on_disk[p.relative_to(owned).as_posix()] = "<unreadable>\n"
+    chunks: list[str] = []
+    for rel in sorted(set(on_disk) | set(files)):
+        old = on_disk.get(rel)
+        new = files.get(rel)
+        if old == new:
+            continue
+        chunks.extend(
+            difflib.unified_diff(
+                [] if old is None else old.splitlines(keepends=True),
+                [] if new is None else new.splitlines(keepends=True),
+                fromfile=f"{label}/{rel}" if old is not None else "/dev/null",
+                tofile=f"{label}/{rel} (regenerated)" if new is not None else "/dev/null",
+            )
+        )
+    return "".join(c if c.endswith("\n") else c + "\n" for c in chunks)
