@@ -1,0 +1,50 @@
+"""Shared fixtures.
+
+``spec_dir``: the official MCP schemas, laid out as ``<revision>/schema.json`` (plus
+``examples/`` where the mirror has them). The project never commits these files; it pins them
+by URL + sha256 in ``schema/revisions.json``. Tests read them from the local mirror beside the
+checkout (``../shared/mcp-spec``, or ``$MCPGEN_SPEC_DIR``) and otherwise fall back to
+``mcpgen protocol pull`` (a user's machine, which has the internet).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_SPEC = REPO_ROOT.parent / "shared" / "mcp-spec"
+REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft")
+
+
+def _mirror() -> Path | None:
+    env = os.environ.get("MCPGEN_SPEC_DIR")
+    for cand in ([Path(env)] if env else []) + [SHARED_SPEC]:
+        if all((cand / r / "schema.json").is_file() for r in REVISIONS):
+            return cand
+    return None
+
+
+@pytest.fixture(scope="session")
+def spec_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    mirror = _mirror()
+    if mirror is not None:
+        return mirror
+    cache = tmp_path_factory.mktemp("spec-cache")
+    proc = subprocess.run(
+        [sys.executable, "-m", "codegen", "protocol", "pull", "--cache-dir", str(cache)],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"no local spec mirror and `mcpgen protocol pull` failed:\n{proc.stderr}")
+    return Path(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
