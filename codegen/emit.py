@@ -98,6 +98,9 @@ def write_owned_tree(owned: Path, files: dict[str, str], digest: str) -> list[st
     _guard_owned(owned)
     owned.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{owned.name}.staging-", dir=owned.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(staging, 0o777 & ~umask)
     backup: Path | None = None
     try:
         for rel, text in sorted(files.items()):

@@ -1,0 +1,51 @@
+"""The whole ``mcp_wire`` package as ``{relative path: text}``. Pure apart from reading the
+(verified) schemas and the two static templates."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from codegen import __version__
+from codegen.emit import inputs_digest
+from codegen.protocol.build import build_module
+from codegen.protocol.pins import Pin, load_pins, load_schema
+from codegen.resources import schema_dir, templates_dir
+
+PACKAGE = "mcp_wire"
+
+
+def _static(name: str, **values: str) -> str:
+    text = (templates_dir() / "protocol" / name).read_text(encoding="utf-8")
+    return text.format(version=__version__, **values)
+
+
+def package_digest(pins: list[Pin], docstrings: bool) -> str:
+    return inputs_digest(
+        (schema_dir() / "revisions.json").read_bytes(),
+        *(f"{p.revision}:{p.sha256}" for p in pins),
+        f"docstrings={docstrings}",
+    )
+
+
+def build_package(pins: list[Pin], source: Path | None, *, docstrings: bool = False) -> dict[str, str]:
+    """Modules for ``pins`` plus the package scaffolding. Revisions not in ``pins`` are not
+    built (the caller merges them with what is on disk when regenerating a subset)."""
+    files: dict[str, str] = {}
+    for pin in pins:
+        doc, _raw = load_schema(pin, source)
+        files[f"{pin.module}.py"] = build_module(doc, pin, docstrings=docstrings, origin=str(pin.revision))
+    files.update(scaffolding())
+    return files
+
+
+def scaffolding() -> dict[str, str]:
+    all_pins = load_pins()
+    meta = json.loads((schema_dir() / "revisions.json").read_text(encoding="utf-8"))
+    revisions = "{\n" + "".join(f"    {p.revision!r}: {p.module!r},\n" for p in all_pins.values()) + "}"
+    return {
+        "__init__.py": _static("__init__.py.tmpl", commit=meta["commit"], revisions=revisions,
+                               latest=meta["latest"]),
+        "_base.py": _static("_base.py.tmpl"),
+        "py.typed": "",
+    }
