@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from codegen import __version__
 from codegen.emit import inputs_digest
 from codegen.protocol.build import build_module
-from codegen.protocol.pins import Pin, load_pins, load_schema
-from codegen.resources import schema_dir, templates_dir
+from codegen.protocol.pins import Pin, load_pins, load_pins_document, load_schema, pins_path
+from codegen.resources import templates_dir
 
 PACKAGE = "mcp_wire"
 
@@ -22,7 +21,7 @@ def _static(name: str, **values: str) -> str:
 
 def package_digest(pins: list[Pin], docstrings: bool) -> str:
     return inputs_digest(
-        (schema_dir() / "revisions.json").read_bytes(),
+        pins_path().read_bytes(),
         *(f"{p.revision}:{p.sha256}" for p in pins),
         f"docstrings={docstrings}",
     )
@@ -41,7 +40,7 @@ def build_package(pins: list[Pin], source: Path | None, *, docstrings: bool = Fa
 
 def scaffolding() -> dict[str, str]:
     all_pins = load_pins()
-    meta = json.loads((schema_dir() / "revisions.json").read_text(encoding="utf-8"))
+    meta = load_pins_document()
     revisions = "{\n" + "".join(f"    {p.revision!r}: {p.module!r},\n" for p in all_pins.values()) + "}"
     return {
         "__init__.py": _static("__init__.py.tmpl", commit=meta["commit"], revisions=revisions,

@@ -29,9 +29,25 @@ class Pin:
     module: str
 
 
+def pins_path() -> Path:
+    """``schema/revisions.json``; ``$MCPGEN_PINS_FILE`` points elsewhere (to try a new pin)."""
+    env = os.environ.get("MCPGEN_PINS_FILE")
+    return Path(env) if env else schema_dir() / "revisions.json"
+
+
+def load_pins_document() -> dict[str, Any]:
+    path = pins_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise McpgenError(f"cannot read revision pins: {exc}", path=str(path)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("revisions"), dict):
+        raise McpgenError("revision pins must be an object with a 'revisions' object", path=str(path))
+    return data
+
+
 def load_pins() -> dict[str, Pin]:
-    path = schema_dir() / "revisions.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = load_pins_document()
     return {
         rev: Pin(rev, entry["url"], entry["sha256"], entry["module"])
         for rev, entry in data["revisions"].items()

@@ -63,7 +63,7 @@ def strip_descriptions(doc: dict[str, Any]) -> None:
             del node["description"]
 
 
-def _definitions(doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def definitions(doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if isinstance(doc.get("$defs"), dict):
         return "$defs", doc["$defs"]
     if isinstance(doc.get("definitions"), dict):
@@ -112,7 +112,7 @@ def _discriminator_for(arms: list[Any], container: str, defs: dict[str, Any]) ->
 
 def add_discriminators(doc: dict[str, Any]) -> int:
     """Tag eligible ``anyOf``/``oneOf`` unions in place; returns how many were tagged."""
-    container, defs = _definitions(doc)
+    container, defs = definitions(doc)
     count = 0
     for _, node in walk(doc):
         for key in ("anyOf", "oneOf"):
@@ -126,7 +126,7 @@ def add_discriminators(doc: dict[str, Any]) -> int:
 
 
 def check_refs(doc: dict[str, Any], origin: str) -> None:
-    container, defs = _definitions(doc)
+    container, defs = definitions(doc)
     for ptr, node in walk(doc):
         ref = node.get("$ref")
         if ref is None:
