@@ -24,6 +24,8 @@ PROTOCOL_OPTIONS: dict[str, Any] = {
     "skip_root_model": True,
     "use_schema_description": False,
     "use_field_description": False,
+    # black (codegen.format) formats the result; a second formatter pass would only cost time.
+    "formatters": [],
 }
 
 
@@ -42,12 +44,15 @@ def prepare_schema(doc: dict[str, Any], pin: Pin, *, docstrings: bool = False, o
     out = patches.apply_patches(doc, pin.revision)
     if not docstrings:
         transforms.strip_descriptions(out)
+    transforms.name_inline_composites(out)
     transforms.add_discriminators(out)
     transforms.check_refs(out, origin or pin.url)
     return out
 
 
-def build_module(doc: dict[str, Any], pin: Pin, *, docstrings: bool = False, origin: str = "") -> str:
+def build_body(doc: dict[str, Any], pin: Pin, *, docstrings: bool = False, origin: str = "") -> str:
+    """The formatted module without its header (identical inputs give identical bodies, so a
+    caller may reuse one body for revisions whose schema and patches are the same)."""
     from codegen.format import format_python
     from codegen.typegen import generate_models
 
@@ -56,8 +61,16 @@ def build_module(doc: dict[str, Any], pin: Pin, *, docstrings: bool = False, ori
     if docstrings:
         options.update(use_schema_description=True, use_field_description=True)
     body = generate_models(schema, **options)
-    body = _strip_generator_banner(body)
-    return header(pin, docstrings=docstrings) + "\n" + format_python(body)
+    return format_python(_strip_generator_banner(body))
+
+
+def body_key(pin: Pin, docstrings: bool) -> tuple[str, str, bool]:
+    """Two pins with the same key produce the same body (``draft`` mirrors the newest revision)."""
+    return (pin.sha256, repr(patches.PATCHES.get(pin.revision, [])), docstrings)
+
+
+def build_module(doc: dict[str, Any], pin: Pin, *, docstrings: bool = False, origin: str = "") -> str:
+    return header(pin, docstrings=docstrings) + "\n" + build_body(doc, pin, docstrings=docstrings, origin=origin)
 
 
 def _strip_generator_banner(source: str) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from codegen import __version__
 from codegen.emit import inputs_digest
-from codegen.protocol.build import build_module
+from codegen.protocol.build import body_key, build_body, header
 from codegen.protocol.pins import Pin, load_pins, load_pins_document, load_schema, pins_path
 from codegen.resources import templates_dir
 
@@ -31,9 +31,13 @@ def build_package(pins: list[Pin], source: Path | None, *, docstrings: bool = Fa
     """Modules for ``pins`` plus the package scaffolding. Revisions not in ``pins`` are not
     built (the caller merges them with what is on disk when regenerating a subset)."""
     files: dict[str, str] = {}
+    bodies: dict[tuple[str, str, bool], str] = {}
     for pin in pins:
         doc, _raw = load_schema(pin, source)
-        files[f"{pin.module}.py"] = build_module(doc, pin, docstrings=docstrings, origin=str(pin.revision))
+        key = body_key(pin, docstrings)
+        if key not in bodies:
+            bodies[key] = build_body(doc, pin, docstrings=docstrings, origin=str(pin.revision))
+        files[f"{pin.module}.py"] = header(pin, docstrings=docstrings) + "\n" + bodies[key]
     files.update(scaffolding())
     return files
 

@@ -133,3 +133,29 @@ def check_refs(doc: dict[str, Any], origin: str) -> None:
             continue
         if not isinstance(ref, str) or _ref_target(ref, container, defs) is None:
             raise McpgenError(f"$ref {ref!r} at {ptr or '/'} points at no definition", path=origin)
+
+
+def _pascal(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.replace("-", "_").split("_") if part)
+
+
+def name_inline_composites(doc: dict[str, Any]) -> int:
+    """Give inline ``allOf`` property schemas a definition of their own, named
+    ``<Type><Property>`` (``HeaderMismatchErrorError``), so the generator does not fall back
+    to numbered names (``Error1``, ``Error2``). Returns how many were hoisted."""
+    container, defs = definitions(doc)
+    count = 0
+    for type_name in sorted(defs):
+        props = defs[type_name].get("properties")
+        if not isinstance(props, dict):
+            continue
+        for prop_name, prop in props.items():
+            if not (isinstance(prop, dict) and isinstance(prop.get("allOf"), list)):
+                continue
+            new_name = f"{type_name}{_pascal(prop_name)}"
+            if new_name in defs:
+                continue
+            defs[new_name] = prop
+            props[prop_name] = {"$ref": f"#/{container}/{new_name}"}
+            count += 1
+    return count

@@ -4,11 +4,9 @@
 # @generated
 
 from __future__ import annotations
-
 from typing import Annotated, Any, Dict, Literal
-
-from mcp_wire._base import WireModel
 from pydantic import ConfigDict, Field, RootModel
+from mcp_wire._base import WireModel
 
 
 class BlobResourceContents(WireModel):
@@ -731,8 +729,7 @@ class ClientRequest(
 
 class CreateMessageRequestParams(WireModel):
     include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | None,
-        Field(alias="includeContext"),
+        Literal["allServers", "none", "thisServer"] | None, Field(alias="includeContext")
     ] = None
     max_tokens: Annotated[int, Field(alias="maxTokens")]
     messages: list[SamplingMessage]
@@ -788,8 +785,7 @@ class ListResourcesResult(WireModel):
 
 class ServerRequest(RootModel[PingRequest | CreateMessageRequest | ListRootsRequest]):
     root: Annotated[
-        PingRequest | CreateMessageRequest | ListRootsRequest,
-        Field(discriminator="method"),
+        PingRequest | CreateMessageRequest | ListRootsRequest, Field(discriminator="method")
     ]
 
 

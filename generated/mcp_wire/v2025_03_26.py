@@ -4,11 +4,9 @@
 # @generated
 
 from __future__ import annotations
-
 from typing import Annotated, Any, Dict, Literal
-
-from mcp_wire._base import WireModel
 from pydantic import ConfigDict, Field, RootModel
+from mcp_wire._base import WireModel
 
 
 class BlobResourceContents(WireModel):
@@ -644,8 +642,7 @@ class CallToolResultContent(
     RootModel[TextContent | ImageContent | AudioContent | EmbeddedResource]
 ):
     root: Annotated[
-        TextContent | ImageContent | AudioContent | EmbeddedResource,
-        Field(discriminator="type"),
+        TextContent | ImageContent | AudioContent | EmbeddedResource, Field(discriminator="type")
     ]
 
 
@@ -769,8 +766,7 @@ class ListToolsResult(WireModel):
 
 class PromptMessage(WireModel):
     content: Annotated[
-        TextContent | ImageContent | AudioContent | EmbeddedResource,
-        Field(discriminator="type"),
+        TextContent | ImageContent | AudioContent | EmbeddedResource, Field(discriminator="type")
     ]
     role: Role
 
@@ -786,8 +782,7 @@ class ClientResult(RootModel[Result | CreateMessageResult | ListRootsResult]):
 
 class CreateMessageRequestParams(WireModel):
     include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | None,
-        Field(alias="includeContext"),
+        Literal["allServers", "none", "thisServer"] | None, Field(alias="includeContext")
     ] = None
     max_tokens: Annotated[int, Field(alias="maxTokens")]
     messages: list[SamplingMessage]
@@ -811,8 +806,7 @@ class GetPromptResult(WireModel):
 
 class ServerRequest(RootModel[PingRequest | CreateMessageRequest | ListRootsRequest]):
     root: Annotated[
-        PingRequest | CreateMessageRequest | ListRootsRequest,
-        Field(discriminator="method"),
+        PingRequest | CreateMessageRequest | ListRootsRequest, Field(discriminator="method")
     ]
 
 

@@ -4,10 +4,8 @@
 # @generated
 
 from __future__ import annotations
-
-from typing import Annotated, Any, Dict, Literal
-
 from mcp_wire._base import WireModel
+from typing import Annotated, Any, Dict, Literal
 from pydantic import ConfigDict, Field, RootModel
 
 
@@ -896,8 +894,7 @@ class ClientResult(RootModel[Result | CreateMessageResult | ListRootsResult | El
 
 class CreateMessageRequestParams(WireModel):
     include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | None,
-        Field(alias="includeContext"),
+        Literal["allServers", "none", "thisServer"] | None, Field(alias="includeContext")
     ] = None
     max_tokens: Annotated[int, Field(alias="maxTokens")]
     messages: list[SamplingMessage]

@@ -4,10 +4,8 @@
 # @generated
 
 from __future__ import annotations
-
-from typing import Annotated, Any, Dict, Literal
-
 from mcp_wire._base import WireModel
+from typing import Annotated, Any, Dict, Literal
 from pydantic import ConfigDict, Field, RootModel
 
 
@@ -987,7 +985,14 @@ class Tool(WireModel):
     title: str | None = None
 
 
-class Error1Data(WireModel):
+class UnsubscribeRequest(WireModel):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["resources/unsubscribe"]
+    params: UnsubscribeRequestParams
+
+
+class URLElicitationRequiredErrorErrorData(WireModel):
     model_config = ConfigDict(
         extra="allow",
     )
@@ -997,22 +1002,9 @@ class Error1Data(WireModel):
     elicitations: list[ElicitRequestURLParams]
 
 
-class Error1(Error):
+class URLElicitationRequiredErrorError(Error):
     code: Literal[-32042]
-    data: Error1Data
-
-
-class URLElicitationRequiredError(WireModel):
-    error: Error1
-    id: RequestId | None = None
-    jsonrpc: Literal["2.0"]
-
-
-class UnsubscribeRequest(WireModel):
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/unsubscribe"]
-    params: UnsubscribeRequestParams
+    data: URLElicitationRequiredErrorErrorData
 
 
 class CallToolRequest(WireModel):
@@ -1198,6 +1190,12 @@ class ToolResultContent(WireModel):
     structured_content: Annotated[dict[str, Any] | None, Field(alias="structuredContent")] = None
     tool_use_id: Annotated[str, Field(alias="toolUseId")]
     type: Literal["tool_result"]
+
+
+class URLElicitationRequiredError(WireModel):
+    error: URLElicitationRequiredErrorError
+    id: RequestId | None = None
+    jsonrpc: Literal["2.0"]
 
 
 class CallToolResult(WireModel):
@@ -1409,8 +1407,7 @@ class ClientResult(
 class CreateMessageRequestParams(WireModel):
     meta: Annotated[CreateMessageRequestParamsMeta | None, Field(alias="_meta")] = None
     include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | None,
-        Field(alias="includeContext"),
+        Literal["allServers", "none", "thisServer"] | None, Field(alias="includeContext")
     ] = None
     max_tokens: Annotated[int, Field(alias="maxTokens")]
     messages: list[SamplingMessage]

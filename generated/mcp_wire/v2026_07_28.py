@@ -4,10 +4,8 @@
 # @generated
 
 from __future__ import annotations
-
-from typing import Annotated, Any, Dict, Literal, Optional, Union
-
 from mcp_wire._base import WireModel
+from typing import Annotated, Any, Dict, Literal, Optional, Union
 from pydantic import ConfigDict, Field, RootModel
 
 
@@ -57,10 +55,6 @@ class Error(WireModel):
     code: int
     data: Any | None = None
     message: str
-
-
-class Error1(Error):
-    code: Literal[-32020]
 
 
 class Icon(WireModel):
@@ -343,22 +337,6 @@ class ToolUseContent(WireModel):
     type: Literal["tool_use"]
 
 
-class Error3Data(WireModel):
-    requested: str
-    supported: list[str]
-
-
-class Error3(Error):
-    code: Literal[-32022]
-    data: Error3Data
-
-
-class UnsupportedProtocolVersionError(WireModel):
-    error: Error3
-    id: RequestId | None = None
-    jsonrpc: Literal["2.0"]
-
-
 class UntitledMultiSelectEnumSchemaItems(WireModel):
     enum: list[str]
     type: Literal["string"]
@@ -380,6 +358,20 @@ class UntitledSingleSelectEnumSchema(WireModel):
     enum: list[str]
     title: str | None = None
     type: Literal["string"]
+
+
+class HeaderMismatchErrorError(Error):
+    code: Literal[-32020]
+
+
+class UnsupportedProtocolVersionErrorErrorData(WireModel):
+    requested: str
+    supported: list[str]
+
+
+class UnsupportedProtocolVersionErrorError(Error):
+    code: Literal[-32022]
+    data: UnsupportedProtocolVersionErrorErrorData
 
 
 class Annotations(WireModel):
@@ -448,7 +440,7 @@ class EnumSchema(
 
 
 class HeaderMismatchError(WireModel):
-    error: Error1
+    error: HeaderMismatchErrorError
     id: RequestId | None = None
     jsonrpc: Literal["2.0"]
 
@@ -664,6 +656,12 @@ class ToolListChangedNotification(WireModel):
     jsonrpc: Literal["2.0"]
     method: Literal["notifications/tools/list_changed"]
     params: NotificationParams | None = None
+
+
+class UnsupportedProtocolVersionError(WireModel):
+    error: UnsupportedProtocolVersionErrorError
+    id: RequestId | None = None
+    jsonrpc: Literal["2.0"]
 
 
 class CancelledNotificationParams(WireModel):
@@ -991,8 +989,7 @@ class CreateMessageRequest(WireModel):
 
 class CreateMessageRequestParams(WireModel):
     include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | None,
-        Field(alias="includeContext"),
+        Literal["allServers", "none", "thisServer"] | None, Field(alias="includeContext")
     ] = None
     max_tokens: Annotated[int, Field(alias="maxTokens")]
     messages: list[SamplingMessage]
@@ -1090,17 +1087,8 @@ class ListToolsRequest(WireModel):
     params: PaginatedRequestParams
 
 
-class Error2Data(WireModel):
-    required_capabilities: Annotated[ClientCapabilities, Field(alias="requiredCapabilities")]
-
-
-class Error2(Error):
-    code: Literal[-32021]
-    data: Error2Data
-
-
 class MissingRequiredClientCapabilityError(WireModel):
-    error: Error2
+    error: MissingRequiredClientCapabilityErrorError
     id: RequestId | None = None
     jsonrpc: Literal["2.0"]
 
@@ -1184,10 +1172,18 @@ class SubscriptionsListenRequestParams(WireModel):
     notifications: SubscriptionFilter
 
 
+class MissingRequiredClientCapabilityErrorErrorData(WireModel):
+    required_capabilities: Annotated[ClientCapabilities, Field(alias="requiredCapabilities")]
+
+
+class MissingRequiredClientCapabilityErrorError(Error):
+    code: Literal[-32021]
+    data: MissingRequiredClientCapabilityErrorErrorData
+
+
 class InputRequest(RootModel[CreateMessageRequest | ListRootsRequest | ElicitRequest]):
     root: Annotated[
-        CreateMessageRequest | ListRootsRequest | ElicitRequest,
-        Field(discriminator="method"),
+        CreateMessageRequest | ListRootsRequest | ElicitRequest, Field(discriminator="method")
     ]
 
 
@@ -1291,6 +1287,7 @@ ListPromptsRequest.model_rebuild()
 ListResourceTemplatesRequest.model_rebuild()
 ListResourcesRequest.model_rebuild()
 ListToolsRequest.model_rebuild()
+MissingRequiredClientCapabilityError.model_rebuild()
 PaginatedRequest.model_rebuild()
 PaginatedRequestParams.model_rebuild()
 ReadResourceRequest.model_rebuild()
