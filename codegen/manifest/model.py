@@ -32,6 +32,9 @@ class SourceMap:
     path: str
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)
     key_positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    ignores: dict[int, frozenset[str]] = field(default_factory=dict)
+    """Line -> rule ids silenced there by ``# mcpgen: ignore RULE[, RULE]`` comments (a comment
+    on its own line applies to the next content line, a trailing comment to its own line)."""
 
     def locate(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         """Best known position for ``pointer``: walks up to the nearest mapped ancestor."""

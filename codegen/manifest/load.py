@@ -1,0 +1,284 @@
+"""Load a tool manifest: document -> shape detection -> structure check -> bundled ``Manifest``.
+
+Accepted shapes (all validated against ``schema/manifest.schema.json``):
+
+* a manifest mapping: ``server``, ``protocol``, ``tools``, ``$defs`` (``$defs/Manifest``);
+* a ``tools/list`` result ``{"tools": [...], "nextCursor": ...}`` (``$defs/ToolsListResult``):
+  chosen when the mapping has result keys and none of ``server``/``protocol``/``$defs``;
+* a JSON-RPC response wrapping one (``$defs/JsonRpcResponse``);
+* a bare list of tools (``$defs/ToolList``).
+
+Without a ``server.name`` the server is named after the file (``weather.yaml`` -> ``weather``).
+
+Findings are ``Diagnostic``s: ``MANIFEST_SCHEMA`` (one per structural error, at the offending
+value), ``MANIFEST_REVISION_UNKNOWN``, the ``YAML_*`` ones from the parser and the ``REF_*`` ones
+from bundling (``codegen.manifest.refs``). Unreadable input raises ``McpgenError`` instead.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegen.diagnostics import Diagnostic, Location, Severity
+from codegen.errors import McpgenError
+from codegen.manifest.jsonpos import escape
+from codegen.manifest.model import KNOWN_REVISIONS, Manifest, ServerInfo, ToolDef
+from codegen.manifest.sourcemap import Document, load_document, parse_text
+
+_RESULT_KEYS = frozenset(("nextCursor", "_meta", "resultType", "ttlMs", "cacheScope"))
+_MANIFEST_KEYS = frozenset(("server", "protocol", "$defs"))
+
+
+@dataclass
+class LoadResult:
+    manifest: Manifest | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity >= Severity.ERROR]
+
+
+def load_manifest(path: str | Path) -> LoadResult:
+    """Load ``path``; raises ``McpgenError`` only if it cannot be read as YAML/JSON at all."""
+    return load_from_document(load_document(path), Path(path).parent)
+
+
+def load_manifest_text(text: str, path: str, base_dir: str | Path | None = None) -> LoadResult:
+    """Same as ``load_manifest`` for text read elsewhere (a git blob). File ``$ref``s resolve
+    against ``base_dir`` (default: the directory of ``path``)."""
+    return load_from_document(parse_text(text, path), Path(base_dir or Path(path).parent))
+
+
+def require_manifest(path: str | Path) -> Manifest:
+    """For generators: the manifest, or ``McpgenError`` with the first error's location."""
+    result = load_manifest(path)
+    errors = sorted(result.errors, key=Diagnostic.sort_key)
+    if errors or result.manifest is None:
+        if not errors:  # pragma: no cover - a None manifest always comes with an error
+            raise McpgenError("not a usable manifest", path=str(path))
+        first = errors[0]
+        more = f" (+{len(errors) - 1} more errors; run mcpgen check)" if len(errors) > 1 else ""
+        raise McpgenError(
+            f"{first.message} [{first.rule_id}]{more}",
+            path=first.path, line=first.line, col=first.col,
+        )
+    return result.manifest
+
+
+def load_from_document(doc: Document, base_dir: Path) -> LoadResult:
+    diags = list(doc.diagnostics)
+    value = doc.value
+
+    def report(pointer: str, message: str, rule: str = "MANIFEST_SCHEMA", key: bool = False) -> None:
+        diags.append(Diagnostic(rule, Severity.ERROR, doc.location(pointer, key=key), message))
+
+    shape, prefix = _shape(value)
+    if shape is None:
+        if value is None:
+            report("", "the file is empty; expected a manifest mapping with `tools`, a tools/list "
+                   "result or a list of tools")
+        else:
+            report("", "expected a manifest mapping with `tools`, a tools/list result or a list of "
+                   f"tools, found {_describe(value)}")
+        return LoadResult(None, diags)
+
+    unknown_revision = _check_revisions(value if shape == "Manifest" else None, report)
+    for err in _schema_errors(shape, value, skip_protocol=unknown_revision):
+        report(*err)
+
+    container = value if shape != "JsonRpcResponse" else value.get("result")
+    tools_raw = container if isinstance(container, list) else (container or {}).get("tools")
+    if not isinstance(tools_raw, list):
+        return LoadResult(None, diags)
+
+    defs = value.get("$defs") if shape == "Manifest" else None
+    defs = defs if isinstance(defs, dict) else {}
+    from codegen.manifest.refs import Bundler
+
+    bundler = Bundler(doc, base_dir, diags)
+    tools = []
+    for i, t in enumerate(tools_raw):
+        if isinstance(t, dict):
+            ptr = f"{prefix}/{i}"
+            tools.append(ToolDef(bundler.bundle_tool(t, ptr), ptr))
+
+    manifest = Manifest(
+        path=doc.path,
+        server=_server(value if shape == "Manifest" else {}, doc.path),
+        revisions=_revisions(value if shape == "Manifest" else {}),
+        tools=tuple(tools),
+        defs=defs,
+        source_map=doc.source_map,
+        raw=value,
+    )
+    return LoadResult(manifest, diags)
+
+
+def _shape(value: Any) -> tuple[str | None, str]:
+    """(name of the $defs entry to validate against, pointer of the tools list)."""
+    if isinstance(value, list):
+        return "ToolList", ""
+    if not isinstance(value, dict):
+        return None, ""
+    keys = value.keys()
+    if "jsonrpc" in keys and "result" in keys and "tools" not in keys:
+        return "JsonRpcResponse", "/result/tools"
+    if "tools" in keys and keys & _RESULT_KEYS and not keys & _MANIFEST_KEYS:
+        return "ToolsListResult", "/tools"
+    return "Manifest", "/tools"
+
+
+def _server(value: dict[str, Any], path: str) -> ServerInfo:
+    s = value.get("server")
+    s = s if isinstance(s, dict) else {}
+
+    def text(key: str) -> str | None:
+        v = s.get(key)
+        return v if isinstance(v, str) and v else None
+
+    icons = s.get("icons")
+    return ServerInfo(
+        name=text("name") or Path(path).stem or "server",
+        version=text("version") or "0.1.0",
+        title=text("title"),
+        description=text("description"),
+        instructions=text("instructions"),
+        website_url=text("websiteUrl"),
+        icons=tuple(i for i in icons if isinstance(i, dict)) if isinstance(icons, list) else (),
+    )
+
+
+def _revisions(value: dict[str, Any]) -> tuple[str, ...]:
+    p = value.get("protocol")
+    given = [p] if isinstance(p, str) else p if isinstance(p, list) else []
+    known = tuple(r for r in KNOWN_REVISIONS if r in given)
+    return known or KNOWN_REVISIONS
+
+
+def _check_revisions(value: Any, report: Any) -> bool:
+    """Report unknown revision names; True if there were any."""
+    if not isinstance(value, dict) or "protocol" not in value:
+        return False
+    found = False
+    p = value["protocol"]
+    items = [("/protocol", p)] if isinstance(p, str) else (
+        [(f"/protocol/{i}", r) for i, r in enumerate(p)] if isinstance(p, list) else [])
+    for ptr, rev in items:
+        if isinstance(rev, str) and rev not in KNOWN_REVISIONS:
+            close = difflib.get_close_matches(rev, KNOWN_REVISIONS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            report(ptr, f"unknown MCP revision {rev!r} (known: {', '.join(KNOWN_REVISIONS)}){hint}",
+                   "MANIFEST_REVISION_UNKNOWN")
+            found = True
+    return found
+
+
+# ---------------------------------------------------------------- structure (JSON Schema)
+
+
+@functools.cache
+def manifest_schema() -> dict[str, Any]:
+    from codegen.resources import schema_dir
+
+    with open(schema_dir() / "manifest.schema.json", encoding="utf-8") as fh:
+        schema: dict[str, Any] = json.load(fh)
+    return schema
+
+
+@functools.cache
+def _validator(defname: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    root = manifest_schema()
+    return Draft202012Validator({"$ref": f"#/$defs/{defname}", "$defs": root["$defs"]})
+
+
+def _schema_errors(
+    defname: str, value: Any, skip_protocol: bool = False
+) -> list[tuple[str, str, str, bool]]:
+    from jsonschema.exceptions import best_match
+
+    out: list[tuple[str, str, str, bool]] = []
+    for err in _validator(defname).iter_errors(value):
+        if skip_protocol and list(err.absolute_path)[:1] == ["protocol"]:
+            continue  # already reported as MANIFEST_REVISION_UNKNOWN
+        if err.validator in ("anyOf", "oneOf") and err.context:
+            err = best_match(err.context)
+        path = list(err.absolute_path)
+        ptr = "".join("/" + escape(str(p)) for p in path)
+        where = _where(path)
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            allowed = list(err.schema.get("properties", {}))
+            for key in _unexpected(err):
+                close = difflib.get_close_matches(key, allowed, n=1)
+                hint = f"; did you mean `{close[0]}`?" if close else f" (allowed: {', '.join(allowed)})"
+                out.append((f"{ptr}/{escape(key)}", f"unknown key `{key}` in {where}{hint}",
+                            "MANIFEST_SCHEMA", True))
+            continue
+        out.append((ptr, _message(err, where), "MANIFEST_SCHEMA", False))
+    return out
+
+
+def _unexpected(err: Any) -> list[str]:
+    props = err.schema.get("properties", {})
+    patterns = err.schema.get("patternProperties", {})
+    import re
+
+    return [k for k in err.instance if k not in props
+            and not any(re.search(p, k) for p in patterns)]
+
+
+_TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string",
+               "integer": "an integer", "number": "a number", "boolean": "true or false",
+               "null": "null"}
+
+
+def _message(err: Any, where: str) -> str:
+    v = err.validator
+    if v == "type":
+        types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        want = " or ".join(_TYPE_NAMES.get(t, t) for t in types)
+        return f"{where} must be {want}, not {_describe(err.instance)}"
+    if v == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else "?"
+        return f"{where} is missing the required key `{missing}`"
+    if v == "enum":
+        return (f"{where} must be one of {', '.join(json.dumps(x) for x in err.validator_value)}, "
+                f"not {_describe(err.instance)}")
+    if v == "const":
+        return f"{where} must be {json.dumps(err.validator_value)}, not {_describe(err.instance)}"
+    if v in ("minLength", "minItems"):
+        return f"{where} must not be empty"
+    if v == "uniqueItems":
+        return f"{where} lists the same item twice"
+    msg = err.message if len(err.message) <= 160 else err.message[:157] + "..."
+    return f"{where}: {msg}"
+
+
+def _where(path: list[Any]) -> str:
+    if not path:
+        return "the manifest"
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return f"`{out}`"
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}" + ("..." if len(value) > 40 else "")
+    if isinstance(value, list):
+        return "a list"
+    return "a mapping"

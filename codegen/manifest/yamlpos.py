@@ -1,0 +1,364 @@
+"""YAML -> plain JSON data with positions, built from libyaml's event stream.
+
+Building the tree from events (instead of ``yaml.safe_load``) gives us: YAML 1.2 scalar
+resolution with warnings for YAML 1.1 traps (see ``codegen.manifest.sourcemap``), positions
+for every value and key, duplicate-key detection, a depth limit checked as events arrive (no
+recursion at all), and bounded alias expansion (the "billion laughs" document is refused after
+``max_alias_nodes`` copied nodes instead of exhausting memory).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from codegen.diagnostics import Diagnostic, Location, Severity
+from codegen.errors import McpgenError
+from codegen.manifest.jsonpos import escape
+
+_Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_T = "tag:yaml.org,2002:"
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_YAML11_BOOLS = {
+    w: w.lower() in ("y", "yes", "on")
+    for base in ("y", "yes", "n", "no", "on", "off")
+    for w in (base, base.capitalize(), base.upper())
+}
+# as keys, only the words PyYAML turns into booleans (``x``/``y`` property names are common)
+_YAML11_BOOL_KEYS = frozenset(k for k in _YAML11_BOOLS if len(k) > 1)
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_OCT = re.compile(r"0o[0-7]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INF_NAN = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
+# PyYAML's YAML 1.1 resolvers (the readers we warn about)
+_FLOAT11 = re.compile(
+    r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?\Z|\.[0-9_]+(?:[eE][-+][0-9]+)?\Z"
+    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z"
+)
+_INT11 = re.compile(
+    r"[-+]?0b[0-1_]+\Z|[-+]?0[0-7_]+\Z|[-+]?(?:0|[1-9][0-9_]*)\Z|[-+]?0x[0-9a-fA-F_]+\Z"
+    r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+\Z"
+)
+_TIMESTAMP = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"
+    r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}"
+    r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?\Z"
+)
+_MERGE = object()
+
+
+@dataclass
+class YamlParse:
+    value: Any = None
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    key_positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # character ranges of scalars mentioning "mcpgen:" (ignore comments inside them are text)
+    comment_free_spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+class _Frame:
+    __slots__ = ("value", "ptr", "is_map", "key", "seen", "anchor", "start", "depth", "merges")
+
+    def __init__(self, value: Any, ptr: str, is_map: bool, anchor: str | None, start: int) -> None:
+        self.value = value
+        self.ptr = ptr
+        self.is_map = is_map
+        self.key: Any = None
+        self.seen: dict[str, Any] = {}
+        self.anchor = anchor
+        self.start = start  # node counter when the collection started
+        self.depth = 0  # deepest child nesting below this collection
+        self.merges: list[tuple[dict[str, Any], Any]] = []
+
+
+def _pos(mark: Any) -> tuple[int, int]:
+    return (mark.line + 1, mark.column + 1)
+
+
+def parse_yaml(text: str, path: str, max_depth: int, max_alias_nodes: int) -> YamlParse:
+    out = YamlParse()
+    parser = _Parser(text)
+    try:
+        return _build(parser, out, path, max_depth, max_alias_nodes)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        msg = str(exc.problem or "syntax error")
+        if exc.context:
+            msg += f" ({exc.context})"
+        line, col = _pos(mark) if mark is not None else (None, None)
+        raise McpgenError(f"invalid YAML: {msg}", path=path, line=line, col=col) from None
+    except yaml.reader.ReaderError as exc:
+        idx = exc.position
+        line = text.count("\n", 0, idx) + 1
+        col = idx - (text.rfind("\n", 0, idx) + 1) + 1
+        ch = exc.character
+        what = f"U+{ch:04X}" if isinstance(ch, int) else repr(ch)
+        raise McpgenError(
+            f"invalid YAML: special character {what} is not allowed", path=path, line=line, col=col
+        ) from None
+    except yaml.YAMLError as exc:
+        raise McpgenError(f"invalid YAML: {exc}", path=path) from None
+    finally:
+        parser.dispose()
+
+
+def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: int) -> YamlParse:
+    E = yaml.events
+    get = parser.get_event
+    pos, kpos, diags = out.positions, out.key_positions, out.diagnostics
+    anchors: dict[str, tuple[Any, int, int]] = {}  # name -> (value, node count, depth)
+    open_anchors: set[str] = set()
+    nodes = 0
+    expanded = 0
+    stack: list[_Frame] = []
+
+    def warn(rule: str, mark: Any, ptr: str, msg: str) -> None:
+        diags.append(Diagnostic(rule, Severity.WARNING, Location(path, *_pos(mark), ptr), msg))
+
+    def fail(mark: Any, msg: str) -> McpgenError:
+        return McpgenError(msg, path=path, line=mark.line + 1, col=mark.column + 1)
+
+    get()  # StreamStart
+    ev = get()
+    if isinstance(ev, E.StreamEndEvent):  # empty file or only comments
+        out.positions[""] = (1, 1)
+        return out
+    ev = get()  # first event of the document's root node
+    while True:
+        cls = type(ev)
+        top = stack[-1] if stack else None
+        # ---- a mapping key?
+        if top is not None and top.is_map and top.key is None:
+            if cls is E.MappingEndEvent:
+                pass  # handled below
+            elif cls is E.ScalarEvent or cls is E.AliasEvent:
+                if cls is E.AliasEvent:
+                    if ev.anchor not in anchors or not isinstance(anchors[ev.anchor][0], str):
+                        raise fail(ev.start_mark, "an alias used as a mapping key must name a string")
+                    key = anchors[ev.anchor][0]
+                else:
+                    key = ev.value
+                    if ev.anchor:
+                        anchors[ev.anchor] = (key, 1, 0)
+                kptr = top.ptr + "/" + escape(key)
+                if cls is E.ScalarEvent and key == "<<" and not ev.style and ev.tag is None:
+                    top.key = _MERGE
+                    top.seen.setdefault("<<", ev.start_mark)
+                    kpos.setdefault(kptr, _pos(ev.start_mark))
+                    ev = get()
+                    continue
+                if key in top.seen:
+                    first = top.seen[key]
+                    diags.append(Diagnostic(
+                        "YAML_DUPLICATE_KEY", Severity.ERROR,
+                        Location(path, *_pos(ev.start_mark), kptr),
+                        f"duplicate key {key!r}; the last value wins",
+                        (Location(path, *_pos(first), kptr),),
+                    ))
+                elif cls is E.ScalarEvent and not ev.style and key in _YAML11_BOOL_KEYS:
+                    warn("YAML_IMPLICIT_TYPE", ev.start_mark, kptr,
+                         f"unquoted key {key!r} is the string {key!r} here (YAML 1.2), but YAML 1.1 "
+                         f"tools read it as the boolean {str(_YAML11_BOOLS[key]).lower()}; quote it")
+                top.seen[key] = ev.start_mark
+                top.key = key
+                kpos[kptr] = _pos(ev.start_mark)
+                ev = get()
+                continue
+            else:
+                raise fail(ev.start_mark, "mapping keys must be strings (found a "
+                           + ("mapping" if cls is E.MappingStartEvent else "sequence") + " as a key)")
+        # ---- pointer of a node that starts here
+        if cls is E.MappingEndEvent or cls is E.SequenceEndEvent or cls is E.DocumentEndEvent:
+            ptr = ""
+        elif top is None:
+            ptr = ""
+        elif top.is_map:
+            ptr = top.ptr + ("/<<" if top.key is _MERGE else "/" + escape(top.key))
+        else:
+            ptr = f"{top.ptr}/{len(top.value)}"
+        depth_here = 0
+        if cls is E.ScalarEvent:
+            val = _scalar(ev, ptr, warn, fail)
+            nodes += 1
+            pos[ptr] = _pos(ev.start_mark)
+            if ev.anchor:
+                anchors[ev.anchor] = (val, 1, 0)
+            if ev.value and "mcpgen:" in ev.value:
+                out.comment_free_spans.append((ev.start_mark.index, ev.end_mark.index))
+        elif cls is E.MappingStartEvent or cls is E.SequenceStartEvent:
+            if len(stack) >= max_depth:
+                raise fail(ev.start_mark, f"nested more than {max_depth} levels deep")
+            is_map = cls is E.MappingStartEvent
+            ok_tags = (None, "!", _T + ("map" if is_map else "seq"))
+            if ev.tag not in ok_tags:
+                raise fail(ev.start_mark, f"unsupported YAML tag {ev.tag}")
+            pos[ptr] = _pos(ev.start_mark)
+            stack.append(_Frame({} if is_map else [], ptr, is_map, ev.anchor, nodes))
+            if ev.anchor:
+                open_anchors.add(ev.anchor)
+            nodes += 1
+            ev = get()
+            continue
+        elif cls is E.MappingEndEvent or cls is E.SequenceEndEvent:
+            frame = stack.pop()
+            val = frame.value
+            if frame.merges:
+                val = _apply_merges(val, frame, pos, kpos)
+            depth_here = frame.depth + 1
+            if frame.anchor:
+                open_anchors.discard(frame.anchor)
+                anchors[frame.anchor] = (val, nodes - frame.start, depth_here)
+            ptr = frame.ptr
+            top = stack[-1] if stack else None
+        elif cls is E.AliasEvent:
+            name = ev.anchor
+            if name not in anchors:
+                what = "recursive" if name in open_anchors else "undefined"
+                raise fail(ev.start_mark, f"{what} alias *{name}")
+            src, size, depth_here = anchors[name]
+            expanded += size
+            if expanded > max_alias:
+                raise fail(ev.start_mark, f"aliases expand to more than {max_alias} nodes "
+                           "(an alias bomb?); refusing to load")
+            if len(stack) + depth_here > max_depth:
+                raise fail(ev.start_mark, f"nested more than {max_depth} levels deep (via *{name})")
+            nodes += size
+            val = src if size == 1 else json.loads(json.dumps(src))
+            pos[ptr] = _pos(ev.start_mark)
+        elif cls is E.DocumentEndEvent:
+            nxt = get()
+            if isinstance(nxt, E.DocumentStartEvent):
+                raise fail(nxt.start_mark, "more than one YAML document (---) in the file; "
+                           "a manifest is a single document")
+            return out
+        else:  # pragma: no cover - libyaml emits nothing else here
+            raise fail(ev.start_mark, f"unexpected YAML event {cls.__name__}")
+        # ---- attach the finished node
+        if top is None:
+            out.value = val
+        else:
+            if depth_here > top.depth:
+                top.depth = depth_here
+            if top.is_map:
+                if top.key is _MERGE:
+                    _add_merge(top, val, ev, fail)
+                else:
+                    top.value[top.key] = val
+                top.key = None
+            else:
+                top.value.append(val)
+        ev = get()
+
+
+def _add_merge(frame: _Frame, val: Any, ev: Any, fail: Any) -> None:
+    sources = val if isinstance(val, list) else [val]
+    for src in sources:
+        if not isinstance(src, dict):
+            raise fail(ev.start_mark, "a merge key (<<) needs a mapping or a list of mappings")
+        frame.merges.append((src, frame.seen["<<"]))
+
+
+def _apply_merges(own: dict[str, Any], frame: _Frame, pos: dict[str, Any], kpos: dict[str, Any]
+                  ) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for src, mark in frame.merges:
+        for k, v in src.items():
+            if k not in own and k not in merged:
+                merged[k] = v
+                p = frame.ptr + "/" + escape(k)
+                pos.setdefault(p, _pos(mark))
+                kpos.setdefault(p, _pos(mark))
+    merged.update(own)
+    return merged
+
+
+def _scalar(ev: Any, ptr: str, warn: Any, fail: Any) -> Any:
+    v: str = ev.value
+    tag = ev.tag
+    if tag is not None:
+        return _tagged(v, tag, ev, fail)
+    if ev.style:  # quoted, literal or folded
+        return v
+    if v in _NULLS:
+        return None
+    b = _BOOLS.get(v)
+    if b is not None:
+        return b
+    if v in _YAML11_BOOLS:
+        warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
+             f"unquoted {v!r} is the string {v!r} here (YAML 1.2), but YAML 1.1 tools read it as "
+             f"the boolean {str(_YAML11_BOOLS[v]).lower()}; write true/false or quote it")
+        return v
+    if v[0] not in "-+.0123456789":
+        return v
+    if _INT.match(v):
+        digits = v.lstrip("+-")
+        if len(digits) > 1 and digits[0] == "0":
+            warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
+                 f"{v!r} is the decimal integer {int(v)} here (YAML 1.2), but YAML 1.1 tools read "
+                 "a leading 0 as octal; drop the 0 or quote it")
+        return int(v)
+    if _HEX.match(v):
+        return int(v, 16)
+    if _OCT.match(v):
+        warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
+             f"{v!r} is the integer {int(v[2:], 8)} here (YAML 1.2), but YAML 1.1 tools read it as "
+             "a string; write the decimal number or quote it")
+        return int(v[2:], 8)
+    if _FLOAT.match(v):
+        f = float(v)
+        if not _FLOAT11.match(v):
+            warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
+                 f"{v!r} is the number {f!r} here (YAML 1.2, JSON), but YAML 1.1 tools read it as "
+                 "a string; write it with a dot and signed exponent (1.0e+3) or quote it")
+        return f
+    if _INF_NAN.match(v):
+        warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
+             f"{v!r} is kept as a string: JSON has no infinity or NaN; quote it to make that explicit")
+        return v
+    if _TIMESTAMP.match(v):
+        if not (ptr == "/protocol" or ptr.startswith("/protocol/")):
+            warn("YAML_TIMESTAMP", ev.start_mark, ptr,
+                 f"unquoted timestamp {v!r} is kept as a string here, but YAML 1.1 tools read it "
+                 "as a date; quote it")
+        return v
+    if _INT11.match(v) or _FLOAT11.match(v):
+        warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
+             f"{v!r} is the string {v!r} here (YAML 1.2), but YAML 1.1 tools read it as a number; "
+             "quote it, or write a plain number")
+    return v
+
+
+def _tagged(v: str, tag: str, ev: Any, fail: Any) -> Any:
+    if tag in ("!", _T + "str", _T + "timestamp", _T + "binary"):
+        return v
+    try:
+        if tag == _T + "null":
+            if v in _NULLS:
+                return None
+        elif tag == _T + "bool":
+            low = v.lower()
+            if low in ("true", "false", "yes", "no", "on", "off", "y", "n"):
+                return low in ("true", "yes", "on", "y")
+        elif tag == _T + "int":
+            s = v.replace("_", "")
+            if _OCT.match(s):
+                return int(s[2:], 8)
+            return int(s, 0) if s.lstrip("+-")[:2].lower() in ("0x", "0b") else int(s, 10)
+        elif tag == _T + "float":
+            f = float(v.replace("_", ""))
+            if f == f and f not in (float("inf"), float("-inf")):
+                return f
+        else:
+            raise fail(ev.start_mark, f"unsupported YAML tag {tag}")
+    except ValueError:
+        pass
+    raise fail(ev.start_mark, f"{v!r} is not a valid {tag.rsplit(':', 1)[-1]}")
