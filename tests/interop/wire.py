@@ -1,0 +1,214 @@
+"""A raw JSON-RPC peer for MCP servers over stdio, and per-revision schema validation.
+
+No MCP library sits between the tests and the bytes: requests are written as newline-delimited
+JSON to the server's stdin, every line the server writes to stdout is parsed and kept (so the tests
+can validate *every* message), and stderr goes to a file that failing assertions quote.
+
+``SpecSchemas`` validates a value against one definition of a revision's official ``schema.json``
+(draft-07 ``definitions`` up to 2025-06-18, 2020-12 ``$defs`` from 2025-11-25), the way the
+upstream validator does it: the definition is compiled together with the whole definitions map.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import tempfile
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema.validators import validator_for
+
+LEGACY_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+MODERN_REVISION = "2026-07-28"
+CLIENT_INFO = {"name": "mcpgen-interop-wire", "version": "0.1.0"}
+TIMEOUT_S = 20.0
+
+
+def modern_meta(version: str = MODERN_REVISION) -> dict[str, Any]:
+    """The per-request ``_meta`` every 2026-07-28 request carries (spec-revisions §3.1)."""
+    return {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    }
+
+
+class ServerProcessError(AssertionError):
+    pass
+
+
+class StdioPeer:
+    """One server subprocess spoken to in newline-delimited JSON-RPC.
+
+    ``received`` holds every message the server wrote, in order; ``request`` returns the response
+    with the matching id (notifications arriving meanwhile are kept in ``received`` too).
+    """
+
+    def __init__(self, cmd: list[str], env: dict[str, str] | None = None) -> None:
+        self._stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            env=env,
+            start_new_session=True,
+        )
+        self.received: list[dict[str, Any]] = []
+        self.raw_lines: list[bytes] = []
+        self._q: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._next_id = 0
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    # -------------------------------------------------------------- plumbing
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.raw_lines.append(line)
+            if not line.strip():
+                continue
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                msg = {"__unparseable__": line.decode("utf-8", "replace")}
+            self._q.put(msg)
+        self._q.put(None)
+
+    def stderr_text(self) -> str:
+        self._stderr.seek(0)
+        return self._stderr.read().decode("utf-8", "replace")[-4000:]
+
+    def send(self, msg: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        data = json.dumps(msg, separators=(",", ":")).encode() + b"\n"
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except BrokenPipeError as e:
+            raise ServerProcessError(f"server closed stdin; stderr:\n{self.stderr_text()}") from e
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def request(self, method: str, params: dict[str, Any] | None = None, *, id_: Any = None) -> dict[str, Any]:
+        rid = self.new_id() if id_ is None else id_
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        return self.wait_for(rid)
+
+    def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+
+    def wait_for(self, rid: Any) -> dict[str, Any]:
+        while True:
+            try:
+                msg = self._q.get(timeout=TIMEOUT_S)
+            except queue.Empty:
+                raise ServerProcessError(
+                    f"no response to id {rid!r} within {TIMEOUT_S}s; stderr:\n{self.stderr_text()}"
+                ) from None
+            if msg is None:
+                raise ServerProcessError(f"server closed stdout before answering id {rid!r}; stderr:\n{self.stderr_text()}")
+            self.received.append(msg)
+            if "__unparseable__" in msg:
+                raise ServerProcessError(f"server wrote a non-JSON line on stdout: {msg['__unparseable__']!r}")
+            if msg.get("id") == rid and ("result" in msg or "error" in msg):
+                return msg
+
+    def close(self) -> int | None:
+        """Close stdin (the spec's shutdown), then escalate to SIGTERM/SIGKILL on the group."""
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            return self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            kill_process_group(self.proc)
+            return None
+        finally:
+            self._stderr.close()
+
+    def __enter__(self) -> StdioPeer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.close()
+        kill_process_group(self.proc)
+
+
+def kill_process_group(proc: subprocess.Popen[Any]) -> None:
+    if proc.poll() is not None:
+        # the leader is gone; children may linger in the group
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(timeout=5)
+
+
+# ------------------------------------------------------------------ schema validation
+class SpecSchemas:
+    """Validate values against named definitions of each revision's official schema.json."""
+
+    def __init__(self, spec_dir: Path) -> None:
+        self.spec_dir = spec_dir
+
+    @lru_cache(maxsize=None)  # noqa: B019 - one instance per test session
+    def _doc(self, rev: str) -> dict[str, Any]:
+        return json.loads((self.spec_dir / rev / "schema.json").read_text(encoding="utf-8"))
+
+    def definitions(self, rev: str) -> dict[str, Any]:
+        doc = self._doc(rev)
+        return doc.get("$defs") or doc["definitions"]
+
+    def has(self, rev: str, name: str) -> bool:
+        return name in self.definitions(rev)
+
+    @lru_cache(maxsize=None)  # noqa: B019
+    def validator(self, rev: str, name: str) -> Any:
+        doc = self._doc(rev)
+        container = "$defs" if "$defs" in doc else "definitions"
+        if name not in doc[container]:
+            raise KeyError(f"{rev}/schema.json has no definition {name!r}")
+        schema = {"$schema": doc["$schema"], container: doc[container], "$ref": f"#/{container}/{name}"}
+        cls = validator_for(schema)
+        cls.check_schema(schema)
+        return cls(schema)
+
+    def validate(self, rev: str, name: str, value: Any) -> None:
+        errors = sorted(self.validator(rev, name).iter_errors(value), key=lambda e: list(e.absolute_path))
+        if errors:
+            best = jsonschema.exceptions.best_match(errors)
+            path = "/".join(str(p) for p in best.absolute_path)
+            raise AssertionError(
+                f"{rev} {name}: invalid at /{path}: {best.message}\nvalue: {json.dumps(value)[:1500]}"
+            )
