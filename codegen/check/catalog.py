@@ -1,0 +1,18 @@
+"""Imports every module that registers rules, so RULES and CHECKERS are complete."""
+
+from __future__ import annotations
+
+from codegen.check import registry
+
+
+def load_lint() -> dict[str, registry.Rule]:
+    from codegen.check import rules_headers, rules_meta, rules_names, rules_schema  # noqa: F401
+
+    return registry.RULES
+
+
+def load_all() -> dict[str, registry.Rule]:
+    load_lint()
+    from codegen.check import breaking  # noqa: F401
+
+    return registry.RULES

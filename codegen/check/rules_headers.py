@@ -1,0 +1,104 @@
+"""`x-mcp-header` rules (MCP 2026-07-28): a property schema inside inputSchema may carry
+`"x-mcp-header": "<Name>"`, and HTTP clients then send the argument as `Mcp-Param-<Name>`.
+Clients MUST drop a tool whose annotation breaks these rules, so each violation is an error."""
+
+from __future__ import annotations
+
+import re
+
+from codegen.check.context import ToolCtx
+from codegen.check.registry import LEGACY_REVISIONS, LINT, MODERN_REVISIONS, E, I, W, checker, rule
+from codegen.check.schemawalk import unesc
+
+KEY = "x-mcp-header"
+
+rule("X_MCP_HEADER_TOKEN", LINT, E,
+     "An x-mcp-header value is a non-empty RFC 9110 token (letters, digits and !#$%&'*+-.^_`|~).",
+     MODERN_REVISIONS)
+rule("X_MCP_HEADER_UNIQUE", LINT, E,
+     "x-mcp-header values are unique within an inputSchema, compared case-insensitively.",
+     MODERN_REVISIONS)
+rule("X_MCP_HEADER_TYPE", LINT, E,
+     "x-mcp-header sits only on properties of type integer, string or boolean (never number).",
+     MODERN_REVISIONS)
+rule("X_MCP_HEADER_REACHABLE", LINT, E,
+     "x-mcp-header sits only on properties reachable from the root through `properties` alone "
+     "(not via items, anyOf/oneOf/allOf/not, if/then/else, $defs or $ref).", MODERN_REVISIONS)
+rule("X_MCP_HEADER_SECRET", LINT, W,
+     "Secret-looking arguments (password, token, key, secret...) are not mirrored into HTTP headers.",
+     MODERN_REVISIONS)
+rule("X_MCP_HEADER_IGNORED", LINT, I,
+     "x-mcp-header has an effect only from 2026-07-28; on the targeted revisions clients ignore it.",
+     LEGACY_REVISIONS)
+
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
+_SECRET = re.compile(
+    r"pass(word|wd|phrase)?|secret|token|api[-_]?key|private[-_]?key|access[-_]?key|credential|"
+    r"^key$|[-_]key$|auth", re.IGNORECASE)
+_ALLOWED_TYPES = ("integer", "string", "boolean")
+
+
+def _property_name(pointer: str) -> str:
+    return unesc(pointer.rsplit("/", 1)[-1]) if pointer else ""
+
+
+@checker("X_MCP_HEADER_TOKEN", "X_MCP_HEADER_UNIQUE", "X_MCP_HEADER_TYPE",
+         "X_MCP_HEADER_REACHABLE", "X_MCP_HEADER_SECRET", "X_MCP_HEADER_IGNORED")
+def check_headers(ctx: ToolCtx) -> None:
+    seen: dict[str, str] = {}
+    modern = any(r in MODERN_REVISIONS for r in ctx.revisions)
+    for node in ctx.input_nodes:
+        s = node.schema
+        if KEY not in s:
+            continue
+        ptr = f"/inputSchema{node.pointer}/{KEY}"
+        value = s[KEY]
+        if not modern:
+            ctx.emit("X_MCP_HEADER_IGNORED", ptr,
+                     f"x-mcp-header is ignored by clients on revision {', '.join(ctx.revs('X_MCP_HEADER_IGNORED'))} "
+                     "(it takes effect from 2026-07-28)")
+            continue
+        if not node.static or node.pointer == "":
+            ctx.emit("X_MCP_HEADER_REACHABLE", ptr,
+                     "x-mcp-header must sit on a property reachable through `properties` alone; "
+                     f"this one is under {_via(node.pointer)} (clients drop the tool)")
+        if not isinstance(value, str) or not _TOKEN.match(value):
+            shown = "empty" if value == "" else repr(value)
+            ctx.emit("X_MCP_HEADER_TOKEN", ptr,
+                     f"x-mcp-header value {shown} is not an RFC 9110 token (clients drop the tool)")
+        else:
+            folded = value.lower()
+            if folded in seen:
+                ctx.emit("X_MCP_HEADER_UNIQUE", ptr,
+                         f"x-mcp-header {value!r} repeats {seen[folded]!r} (names compare "
+                         "case-insensitively; clients drop the tool)")
+            else:
+                seen[folded] = value
+        t = s.get("type")
+        if t not in _ALLOWED_TYPES:
+            if t == "number":
+                why = "type number is forbidden (use integer or string)"
+            elif t is None:
+                why = "the property declares no type"
+            else:
+                why = f"type {t!r} is not allowed"
+            ctx.emit("X_MCP_HEADER_TYPE", ptr,
+                     f"x-mcp-header needs a property of type integer, string or boolean; {why}")
+        prop = _property_name(node.pointer)
+        if _SECRET.search(prop) or (isinstance(value, str) and _SECRET.search(value)):
+            ctx.emit("X_MCP_HEADER_SECRET", ptr,
+                     f"property {prop!r} looks like a secret; x-mcp-header copies it into a plain "
+                     "HTTP header (logged by proxies)")
+
+
+def _via(pointer: str) -> str:
+    parts = [unesc(p) for p in pointer.split("/")[1:]]
+    kinds = []
+    i = 0
+    while i < len(parts):
+        if parts[i] == "properties" and i + 1 < len(parts):
+            i += 2
+            continue
+        kinds.append(parts[i])
+        i += 1
+    return ", ".join(dict.fromkeys(k for k in kinds if not k.isdigit())) or "the root"

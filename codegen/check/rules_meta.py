@@ -1,0 +1,210 @@
+"""Tool metadata rules: fields per revision, descriptions, annotations, icons, execution, and
+the server block."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from codegen.check.context import ManifestCtx, ToolCtx
+from codegen.check.registry import ALL_REVISIONS, LINT, E, I, W, checker, rule, since
+from codegen.check.schemawalk import get_pointer, unesc
+
+rule("TOOL_FIELD_REVISION", LINT, W,
+     "Tool fields exist in every targeted revision (annotations 2025-03-26+, title/outputSchema/_meta "
+     "2025-06-18+, icons 2025-11-25+, execution only 2025-11-25); elsewhere clients ignore them.")
+rule("TOOL_DESCRIPTION_MISSING", LINT, W, "Every tool has a non-empty description (models choose tools by it).")
+rule("PROPERTY_DESCRIPTION_MISSING", LINT, W,
+     "Every input parameter has a description (models fill arguments from it).")
+rule("ANNOTATION_UNKNOWN_FIELD", LINT, W,
+     "Tool annotations use only title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint.",
+     since("2025-03-26"))
+rule("ANNOTATION_TYPE", LINT, E,
+     "Annotation values have the right type (title: string; *Hint: boolean).", since("2025-03-26"))
+rule("ANNOTATION_CONTRADICTION", LINT, W,
+     "Annotations do not contradict each other (readOnlyHint: true with destructiveHint: true).",
+     since("2025-03-26"))
+rule("ANNOTATION_REDUNDANT", LINT, I,
+     "destructiveHint/idempotentHint mean nothing when readOnlyHint is true.", since("2025-03-26"))
+rule("ICON_SRC", LINT, E, "An icon's src is an https: URL or a data: URI.", since("2025-11-25"))
+rule("ICON_SRC_HTTPS", LINT, W, "An icon's src uses https:, not plain http:.", since("2025-11-25"))
+rule("ICON_SIZES", LINT, E, "Icon sizes are a list of WxH strings (e.g. 48x48) or \"any\".",
+     since("2025-11-25"))
+rule("ICON_THEME", LINT, E, "An icon's theme is light or dark.", since("2025-11-25"))
+rule("EXECUTION_TASK_SUPPORT", LINT, E,
+     "execution.taskSupport is forbidden, optional or required.", frozenset(("2025-11-25",)))
+rule("SERVER_NAME_BLANK", LINT, E,
+     "An explicit server name is not blank (it becomes serverInfo.name; omit it to use the file name).")
+rule("MANIFEST_NO_TOOLS", LINT, W, "The manifest defines at least one tool.")
+
+_REVISIONS_OF = {
+    "annotations": since("2025-03-26"),
+    "title": since("2025-06-18"),
+    "outputSchema": since("2025-06-18"),
+    "_meta": since("2025-06-18"),
+    "icons": since("2025-11-25"),
+    "execution": frozenset(("2025-11-25",)),
+}
+_ANNOTATIONS = {
+    "title": str,
+    "readOnlyHint": bool,
+    "destructiveHint": bool,
+    "idempotentHint": bool,
+    "openWorldHint": bool,
+}
+_SIZE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*\Z")
+_TASK_SUPPORT = ("forbidden", "optional", "required")
+
+
+@checker("TOOL_FIELD_REVISION")
+def check_field_revisions(ctx: ToolCtx) -> None:
+    for field, supported in _REVISIONS_OF.items():
+        if field not in ctx.raw:
+            continue
+        missing = [r for r in ctx.revisions if r not in supported]
+        if not missing:
+            continue
+        if field == "execution":
+            where = "exists only in 2025-11-25"
+        else:
+            first = min(supported & ALL_REVISIONS, key=lambda r: r if r != "draft" else "9")
+            where = f"exists from {first}"
+        ctx.emit("TOOL_FIELD_REVISION", "/" + field,
+                 f"{field!r} is not part of revision {', '.join(missing)} ({where}); clients on "
+                 "that revision ignore it", key=True)
+
+
+@checker("TOOL_DESCRIPTION_MISSING", "PROPERTY_DESCRIPTION_MISSING")
+def check_descriptions(ctx: ToolCtx) -> None:
+    d = ctx.raw.get("description")
+    if not isinstance(d, str) or not d.strip():
+        ctx.emit("TOOL_DESCRIPTION_MISSING", "/name" if "name" in ctx.raw else "",
+                 f"tool {ctx.name()!r} has no description")
+    if not ctx.active("PROPERTY_DESCRIPTION_MISSING"):
+        return
+    for node in ctx.input_nodes:
+        if not node.static or node.pointer == "":
+            continue
+        s = node.schema
+        if _has_description(s):
+            continue
+        ref = s.get("$ref")
+        if isinstance(ref, str):
+            target = ctx.refs("inputSchema").resolve(ref, node.base)
+            if target is None:
+                continue  # SCHEMA_REF_UNRESOLVED reports it
+            found, t = get_pointer(ctx.raw.get("inputSchema"), target)
+            if found and isinstance(t, dict) and _has_description(t):
+                continue
+        name = unesc(node.pointer.rsplit("/", 1)[-1])
+        ctx.emit("PROPERTY_DESCRIPTION_MISSING", f"/inputSchema{node.pointer}",
+                 f"parameter {name!r} of tool {ctx.name()!r} has no description", key=True)
+
+
+def _has_description(s: dict[str, Any]) -> bool:
+    d = s.get("description")
+    return isinstance(d, str) and bool(d.strip())
+
+
+@checker("ANNOTATION_UNKNOWN_FIELD", "ANNOTATION_TYPE", "ANNOTATION_CONTRADICTION", "ANNOTATION_REDUNDANT")
+def check_annotations(ctx: ToolCtx) -> None:
+    ann = ctx.raw.get("annotations")
+    if ann is None:
+        return
+    if not isinstance(ann, dict):
+        ctx.emit("ANNOTATION_TYPE", "/annotations", "annotations must be an object")
+        return
+    for key, value in ann.items():
+        ptr = "/annotations/" + key.replace("~", "~0").replace("/", "~1")
+        want = _ANNOTATIONS.get(key)
+        if want is None:
+            close = difflib.get_close_matches(key, list(_ANNOTATIONS), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            ctx.emit("ANNOTATION_UNKNOWN_FIELD", ptr, f"unknown annotation {key!r}{hint}", key=True)
+        elif not isinstance(value, want):
+            ctx.emit("ANNOTATION_TYPE", ptr,
+                     f"annotation {key!r} must be a {'string' if want is str else 'boolean'}, "
+                     f"not {_json_type(value)}")
+    if ann.get("readOnlyHint") is True:
+        if ann.get("destructiveHint") is True:
+            ctx.emit("ANNOTATION_CONTRADICTION", "/annotations/destructiveHint",
+                     "readOnlyHint: true contradicts destructiveHint: true (a read-only tool "
+                     "cannot destroy anything); clients will pick one")
+        for key in ("destructiveHint", "idempotentHint"):
+            if key in ann and not (key == "destructiveHint" and ann[key] is True):
+                ctx.emit("ANNOTATION_REDUNDANT", "/annotations/" + key,
+                         f"{key} is meaningless when readOnlyHint is true", key=True)
+
+
+def _json_type(v: Any) -> str:
+    if v is None:
+        return "null"
+    return {bool: "boolean", str: "string", int: "integer", float: "number", list: "array",
+            dict: "object"}.get(type(v), type(v).__name__)
+
+
+def _check_icons(ctx: ManifestCtx, icons: Any, pointer: str) -> None:
+    if not isinstance(icons, list):
+        return  # MANIFEST_SCHEMA reports the shape
+    for i, icon in enumerate(icons):
+        ip = f"{pointer}/{i}"
+        if not isinstance(icon, dict):
+            continue
+        src = icon.get("src")
+        if isinstance(src, str):
+            low = src.strip().lower()
+            if low.startswith("http:"):
+                ctx.emit("ICON_SRC_HTTPS", ip + "/src", "icon src uses plain http:; use https:")
+            elif not (low.startswith("https://") or low.startswith("data:")):
+                ctx.emit("ICON_SRC", ip + "/src",
+                         f"icon src {src[:60]!r} must be an https: URL or a data: URI")
+        sizes = icon.get("sizes")
+        if sizes is not None:
+            if not isinstance(sizes, list):
+                ctx.emit("ICON_SIZES", ip + "/sizes", "icon sizes must be a list of strings")
+            else:
+                for j, size in enumerate(sizes):
+                    if not (isinstance(size, str) and (size == "any" or _SIZE.match(size))):
+                        ctx.emit("ICON_SIZES", f"{ip}/sizes/{j}",
+                                 f"icon size {size!r} is neither WxH (e.g. 48x48) nor \"any\"")
+        theme = icon.get("theme")
+        if theme is not None and theme not in ("light", "dark"):
+            ctx.emit("ICON_THEME", ip + "/theme", f"icon theme {theme!r} must be light or dark")
+
+
+@checker("ICON_SRC", "ICON_SRC_HTTPS", "ICON_SIZES", "ICON_THEME")
+def check_tool_icons(ctx: ToolCtx) -> None:
+    if "icons" in ctx.raw:
+        _check_icons(ctx, ctx.raw["icons"], "/icons")
+
+
+@checker("EXECUTION_TASK_SUPPORT")
+def check_execution(ctx: ToolCtx) -> None:
+    ex = ctx.raw.get("execution")
+    if ex is None:
+        return
+    if not isinstance(ex, dict):
+        ctx.emit("EXECUTION_TASK_SUPPORT", "/execution", "execution must be an object")
+        return
+    ts = ex.get("taskSupport")
+    if ts is not None and ts not in _TASK_SUPPORT:
+        ctx.emit("EXECUTION_TASK_SUPPORT", "/execution/taskSupport",
+                 f"execution.taskSupport {ts!r} must be forbidden, optional or required")
+
+
+@checker("SERVER_NAME_BLANK", "ICON_SRC", "ICON_SRC_HTTPS", "ICON_SIZES", "ICON_THEME",
+         "MANIFEST_NO_TOOLS", scope="manifest")
+def check_server(ctx: ManifestCtx) -> None:
+    if not ctx.manifest.tools:
+        ctx.emit("MANIFEST_NO_TOOLS", "/tools" if isinstance(ctx.manifest.raw, dict) else "",
+                 "the manifest defines no tools")
+    raw = ctx.manifest.raw
+    server = raw.get("server") if isinstance(raw, dict) else None
+    if not isinstance(server, dict):
+        return
+    name = server.get("name")
+    if isinstance(name, str) and not name.strip():
+        ctx.emit("SERVER_NAME_BLANK", "/server/name", "the server name is blank")
+    if "icons" in server:
+        _check_icons(ctx, server["icons"], "/server/icons")

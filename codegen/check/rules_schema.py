@@ -1,0 +1,171 @@
+"""inputSchema / outputSchema rules: shape, dialect, meta-schema validity, $refs, `required`,
+and the shapes major model providers reject."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codegen.check.context import ToolCtx
+from codegen.check.dialects import D2020, dialect_of, meta_errors
+from codegen.check.registry import LINT, E, I, W, checker, rule, since
+from codegen.check.schemawalk import COMBINATORS, Node, esc
+
+rule("INPUT_SCHEMA_REQUIRED", LINT, E, "Every tool has an inputSchema that is a JSON object (never null).")
+rule("INPUT_SCHEMA_ROOT_OBJECT", LINT, E, "The inputSchema root declares `type: object` (tool arguments are objects).")
+rule("INPUT_SCHEMA_ROOT_COMBINATOR", LINT, W,
+     "The inputSchema root has no anyOf/oneOf/allOf/not/if/then/else: Anthropic, Bedrock, Vertex and "
+     "Azure reject such tools (some clients drop them silently).")
+rule("INPUT_SCHEMA_NO_PARAMS_OPEN", LINT, I,
+     "A tool without parameters says `additionalProperties: false` (the spec's recommended form).",
+     since("2025-11-25"))
+rule("OUTPUT_SCHEMA_ROOT_OBJECT", LINT, E,
+     "The outputSchema root declares `type: object` (required up to 2025-11-25; any type from 2026-07-28).",
+     frozenset(("2025-06-18", "2025-11-25")))
+rule("SCHEMA_DIALECT_UNKNOWN", LINT, E,
+     "A tool schema's `$schema` names a JSON Schema dialect mcpgen knows (2020-12, 2019-09, draft-07/06/04); "
+     "an unsupported dialect must be answered with an error.")
+rule("SCHEMA_DIALECT_PORTABLE", LINT, W,
+     "Tool schemas use JSON Schema 2020-12, the one dialect every client must support "
+     "(several clients reject draft-07).", since("2025-11-25"))
+rule("SCHEMA_VALID", LINT, E,
+     "Each tool schema is a valid JSON Schema of its dialect (checked against the official meta-schema).")
+rule("SCHEMA_REF_UNRESOLVED", LINT, E,
+     "Every $ref in a tool schema resolves inside that schema (clients never fetch other files or URLs).")
+rule("SCHEMA_REQUIRED_UNDEFINED", LINT, E,
+     "Every name in `required` is declared in the same object's `properties`.")
+
+_FIELDS = (("inputSchema", "inputSchema"), ("outputSchema", "outputSchema"))
+_ELSEWHERE = ("patternProperties", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if",
+              "dependentSchemas", "dependencies", "unevaluatedProperties")
+
+
+@checker("INPUT_SCHEMA_REQUIRED", "INPUT_SCHEMA_ROOT_OBJECT", "INPUT_SCHEMA_ROOT_COMBINATOR",
+         "INPUT_SCHEMA_NO_PARAMS_OPEN")
+def check_input_root(ctx: ToolCtx) -> None:
+    raw = ctx.raw
+    if "inputSchema" not in raw:
+        ctx.emit("INPUT_SCHEMA_REQUIRED", "", f"tool {ctx.name()!r} has no inputSchema", key=False)
+        return
+    schema = raw["inputSchema"]
+    if not isinstance(schema, dict):
+        what = "null" if schema is None else type(schema).__name__
+        ctx.emit("INPUT_SCHEMA_REQUIRED", "/inputSchema",
+                 f"inputSchema must be a JSON Schema object, not {what}")
+        return
+    t = schema.get("type")
+    if t != "object":
+        where = "/inputSchema/type" if "type" in schema else "/inputSchema"
+        got = "no type" if "type" not in schema else f"type {t!r}"
+        ctx.emit("INPUT_SCHEMA_ROOT_OBJECT", where,
+                 f"inputSchema root must declare type: object (found {got})")
+    for kw in COMBINATORS:
+        if kw in schema:
+            ctx.emit("INPUT_SCHEMA_ROOT_COMBINATOR", "/inputSchema/" + kw,
+                     f"inputSchema root uses {kw!r}; major model providers reject root-level "
+                     "combinators: move it below a property")
+    props = schema.get("properties")
+    if not props and "additionalProperties" not in schema and not any(
+        k in schema for k in _ELSEWHERE + COMBINATORS
+    ):
+        ctx.emit("INPUT_SCHEMA_NO_PARAMS_OPEN", "/inputSchema",
+                 "tool takes no parameters: add `additionalProperties: false` (recommended by the spec)")
+
+
+@checker("OUTPUT_SCHEMA_ROOT_OBJECT")
+def check_output_root(ctx: ToolCtx) -> None:
+    schema = ctx.raw.get("outputSchema")
+    if not isinstance(schema, dict):
+        return
+    if schema.get("type") != "object":
+        revs = ", ".join(ctx.revs("OUTPUT_SCHEMA_ROOT_OBJECT"))
+        where = "/outputSchema/type" if "type" in schema else "/outputSchema"
+        ctx.emit("OUTPUT_SCHEMA_ROOT_OBJECT", where,
+                 f"outputSchema root must declare type: object for revision {revs} "
+                 "(other root types are allowed only from 2026-07-28)")
+
+
+@checker("SCHEMA_DIALECT_UNKNOWN", "SCHEMA_DIALECT_PORTABLE", "SCHEMA_VALID")
+def check_dialect(ctx: ToolCtx) -> None:
+    for field in ("inputSchema", "outputSchema"):
+        if field not in ctx.raw:
+            continue
+        schema = ctx.raw[field]
+        base = "/" + field
+        if not isinstance(schema, dict):
+            if field == "outputSchema":
+                ctx.emit("SCHEMA_VALID", base, "outputSchema must be a JSON Schema object when present")
+            continue
+        dialect, declared = dialect_of(schema)
+        if dialect is None:
+            ctx.emit("SCHEMA_DIALECT_UNKNOWN", base + "/$schema",
+                     f"{field} declares unknown dialect {declared}; supported: 2020-12 (the default), "
+                     "2019-09, draft-07, draft-06, draft-04")
+            continue
+        if dialect != D2020:
+            revs = ctx.revs("SCHEMA_DIALECT_PORTABLE")
+            if revs:
+                ctx.emit("SCHEMA_DIALECT_PORTABLE", base + "/$schema",
+                         f"{field} uses {dialect}; revision {revs[0]} only guarantees 2020-12 "
+                         "support and some clients reject other dialects")
+        if not ctx.active("SCHEMA_VALID"):
+            continue
+        for n, (ptr, msg) in enumerate(_dedupe(meta_errors(schema, dialect))):
+            if n == 5:
+                ctx.emit("SCHEMA_VALID", base, f"{field}: further meta-schema errors omitted")
+                break
+            ctx.emit("SCHEMA_VALID", base + ptr, f"{field} is not a valid {dialect} schema: {msg}")
+
+
+def _dedupe(errs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for e in errs:
+        if e not in seen:
+            seen.add(e)
+            out.append(e)
+    return out
+
+
+@checker("SCHEMA_REF_UNRESOLVED", "SCHEMA_REQUIRED_UNDEFINED")
+def check_refs_and_required(ctx: ToolCtx) -> None:
+    for field, nodes in (("inputSchema", ctx.input_nodes), ("outputSchema", ctx.output_nodes)):
+        base = "/" + field
+        refs = None
+        for node in nodes:
+            s = node.schema
+            for kw in ("$ref", "$dynamicRef"):
+                ref = s.get(kw)
+                if isinstance(ref, str):
+                    if refs is None:
+                        refs = ctx.refs(field)
+                    if refs.resolve(ref, node.base) is None:
+                        ctx.emit("SCHEMA_REF_UNRESOLVED", f"{base}{node.pointer}/{esc(kw)}",
+                                 _unresolved_message(field, ref))
+            _check_required(ctx, base, node, is_root=node.pointer == "")
+
+
+def _unresolved_message(field: str, ref: str) -> str:
+    if ref.startswith(("http://", "https://")):
+        return (f"{field}: $ref {ref!r} points at the network; clients never fetch remote schemas "
+                "(bundle it into $defs)")
+    if not ref.startswith("#"):
+        return f"{field}: $ref {ref!r} points outside the tool schema; bundle it into $defs"
+    return f"{field}: $ref {ref!r} does not resolve inside the tool schema"
+
+
+def _check_required(ctx: ToolCtx, base: str, node: Node, *, is_root: bool) -> None:
+    s = node.schema
+    req = s.get("required")
+    if not isinstance(req, list) or not req:
+        return
+    props: Any = s.get("properties")
+    if props is None and not is_root:
+        return
+    if any(k in s for k in _ELSEWHERE):
+        return
+    if not isinstance(props, dict):
+        props = {}
+    for i, name in enumerate(req):
+        if isinstance(name, str) and name not in props:
+            ctx.emit("SCHEMA_REQUIRED_UNDEFINED", f"{base}{node.pointer}/required/{i}",
+                     f"required property {name!r} is not declared in properties")

@@ -1,0 +1,123 @@
+"""`mcpgen check` and `mcpgen rules`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from codegen.report import FORMATS
+
+_CHECK_HELP = """Lint MCP tool manifests (YAML or JSON) against the spec's rules.
+
+Prints one line per finding, `path:line:col: severity RULE_ID message`. Every rule has a
+stable id, a default severity and the protocol revisions it applies to (the manifest's
+`protocol` list selects them); `mcpgen rules` lists them all.
+
+\b
+Exit codes: 0 no findings at or above --fail-on; 1 findings; 2 unreadable input or usage error.
+
+\b
+Configuration, in the nearest pyproject.toml (found by walking up from the current directory):
+  [tool.mcpgen.check]
+  disable = ["PROPERTY_DESCRIPTION_MISSING"]
+  enable = ["TOOL_NAME_PORTABLE"]           # rules that are off by default
+  severity = { TOOL_DESCRIPTION_MISSING = "error", ANNOTATION_REDUNDANT = "off" }
+  fail-on = "warning"                       # error (default) | warning | info | none
+  name-max-length = 64                      # the 64-character tool-name profile
+Inline, in YAML: a `# mcpgen: ignore RULE_ID[, RULE_ID]` comment at the end of a line silences
+those rules on that line; on a line of its own, on the next line.
+"""
+
+
+def _format_option(f: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+        help="Output format (github = workflow commands; sarif = SARIF 2.1.0).",
+    )(f)
+
+
+def _fail_on_option(f: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--fail-on", type=click.Choice(("error", "warning", "info", "none")), default=None,
+        help="Lowest severity that makes the exit code 1 (default: config, else error).",
+    )(f)
+
+
+@click.command("check", help=_CHECK_HELP)
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, path_type=str))
+@_format_option
+@_fail_on_option
+@click.option("--name-profile", type=click.IntRange(1, 128), default=None, metavar="N",
+              help="Maximum tool-name length (128 = the spec; 64 = Claude Desktop and others).")
+@click.option("--enable", multiple=True, metavar="RULE", help="Turn a rule on (repeatable).")
+@click.option("--disable", multiple=True, metavar="RULE", help="Turn a rule off (repeatable).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Read [tool.mcpgen] from this pyproject.toml instead of searching.")
+def check(
+    files: tuple[str, ...],
+    fmt: str,
+    fail_on: str | None,
+    name_profile: int | None,
+    enable: tuple[str, ...],
+    disable: tuple[str, ...],
+    config_path: Path | None,
+) -> None:
+    from codegen.check import catalog
+    from codegen.check.runner import check_file, exit_code
+    from codegen.config import load_config
+    from codegen.report import render, summary
+
+    rules = catalog.load_all()
+    cfg = load_config(rules, explicit=config_path).check
+    cfg = cfg.merged(enable=_ids(enable, rules), disable=_ids(disable, rules), fail_on=fail_on,
+                     name_max_length=name_profile)
+    results = [check_file(f, cfg) for f in files]
+    diags = [d for r in results for d in r.diagnostics]
+    out = render(diags, fmt, rules=rules, related_label="see")
+    if out:
+        click.echo(out, nl=False)
+    if fmt == "text" and diags:
+        click.echo(summary(diags, len(files)), err=True)
+    code = exit_code(results, cfg.fail_on)
+    if code:
+        sys.exit(code)
+
+
+def _ids(values: tuple[str, ...], rules: dict[str, object]) -> list[str]:
+    out = []
+    for v in values:
+        for part in v.split(","):
+            rid = part.strip().upper()
+            if rid and rid not in rules:
+                raise click.BadParameter(f"unknown rule {part.strip()!r} (see `mcpgen rules`)")
+            if rid:
+                out.append(rid)
+    return out
+
+
+@click.command("rules")
+@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
+@click.option("--category", type=click.Choice(("load", "lint", "breaking")), default=None,
+              help="Only rules of this category.")
+def rules(fmt: str, category: str | None) -> None:
+    """List every rule: id, category, default severity, revisions and purpose."""
+    from codegen.check import catalog
+    from codegen.check.registry import CATEGORIES, describe_revisions
+
+    table = catalog.load_all()
+    ordered = sorted(table.values(), key=lambda r: (CATEGORIES.index(r.category), r.id))
+    if category:
+        ordered = [r for r in ordered if r.category == category]
+    if fmt == "json":
+        click.echo(json.dumps([r.as_dict() for r in ordered], indent=2))
+        return
+    width = max(len(r.id) for r in ordered)
+    for r in ordered:
+        flags = "" if r.default_enabled else " (off by default)"
+        click.echo(
+            f"{r.id:<{width}}  {r.category:<8}  {r.severity.label:<7}  "
+            f"{describe_revisions(r.revisions):<14}  {r.purpose}{flags}"
+        )

@@ -1,0 +1,156 @@
+"""Project configuration: ``[tool.mcpgen]`` in the nearest ``pyproject.toml``.
+
+The file is found by walking up from the current directory (or given with ``--config``).
+Only the ``check`` and ``breaking`` tables are read here::
+
+    [tool.mcpgen.check]
+    disable = ["PROPERTY_DESCRIPTION_MISSING"]     # rule ids to turn off
+    enable = ["TOOL_NAME_PORTABLE"]                # rules that are off by default
+    severity = { TOOL_DESCRIPTION_MISSING = "error", ANNOTATION_REDUNDANT = "off" }
+    fail-on = "warning"                            # error (default) | warning | info | none
+    name-max-length = 64                           # 1..128; e.g. 64 for Claude Desktop
+
+    [tool.mcpgen.breaking]
+    disable = ["ANNOTATION_SAFETY_NO_WEAKEN"]
+    fail-on = "error"
+
+Unknown keys, unknown rule ids and bad values are usage errors (exit 2), so a typo never
+silently turns a rule off. Other ``[tool.mcpgen.*]`` tables belong to other commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegen.diagnostics import Severity
+from codegen.errors import McpgenError
+
+FAIL_ON_CHOICES = ("error", "warning", "info", "none")
+_KEYS = {"enable", "disable", "severity", "fail-on", "name-max-length"}
+
+
+@dataclass(frozen=True)
+class RuleConfig:
+    enable: frozenset[str] = frozenset()
+    disable: frozenset[str] = frozenset()
+    severity: Mapping[str, Severity | None] = field(default_factory=dict)
+    """Per-rule severity; None means "off"."""
+    fail_on: Severity | None = Severity.ERROR
+    """Lowest severity that makes the command exit 1; None: findings never fail."""
+    name_max_length: int = 128
+
+    def merged(
+        self,
+        *,
+        enable: Collection[str] = (),
+        disable: Collection[str] = (),
+        fail_on: str | None = None,
+        name_max_length: int | None = None,
+    ) -> RuleConfig:
+        """Command-line flags on top of the file (flags win)."""
+        return RuleConfig(
+            enable=(self.enable - set(disable)) | set(enable),
+            disable=(self.disable - set(enable)) | set(disable),
+            severity=self.severity,
+            fail_on=self.fail_on if fail_on is None else parse_fail_on(fail_on, "--fail-on"),
+            name_max_length=self.name_max_length if name_max_length is None else name_max_length,
+        )
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None = None
+    check: RuleConfig = field(default_factory=RuleConfig)
+    breaking: RuleConfig = field(default_factory=RuleConfig)
+
+
+def parse_fail_on(text: str, where: str) -> Severity | None:
+    t = str(text).strip().lower()
+    if t == "none":
+        return None
+    try:
+        return Severity.parse(t)
+    except ValueError:
+        raise McpgenError(f"{where}: expected one of {', '.join(FAIL_ON_CHOICES)}, got {text!r}") from None
+
+
+def find_pyproject(start: Path) -> Path | None:
+    for d in (start, *start.parents):
+        cand = d / "pyproject.toml"
+        if cand.is_file():
+            return cand
+    return None
+
+
+def load_config(known_rules: Collection[str], *, explicit: Path | None = None,
+                start: Path | None = None) -> Config:
+    path = explicit if explicit is not None else find_pyproject((start or Path.cwd()).resolve())
+    if path is None:
+        return Config()
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise McpgenError(f"cannot read config: {exc.strerror or exc}", path=str(path)) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise McpgenError(f"invalid TOML: {exc}", path=str(path)) from None
+    table = data.get("tool", {}).get("mcpgen", {})
+    if not isinstance(table, dict):
+        raise McpgenError("[tool.mcpgen] must be a table", path=str(path))
+    return Config(
+        path=path,
+        check=parse_rule_config(table.get("check", {}), "tool.mcpgen.check", known_rules, str(path)),
+        breaking=parse_rule_config(table.get("breaking", {}), "tool.mcpgen.breaking", known_rules,
+                                   str(path)),
+    )
+
+
+def parse_rule_config(t: Any, where: str, known: Collection[str], path: str) -> RuleConfig:
+    def fail(msg: str) -> McpgenError:
+        return McpgenError(f"[{where}] {msg}", path=path)
+
+    if not isinstance(t, dict):
+        raise fail("must be a table")
+    unknown = sorted(set(t) - _KEYS)
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+
+    def rule_list(key: str) -> frozenset[str]:
+        v = t.get(key, [])
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise fail(f"{key} must be a list of rule ids")
+        ids = frozenset(x.strip().upper() for x in v)
+        bad = sorted(ids - set(known))
+        if bad:
+            raise fail(f"{key}: unknown rule {bad[0]!r} (see `mcpgen rules`)")
+        return ids
+
+    sev_table = t.get("severity", {})
+    if not isinstance(sev_table, dict):
+        raise fail("severity must be a table of RULE_ID = \"error\"|\"warning\"|\"info\"|\"off\"")
+    severity: dict[str, Severity | None] = {}
+    for rid, value in sev_table.items():
+        rid_u = rid.strip().upper()
+        if rid_u not in known:
+            raise fail(f"severity: unknown rule {rid!r} (see `mcpgen rules`)")
+        if not isinstance(value, str):
+            raise fail(f"severity.{rid} must be a string")
+        if value.strip().lower() == "off":
+            severity[rid_u] = None
+        else:
+            try:
+                severity[rid_u] = Severity.parse(value)
+            except ValueError as exc:
+                raise fail(f"severity.{rid}: {exc}") from None
+    fail_on = parse_fail_on(t["fail-on"], f"[{where}] fail-on") if "fail-on" in t else Severity.ERROR
+    nml = t.get("name-max-length", 128)
+    if isinstance(nml, bool) or not isinstance(nml, int) or not 1 <= nml <= 128:
+        raise fail("name-max-length must be an integer from 1 to 128")
+    return RuleConfig(rule_list("enable"), rule_list("disable"), severity, fail_on, nml)
