@@ -62,3 +62,61 @@ def generate_models(
     if not isinstance(out, str):
         raise McpgenError("model generation returned several modules; expected one")
     return out if out.endswith("\n") else out + "\n"
+
+
+# Per-tool models for generated servers/clients (``mcp-tools`` input type).
+# * ``parent-prefixed`` names inline models after their parent (``GetWeatherInputLocation``)
+#   instead of global numbered names, so adding a tool does not rename another tool's models.
+# * ``format`` keywords that pydantic would *transform* (base64 decoding, URL normalisation)
+#   stay plain strings: the wire value must reach handlers unchanged.
+# * Every model derives from an open base (``extra="allow"``) unless its schema says
+#   ``additionalProperties: false`` (then datamodel-code-generator emits ``extra="forbid"``):
+#   the model's extra-field behaviour follows the schema.
+TOOL_MODEL_OPTIONS: dict[str, Any] = {
+    "naming_strategy": "parent-prefixed",
+    "type_mappings": ["byte=string", "binary=string", "uri=string", "uri-reference=string",
+                      "uri-template=string", "iri=string", "iri-reference=string"],
+}
+_BASE_PLACEHOLDER = "mcpgen_tool_model_base_placeholder.OpenModel"
+
+
+def generate_tool_models(
+    tools: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]],
+    *,
+    base_import: str,
+) -> str:
+    """Models for a list of ``(class_stem, inputSchema, outputSchema | None)`` in one run.
+
+    Each tool yields ``<stem>Input`` (and ``<stem>Output`` when it has an outputSchema);
+    ``$defs`` are hoisted as ``<stem>Input<Def>``. ``base_import`` is the import line that
+    provides ``OpenModel`` (e.g. ``"from .model_base import OpenModel"``); it replaces the
+    generator's absolute import. Raises ``McpgenError`` when an expected class is missing.
+    """
+    doc: list[dict[str, Any]] = []
+    for stem, input_schema, output_schema in tools:
+        item: dict[str, Any] = {"name": stem, "inputSchema": dict(input_schema)}
+        if output_schema is not None:
+            item["outputSchema"] = dict(output_schema)
+        doc.append(item)
+    if not doc:
+        return ""
+    src = generate_models(
+        doc,
+        input_file_type="mcp-tools",
+        base_class=_BASE_PLACEHOLDER,
+        **TOOL_MODEL_OPTIONS,
+    )
+    placeholder_line = "from mcpgen_tool_model_base_placeholder import OpenModel\n"
+    if src.count(placeholder_line) != 1:
+        raise McpgenError("model generation: unexpected base-class import layout")
+    src = src.replace(placeholder_line, base_import.rstrip("\n") + "\n")
+    # Drop the generator's own banner: callers add the mcpgen header.
+    lines = src.splitlines(keepends=True)
+    while lines and (lines[0].startswith("#") or not lines[0].strip()):
+        lines.pop(0)
+    src = "".join(lines)
+    for stem, _inp, out in tools:
+        for cls in [f"{stem}Input"] + ([f"{stem}Output"] if out is not None else []):
+            if f"\nclass {cls}(" not in "\n" + src:
+                raise McpgenError(f"model generation did not produce class {cls}")
+    return src

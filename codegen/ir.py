@@ -1,0 +1,158 @@
+"""The generator's view of a manifest: what the server templates render, and nothing else.
+
+``build_server_ir(manifest, package=...)`` is pure. Manifest strings never become code here;
+they stay data (``raw_json`` is the tool's exact JSON text; names go through
+``codegen.naming``). Templates receive only identifiers built by ``codegen.naming`` and
+strings that they emit through ``repr()`` (the ``pyrepr`` filter).
+
+Designed to grow (roadmap): per-tool options such as timeouts, size limits, header
+parameters (``x-mcp-header``) or elicitation needs become new fields with defaults, so
+existing templates and handlers keep working.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.errors import McpgenError
+from codegen.manifest.model import Manifest
+from codegen.naming import assign_tool_names, class_name_from, package_name_problem
+
+DRAFT_07_IDS: frozenset[str] = frozenset(
+    {
+        "http://json-schema.org/draft-07/schema#",
+        "http://json-schema.org/draft-07/schema",
+        "https://json-schema.org/draft-07/schema#",
+        "https://json-schema.org/draft-07/schema",
+    }
+)
+DRAFT_2020_12_IDS: frozenset[str] = frozenset(
+    {
+        "https://json-schema.org/draft/2020-12/schema",
+        "https://json-schema.org/draft/2020-12/schema#",
+        "http://json-schema.org/draft/2020-12/schema",
+        "http://json-schema.org/draft/2020-12/schema#",
+    }
+)
+
+
+def schema_dialect(schema: dict[str, Any] | None, *, where: str) -> str:
+    """``"2020-12"`` (the default when ``$schema`` is absent) or ``"draft-07"``."""
+    if not schema:
+        return "2020-12"
+    uri = schema.get("$schema")
+    if uri is None or uri in DRAFT_2020_12_IDS:
+        return "2020-12"
+    if uri in DRAFT_07_IDS:
+        return "draft-07"
+    raise McpgenError(
+        f"{where}: unsupported JSON Schema dialect {uri!r} (supported: 2020-12, draft-07)"
+    )
+
+
+def canonical_json(value: Any) -> str:
+    """Compact JSON that keeps key order exactly as written (what is served on tools/list)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+@dataclass(frozen=True)
+class ToolIR:
+    """One tool as the templates see it."""
+
+    index: int
+    name: str
+    method_name: str
+    class_stem: str
+    input_model: str
+    output_model: str | None
+    has_output: bool
+    raw_json: str
+    """The complete wire ``Tool`` object as compact JSON, key order as in the manifest."""
+    input_dialect: str
+    output_dialect: str | None
+    title: str | None
+    description: str | None
+    pointer: str
+
+
+@dataclass(frozen=True)
+class ServerIR:
+    """A whole server package."""
+
+    package: str
+    server_name: str
+    server_version: str
+    server_title: str | None
+    server_description: str | None
+    instructions: str | None
+    website_url: str | None
+    base_class: str
+    tools: tuple[ToolIR, ...]
+    manifest_name: str
+    """The manifest's file name (shown in headers; never a full path, for reproducibility)."""
+    revisions: tuple[str, ...]
+
+
+def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ServerIR:
+    problem = package_name_problem(package)
+    if problem is not None:
+        raise McpgenError(f"--package {package!r} {problem}")
+    seen: dict[str, str] = {}
+    for tool in manifest.tools:
+        if tool.name in seen:
+            raise McpgenError(
+                f"duplicate tool name {tool.name!r} (also at {seen[tool.name]})",
+                path=manifest.path,
+                line=manifest.source_map.locate(tool.pointer)[0],
+                col=manifest.source_map.locate(tool.pointer)[1],
+            )
+        seen[tool.name] = tool.pointer or "/"
+    names = assign_tool_names([t.name for t in manifest.tools])
+    tools: list[ToolIR] = []
+    for i, (tool, nm) in enumerate(zip(manifest.tools, names)):
+        out_schema = tool.output_schema
+        where = f"tool {tool.name!r}"
+        try:
+            raw_json = canonical_json(tool.raw)
+        except ValueError as exc:
+            line, col = manifest.source_map.locate(tool.pointer)
+            raise McpgenError(
+                f"{where} is not JSON-serialisable: {exc}", path=manifest.path, line=line, col=col
+            ) from exc
+        tools.append(
+            ToolIR(
+                index=i,
+                name=tool.name,
+                method_name=nm.method_name,
+                class_stem=nm.class_stem,
+                input_model=nm.input_model,
+                output_model=nm.output_model if out_schema is not None else None,
+                has_output=out_schema is not None,
+                raw_json=raw_json,
+                input_dialect=schema_dialect(tool.input_schema, where=f"{where} inputSchema"),
+                output_dialect=(
+                    schema_dialect(out_schema, where=f"{where} outputSchema")
+                    if out_schema is not None
+                    else None
+                ),
+                title=tool.title,
+                description=tool.description,
+                pointer=tool.pointer,
+            )
+        )
+    server = manifest.server
+    return ServerIR(
+        package=package,
+        server_name=server.name,
+        server_version=server.version,
+        server_title=server.title,
+        server_description=server.description,
+        instructions=server.instructions,
+        website_url=server.website_url,
+        base_class=class_name_from(server.name, suffix="ToolsBase", fallback="Server"),
+        tools=tuple(tools),
+        manifest_name=manifest_name,
+        revisions=manifest.revisions,
+    )
