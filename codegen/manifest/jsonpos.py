@@ -1,24 +1,32 @@
-"""A strict JSON parser that remembers where every value starts.
+"""JSON with positions, at the speed of the stdlib's C decoder.
 
-The stdlib ``json`` module gives no positions, so this module walks the text itself with an
-explicit stack (no recursion: 10,000-deep input is refused cleanly, never a RecursionError) and
-uses the C helpers of ``json`` (``scanstring``) for strings. It returns plain Python data plus, for
-every RFC 6901 pointer, the character offset of the value and of its key; ``sourcemap`` turns
-offsets into 1-based line:col.
+``json.loads`` (C) parses the data; positions are found *lazily*: the first time someone asks
+for ``/tools/3/name``, the locator indexes the members of ``""``, ``/tools``, ``/tools/3`` (one
+pass over each container, skipping member values with the C scanner) and caches every offset
+it saw. Most documents have few diagnostics, so most positions are never computed; a 10 MB
+file parses in a fraction of a second.
 
-Strict RFC 8259: no comments, no trailing commas, no NaN/Infinity, no control characters in
-strings. Duplicate keys are recorded (the last one wins, like ``json.loads``).
+Nesting is measured before parsing (a C-speed bracket count), so 10,000-deep input is refused
+with a position instead of a ``RecursionError``. Strict RFC 8259: ``NaN``/``Infinity`` are
+refused. Duplicate keys are found (the last one wins, like ``json.loads``).
 """
 
 from __future__ import annotations
 
+import bisect
+import json
 import re
-from dataclasses import dataclass, field
+from itertools import accumulate
 from json.decoder import scanstring
+from json.scanner import make_scanner
 from typing import Any
 
 _WS = re.compile(r"[ \t\n\r]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]|(-?Infinity|NaN)')
+_DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
+_DECODER = json.JSONDecoder()
 
 
 class JsonSyntaxError(ValueError):
@@ -28,15 +36,6 @@ class JsonSyntaxError(ValueError):
         self.offset = offset
 
 
-@dataclass
-class JsonParse:
-    value: Any
-    positions: dict[str, int] = field(default_factory=dict)
-    key_positions: dict[str, int] = field(default_factory=dict)
-    # (pointer of the repeated member, offset of the repeated key, offset of the first key)
-    duplicates: list[tuple[str, int, int]] = field(default_factory=list)
-
-
 def escape(token: str) -> str:
     """RFC 6901 escaping of one reference token."""
     if "~" in token or "/" in token:
@@ -44,138 +43,174 @@ def escape(token: str) -> str:
     return token
 
 
-def _describe(text: str, i: int) -> str:
-    if i >= len(text):
-        return "end of file"
-    ch = text[i]
-    return repr(ch) if ch.isprintable() else f"character U+{ord(ch):04X}"
+def unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~") if "~" in token else token
 
 
-def parse_json(text: str, max_depth: int) -> JsonParse:
-    """Parse ``text``; raise ``JsonSyntaxError`` (with a character offset) on any error."""
-    out = JsonParse(None)
-    pos = out.positions
-    kpos = out.key_positions
-    ws = _WS.match
-    n = len(text)
-    # frames: [container, pointer, is_object, current key, offsets of keys seen (objects)]
-    stack: list[list[Any]] = []
-    ptr = ""
-    i = ws(text, 0).end()
-    if i >= n:
-        raise JsonSyntaxError("expected a JSON value, found end of file", i)
+class _Constant(Exception):
+    pass
 
-    def read_key(i: int, frame: list[Any]) -> tuple[str, int]:
-        # at a '"' (checked by caller); returns (pointer of the member, index of its value)
-        start = i
-        try:
-            key, i = scanstring(text, i + 1, True)
-        except ValueError as exc:
-            raise JsonSyntaxError(_json_msg(exc), getattr(exc, "pos", i)) from None
-        kptr = frame[1] + "/" + escape(key)
-        seen = frame[4]
-        if key in seen:
-            out.duplicates.append((kptr, start, seen[key]))
-        seen[key] = start
-        kpos[kptr] = start
-        frame[3] = key
-        i = ws(text, i).end()
-        if i >= n or text[i] != ":":
-            raise JsonSyntaxError(f"expected ':' after an object key, found {_describe(text, i)}", i)
-        i = ws(text, i + 1).end()
-        return kptr, i
 
-    while True:
-        # ---- parse one value starting at i, for pointer ptr
-        if i >= n:
-            raise JsonSyntaxError("expected a value, found end of file", i)
-        pos[ptr] = i
-        ch = text[i]
-        if ch == '"':
-            try:
-                val, i = scanstring(text, i + 1, True)
-            except ValueError as exc:
-                raise JsonSyntaxError(_json_msg(exc), getattr(exc, "pos", i)) from None
-        elif ch == "{" or ch == "[":
-            if len(stack) >= max_depth:
-                raise JsonSyntaxError(f"nested more than {max_depth} levels deep", i)
-            is_obj = ch == "{"
-            i = ws(text, i + 1).end()
-            close = "}" if is_obj else "]"
-            if i < n and text[i] == close:
-                val = {} if is_obj else []
-                i += 1
+def _refuse_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+def parse_json(text: str, max_depth: int) -> tuple[Any, JsonLocator]:
+    """Parse strict JSON; raise ``JsonSyntaxError`` with a character offset on any error."""
+    if text.count("[") + text.count("{") > max_depth:
+        _check_depth(text, max_depth)
+    dup_objects: list[dict[str, Any]] = []
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        d = dict(pairs)
+        if len(d) != len(pairs):
+            dup_objects.append(d)
+        return d
+
+    try:
+        value = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise JsonSyntaxError(exc.msg, exc.pos) from None
+    except _Constant as exc:
+        offset = next((m.start(1) for m in _TOKENS.finditer(text) if m.group(1)), 0)
+        raise JsonSyntaxError(f"{exc.args[0]} is not valid JSON", offset) from None
+    except RecursionError:  # pragma: no cover - _check_depth refuses deep input first
+        raise JsonSyntaxError(f"nested more than {max_depth} levels deep", 0) from None
+    loc = JsonLocator(text)
+    if dup_objects:
+        loc.find_duplicates(value, {id(d) for d in dup_objects})
+    return value, loc
+
+
+def _check_depth(text: str, max_depth: int) -> None:
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if max(accumulate(map(_DELTA.__getitem__, brackets)), default=0) <= max_depth:
+        return
+    depth = 0
+    for m in _TOKENS.finditer(text):
+        d = _DELTA.get(m.group())
+        if d is not None:
+            depth += d
+            if depth > max_depth:
+                raise JsonSyntaxError(f"nested more than {max_depth} levels deep", m.start())
+
+
+class JsonLocator:
+    """Offsets of values and keys by JSON pointer, computed on demand and cached."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.values: dict[str, int] = {"": _WS.match(text, 0).end()}  # type: ignore[union-attr]
+        self.keys: dict[str, int] = {}
+        self.duplicates: list[tuple[str, int, int]] = []  # (pointer, repeated key, first key)
+        self._indexed: set[str] = set()
+        self._scan = make_scanner(_DECODER)
+        self._line_starts: list[int] | None = None
+
+    def offset(self, pointer: str, *, key: bool = False) -> int | None:
+        table = self.keys if key else self.values
+        if pointer not in table:
+            self._reach(pointer)
+        return table.get(pointer)
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+    def _reach(self, pointer: str) -> None:
+        if not pointer.startswith("/"):
+            return
+        current = ""
+        for token in pointer[1:].split("/"):
+            if current not in self._indexed:
+                if current not in self.values:
+                    return
+                self._index(current)
+            current = f"{current}/{token}"
+
+    def _index(self, pointer: str) -> None:
+        """Record the offsets of every member of the container at ``pointer``."""
+        self._indexed.add(pointer)
+        text, ws, scan = self.text, _WS.match, self._scan
+        i = self.values[pointer]
+        opener = text[i : i + 1]
+        if opener not in ("{", "["):
+            return
+        i = ws(text, i + 1).end()  # type: ignore[union-attr]
+        n = 0
+        seen: dict[str, int] = {}
+        while text[i] not in "}]":
+            if opener == "{":
+                key_start = i
+                key, i = scanstring(text, i + 1, True)
+                i = ws(text, ws(text, i).end() + 1).end()  # type: ignore[union-attr]
+                child = f"{pointer}/{escape(key)}"
+                if key in seen:
+                    self.duplicates.append((child, key_start, seen[key]))
+                seen[key] = key_start
+                self.keys[child] = key_start
             else:
-                frame: list[Any] = [{} if is_obj else [], ptr, is_obj, None, {}]
-                stack.append(frame)
-                if is_obj:
-                    if i >= n or text[i] != '"':
-                        raise JsonSyntaxError(
-                            f"expected a string key or '}}', found {_describe(text, i)}", i
-                        )
-                    ptr, i = read_key(i, frame)
-                else:
-                    ptr = ptr + "/0"
-                continue
-        elif ch == "t" and text.startswith("true", i):
-            val, i = True, i + 4
-        elif ch == "f" and text.startswith("false", i):
-            val, i = False, i + 5
-        elif ch == "n" and text.startswith("null", i):
-            val, i = None, i + 4
-        else:
-            m = _NUMBER.match(text, i)
-            if m is None:
-                raise JsonSyntaxError(f"expected a JSON value, found {_describe(text, i)}", i)
-            num = m.group()
-            val = float(num) if (m.group(1) or m.group(2)) else int(num)
-            i = m.end()
-        # ---- attach val to its container; close containers as they end
-        while True:
-            if not stack:
-                out.value = val
-                i = ws(text, i).end()
-                if i < n:
-                    raise JsonSyntaxError(
-                        f"unexpected {_describe(text, i)} after the end of the JSON document", i
-                    )
-                return out
-            frame = stack[-1]
-            i = ws(text, i).end()
-            c = text[i] if i < n else ""
-            if frame[2]:
-                frame[0][frame[3]] = val
-                if c == ",":
-                    i = ws(text, i + 1).end()
-                    if i >= n or text[i] != '"':
-                        raise JsonSyntaxError(
-                            f"expected a string key after ',', found {_describe(text, i)}", i
-                        )
-                    ptr, i = read_key(i, frame)
-                    break
-                if c == "}":
-                    i += 1
-                    val = frame[0]
-                    stack.pop()
-                    continue
-                raise JsonSyntaxError(
-                    f"expected ',' or '}}' after an object member, found {_describe(text, i)}", i
-                )
-            frame[0].append(val)
-            if c == ",":
-                i = ws(text, i + 1).end()
-                ptr = f"{frame[1]}/{len(frame[0])}"
-                break
-            if c == "]":
-                i += 1
-                val = frame[0]
-                stack.pop()
-                continue
-            raise JsonSyntaxError(
-                f"expected ',' or ']' after an array element, found {_describe(text, i)}", i
-            )
+                child = f"{pointer}/{n}"
+                n += 1
+            self.values[child] = i
+            _, i = scan(text, i)
+            i = ws(text, i).end()  # type: ignore[union-attr]
+            if text[i] == ",":
+                i = ws(text, i + 1).end()  # type: ignore[union-attr]
+
+    def find_duplicates(self, root: Any, ids: set[int]) -> None:
+        """Index the objects whose ids are in ``ids`` (they repeat a key)."""
+        todo: list[tuple[Any, str]] = [(root, "")]
+        while todo:
+            node, ptr = todo.pop()
+            if isinstance(node, dict):
+                if id(node) in ids:
+                    self._reach(ptr + "/")
+                    if ptr not in self._indexed:
+                        self._index(ptr)
+                todo.extend((v, f"{ptr}/{escape(k)}") for k, v in node.items()
+                            if isinstance(v, (dict, list)))
+            elif isinstance(node, list):
+                todo.extend((v, f"{ptr}/{i}") for i, v in enumerate(node)
+                            if isinstance(v, (dict, list)))
+        self.duplicates.sort(key=lambda d: d[1])
 
 
-def _json_msg(exc: ValueError) -> str:
-    msg = getattr(exc, "msg", None) or str(exc)
-    return str(msg).split(": line ")[0]
+class LazyPositions(dict):  # type: ignore[type-arg]
+    """A ``dict`` of pointer -> (line, col) that fills itself from a ``JsonLocator`` on lookup.
+
+    ``in``, ``[]`` and ``.get`` work for every pointer of the document; iterating shows only the
+    positions computed so far.
+    """
+
+    def __init__(self, locator: JsonLocator | None = None, key: bool = False) -> None:
+        super().__init__()
+        self._loc = locator
+        self._key = key
+
+    def _lookup(self, pointer: Any) -> tuple[int, int] | None:
+        if dict.__contains__(self, pointer):
+            return dict.__getitem__(self, pointer)  # type: ignore[no-any-return]
+        if self._loc is None or not isinstance(pointer, str):
+            return None
+        off = self._loc.offset(pointer, key=self._key)
+        if off is None:
+            return None
+        pos = self._loc.line_col(off)
+        dict.__setitem__(self, pointer, pos)
+        return pos
+
+    def __contains__(self, pointer: object) -> bool:
+        return self._lookup(pointer) is not None
+
+    def __getitem__(self, pointer: Any) -> tuple[int, int]:
+        pos = self._lookup(pointer)
+        if pos is None:
+            raise KeyError(pointer)
+        return pos
+
+    def get(self, pointer: Any, default: Any = None) -> Any:
+        pos = self._lookup(pointer)
+        return default if pos is None else pos

@@ -18,17 +18,15 @@ from bundling (``codegen.manifest.refs``). Unreadable input raises ``McpgenError
 from __future__ import annotations
 
 import difflib
-import functools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
-from codegen.manifest.jsonpos import escape
 from codegen.manifest.model import KNOWN_REVISIONS, Manifest, ServerInfo, ToolDef
 from codegen.manifest.sourcemap import Document, load_document, parse_text
+from codegen.manifest.structure import describe, schema_errors
 
 _RESULT_KEYS = frozenset(("nextCursor", "_meta", "resultType", "ttlMs", "cacheScope"))
 _MANIFEST_KEYS = frozenset(("server", "protocol", "$defs"))
@@ -85,11 +83,11 @@ def load_from_document(doc: Document, base_dir: Path) -> LoadResult:
                    "result or a list of tools")
         else:
             report("", "expected a manifest mapping with `tools`, a tools/list result or a list of "
-                   f"tools, found {_describe(value)}")
+                   f"tools, found {describe(value)}")
         return LoadResult(None, diags)
 
     unknown_revision = _check_revisions(value if shape == "Manifest" else None, report)
-    for err in _schema_errors(shape, value, skip_protocol=unknown_revision):
+    for err in schema_errors(shape, value, skip_protocol=unknown_revision):
         report(*err)
 
     container = value if shape != "JsonRpcResponse" else value.get("result")
@@ -177,108 +175,3 @@ def _check_revisions(value: Any, report: Any) -> bool:
                    "MANIFEST_REVISION_UNKNOWN")
             found = True
     return found
-
-
-# ---------------------------------------------------------------- structure (JSON Schema)
-
-
-@functools.cache
-def manifest_schema() -> dict[str, Any]:
-    from codegen.resources import schema_dir
-
-    with open(schema_dir() / "manifest.schema.json", encoding="utf-8") as fh:
-        schema: dict[str, Any] = json.load(fh)
-    return schema
-
-
-@functools.cache
-def _validator(defname: str) -> Any:
-    from jsonschema import Draft202012Validator
-
-    root = manifest_schema()
-    return Draft202012Validator({"$ref": f"#/$defs/{defname}", "$defs": root["$defs"]})
-
-
-def _schema_errors(
-    defname: str, value: Any, skip_protocol: bool = False
-) -> list[tuple[str, str, str, bool]]:
-    from jsonschema.exceptions import best_match
-
-    out: list[tuple[str, str, str, bool]] = []
-    for err in _validator(defname).iter_errors(value):
-        if skip_protocol and list(err.absolute_path)[:1] == ["protocol"]:
-            continue  # already reported as MANIFEST_REVISION_UNKNOWN
-        if err.validator in ("anyOf", "oneOf") and err.context:
-            err = best_match(err.context)
-        path = list(err.absolute_path)
-        ptr = "".join("/" + escape(str(p)) for p in path)
-        where = _where(path)
-        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-            allowed = list(err.schema.get("properties", {}))
-            for key in _unexpected(err):
-                close = difflib.get_close_matches(key, allowed, n=1)
-                hint = f"; did you mean `{close[0]}`?" if close else f" (allowed: {', '.join(allowed)})"
-                out.append((f"{ptr}/{escape(key)}", f"unknown key `{key}` in {where}{hint}",
-                            "MANIFEST_SCHEMA", True))
-            continue
-        out.append((ptr, _message(err, where), "MANIFEST_SCHEMA", False))
-    return out
-
-
-def _unexpected(err: Any) -> list[str]:
-    props = err.schema.get("properties", {})
-    patterns = err.schema.get("patternProperties", {})
-    import re
-
-    return [k for k in err.instance if k not in props
-            and not any(re.search(p, k) for p in patterns)]
-
-
-_TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string",
-               "integer": "an integer", "number": "a number", "boolean": "true or false",
-               "null": "null"}
-
-
-def _message(err: Any, where: str) -> str:
-    v = err.validator
-    if v == "type":
-        types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-        want = " or ".join(_TYPE_NAMES.get(t, t) for t in types)
-        return f"{where} must be {want}, not {_describe(err.instance)}"
-    if v == "required":
-        missing = err.message.split("'")[1] if "'" in err.message else "?"
-        return f"{where} is missing the required key `{missing}`"
-    if v == "enum":
-        return (f"{where} must be one of {', '.join(json.dumps(x) for x in err.validator_value)}, "
-                f"not {_describe(err.instance)}")
-    if v == "const":
-        return f"{where} must be {json.dumps(err.validator_value)}, not {_describe(err.instance)}"
-    if v in ("minLength", "minItems"):
-        return f"{where} must not be empty"
-    if v == "uniqueItems":
-        return f"{where} lists the same item twice"
-    msg = err.message if len(err.message) <= 160 else err.message[:157] + "..."
-    return f"{where}: {msg}"
-
-
-def _where(path: list[Any]) -> str:
-    if not path:
-        return "the manifest"
-    out = ""
-    for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return f"`{out}`"
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the string {value[:40]!r}" + ("..." if len(value) > 40 else "")
-    if isinstance(value, list):
-        return "a list"
-    return "a mapping"

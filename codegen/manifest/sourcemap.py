@@ -26,7 +26,6 @@ copied, so the result is a tree; mapping keys must be scalars and are kept as wr
 
 from __future__ import annotations
 
-import bisect
 import os
 import re
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ from typing import Any
 
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
-from codegen.manifest.jsonpos import JsonSyntaxError, escape, parse_json
+from codegen.manifest.jsonpos import JsonSyntaxError, LazyPositions, parse_json, unescape
 from codegen.manifest.model import SourceMap
 
 MAX_BYTES = 32 * 1024 * 1024
@@ -138,43 +137,22 @@ def _parse_json_doc(text: str, path: str) -> Document:
     if not text.strip():
         return Document(path, None, SourceMap(path, {"": (1, 1)}, {}), [])
     try:
-        res = parse_json(text, MAX_DEPTH)
+        value, loc = parse_json(text, MAX_DEPTH)
     except JsonSyntaxError as exc:
         line, col = _offset_to_line_col(text, exc.offset)
         raise McpgenError(f"invalid JSON: {exc.message}", path=path, line=line, col=col) from None
-    starts = _line_starts(text)
-    conv = _converter(starts)
-    positions = {p: conv(o) for p, o in res.positions.items()}
-    key_positions = {p: conv(o) for p, o in res.key_positions.items()}
     diags = [
         Diagnostic(
             "YAML_DUPLICATE_KEY",
             Severity.ERROR,
-            Location(path, *conv(off), ptr),
-            f"duplicate key {_last_token(ptr)!r}; the last value wins",
-            (Location(path, *conv(first), ptr),),
+            Location(path, *loc.line_col(off), ptr),
+            f"duplicate key {unescape(ptr.rsplit('/', 1)[-1])!r}; the last value wins",
+            (Location(path, *loc.line_col(first), ptr),),
         )
-        for ptr, off, first in res.duplicates
+        for ptr, off, first in loc.duplicates
     ]
-    return Document(path, res.value, SourceMap(path, positions, key_positions), diags)
-
-
-def _last_token(pointer: str) -> str:
-    return pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
-
-
-def _line_starts(text: str) -> list[int]:
-    return [0] + [m.end() for m in re.finditer("\n", text)]
-
-
-def _converter(starts: list[int]) -> Any:
-    br = bisect.bisect_right
-
-    def conv(offset: int) -> tuple[int, int]:
-        line = br(starts, offset)
-        return line, offset - starts[line - 1] + 1
-
-    return conv
+    smap = SourceMap(path, LazyPositions(loc), LazyPositions(loc, key=True))
+    return Document(path, value, smap, diags)
 
 
 def _offset_to_line_col(text: str, offset: int) -> tuple[int, int]:
