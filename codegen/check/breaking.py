@@ -176,9 +176,9 @@ def compare_input(em: Emitter, tname: str, old: ToolDef, new: ToolDef) -> None:
         oreq = set(_required(o.schema))
         for i, name in enumerate(_required(n.schema)):
             if name not in oreq:
-                what = "new required parameter" if name not in oprops else "parameter became required"
+                what = "is a new required parameter" if name not in oprops else "became required"
                 em.emit("INPUT_REQUIRED_NO_ADD", f"{n.pointer}/required/{i}", _parent(o, "required"),
-                        f"tool {tname!r}: {what} {_label(path, name)!r}")
+                        f"tool {tname!r}: input parameter {_label(path, name)!r} {what}")
         if isinstance(n.schema, dict) and n.schema.get("additionalProperties") is False and isinstance(
             o.schema, dict
         ) and o.schema.get("additionalProperties") is not False and ("properties" in o.schema or not path):

@@ -92,13 +92,19 @@ def check_headers(ctx: ToolCtx) -> None:
 
 
 def _via(pointer: str) -> str:
+    """The non-`properties` keywords on the way to ``pointer``, e.g. "items, anyOf"."""
     parts = [unesc(p) for p in pointer.split("/")[1:]]
-    kinds = []
+    kinds: list[str] = []
     i = 0
     while i < len(parts):
-        if parts[i] == "properties" and i + 1 < len(parts):
+        kw = parts[i]
+        if kw in ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas",
+                  "dependencies"):
+            if kw != "properties":
+                kinds.append(kw)
             i += 2
             continue
-        kinds.append(parts[i])
+        if not kw.isdigit():
+            kinds.append(kw)
         i += 1
-    return ", ".join(dict.fromkeys(k for k in kinds if not k.isdigit())) or "the root"
+    return ", ".join(dict.fromkeys(kinds)) or "the root"

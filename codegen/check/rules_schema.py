@@ -62,7 +62,7 @@ def check_input_root(ctx: ToolCtx) -> None:
         if kw in schema:
             ctx.emit("INPUT_SCHEMA_ROOT_COMBINATOR", "/inputSchema/" + kw,
                      f"inputSchema root uses {kw!r}; major model providers reject root-level "
-                     "combinators: move it below a property")
+                     "combinators: move it below a property", key=True)
     props = schema.get("properties")
     if not props and "additionalProperties" not in schema and not any(
         k in schema for k in _ELSEWHERE + COMBINATORS

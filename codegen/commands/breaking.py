@@ -64,7 +64,7 @@ def breaking(manifests: tuple[str, ...], git_ref: str | None, fmt: str, fail_on:
         try:
             if which == "old" and git_ref is not None:
                 text, label = read_at_ref(new_path, git_ref)
-                res = load_manifest_text(text, label)
+                res = load_manifest_text(text, label, base_dir=Path(new_path).resolve().parent)
                 shown = label
             else:
                 shown = manifests[0] if which == "old" else new_path

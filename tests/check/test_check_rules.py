@@ -1,0 +1,404 @@
+"""One table row per lint rule: a small manifest and the exact (line, col) of each finding.
+
+buf style: every row asserts the complete list of findings *of that rule*, so a rule that
+fires too often or in the wrong place fails, and so does one that stops firing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from lint_helpers import lint, tuples
+
+CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
+    ("TOOL_NAME_LENGTH", """
+        tools:
+          - name: ""
+            inputSchema: {type: object}
+          - name: %s
+            inputSchema: {type: object}
+          - name: %s
+            inputSchema: {type: object}
+        """ % ("a" * 129, "b" * 128), [(2, 11), (4, 11)]),
+    ("TOOL_NAME_CHARSET", """
+        tools:
+          - name: get weather
+            inputSchema: {type: object}
+          - name: a/b,c
+            inputSchema: {type: object}
+          - name: ok.name-1_X
+            inputSchema: {type: object}
+        """, [(2, 11), (4, 11)]),
+    ("TOOL_NAME_UNIQUE", """
+        tools:
+          - name: a
+            inputSchema: {type: object}
+          - name: b
+            inputSchema: {type: object}
+          - name: a
+            inputSchema: {type: object}
+        """, [(6, 11)]),
+    ("TOOL_NAME_CASE_COLLISION", """
+        tools:
+          - name: Search
+            inputSchema: {type: object}
+          - name: search
+            inputSchema: {type: object}
+        """, [(4, 11)]),
+    ("TOOL_NAME_PORTABLE", """
+        tools:
+          - name: files.read
+            inputSchema: {type: object}
+          - name: files_read
+            inputSchema: {type: object}
+        """, [(2, 11)]),
+    ("INPUT_SCHEMA_REQUIRED", """
+        tools:
+          - name: a
+            inputSchema: null
+          - name: b
+            inputSchema: {type: object}
+        """, [(3, 18)]),
+    ("INPUT_SCHEMA_ROOT_OBJECT", """
+        tools:
+          - name: a
+            inputSchema: {type: array}
+          - name: b
+            inputSchema: {properties: {x: {type: string}}}
+          - name: c
+            inputSchema: {type: object}
+        """, [(3, 25), (5, 18)]),
+    ("INPUT_SCHEMA_ROOT_COMBINATOR", """
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              anyOf:
+                - {required: [x]}
+              properties:
+                x: {type: string, anyOf: [{minLength: 1}]}
+        """, [(5, 7)]),
+    ("INPUT_SCHEMA_NO_PARAMS_OPEN", """
+        protocol: 2025-11-25
+        tools:
+          - name: a
+            inputSchema: {type: object}
+          - name: b
+            inputSchema: {type: object, additionalProperties: false}
+          - name: c
+            inputSchema: {type: object, properties: {x: {type: string}}}
+        """, [(4, 18)]),
+    ("OUTPUT_SCHEMA_ROOT_OBJECT", """
+        protocol: [2025-11-25]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            outputSchema: {type: array, items: {type: string}}
+          - name: b
+            inputSchema: {type: object}
+            outputSchema: {type: object}
+        """, [(5, 26)]),
+    ("SCHEMA_DIALECT_UNKNOWN", """
+        tools:
+          - name: a
+            inputSchema:
+              $schema: https://example.com/my-dialect
+              type: object
+          - name: b
+            inputSchema:
+              $schema: http://json-schema.org/draft-07/schema#
+              type: object
+        """, [(4, 16)]),
+    ("SCHEMA_DIALECT_PORTABLE", """
+        protocol: 2025-11-25
+        tools:
+          - name: a
+            inputSchema:
+              $schema: http://json-schema.org/draft-07/schema#
+              type: object
+          - name: b
+            inputSchema:
+              $schema: https://json-schema.org/draft/2020-12/schema
+              type: object
+        """, [(5, 16)]),
+    ("SCHEMA_VALID", """
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                x: {type: strin}
+                y: {type: string, pattern: "("}
+              required: x
+          - name: b
+            inputSchema:
+              $schema: http://json-schema.org/draft-07/schema#
+              type: object
+              properties:
+                t: {items: [{type: string}]}
+            outputSchema: null
+        """, [(6, 19), (7, 36), (8, 17), (15, 19)]),
+    ("SCHEMA_REF_UNRESOLVED", """
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                x: {$ref: "#/$defs/X"}
+                y: {$ref: "other.json#/Y"}
+                z: {$ref: "#/$defs/Missing"}
+                w: {$ref: "#anchor"}
+              $defs:
+                X: {type: string, $anchor: anchor}
+        """, [(7, 19), (8, 19)]),
+    ("SCHEMA_REQUIRED_UNDEFINED", """
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                x: {type: string}
+                nested:
+                  type: object
+                  properties: {p: {type: string}}
+                  required: [p, q]
+              required: [x, y]
+              anyOf:
+                - required: [nested]
+        """, [(10, 25)]),
+    ("SCHEMA_REQUIRED_UNDEFINED", """
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                x: {type: string}
+                nested:
+                  type: object
+                  properties: {p: {type: string}}
+                  required: [p, q]
+              required: [x, y]
+        """, [(10, 25), (11, 21)]),
+    ("X_MCP_HEADER_TOKEN", """
+        protocol: 2026-07-28
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                x: {type: string, x-mcp-header: ""}
+                y: {type: string, x-mcp-header: "Bad Name"}
+                z: {type: string, x-mcp-header: "Good-Name_1"}
+        """, [(7, 41), (8, 41)]),
+    ("X_MCP_HEADER_UNIQUE", """
+        protocol: 2026-07-28
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                x: {type: string, x-mcp-header: Region}
+                y: {type: string, x-mcp-header: region}
+          - name: b
+            inputSchema:
+              type: object
+              properties:
+                x: {type: string, x-mcp-header: Region}
+        """, [(8, 41)]),
+    ("X_MCP_HEADER_TYPE", """
+        protocol: 2026-07-28
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                n: {type: number, x-mcp-header: N}
+                i: {type: integer, x-mcp-header: I}
+                b: {type: boolean, x-mcp-header: B}
+                o: {type: object, x-mcp-header: O}
+                u: {x-mcp-header: U}
+        """, [(7, 41), (10, 41), (11, 27)]),
+    ("X_MCP_HEADER_REACHABLE", """
+        protocol: 2026-07-28
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                ok:
+                  type: object
+                  properties:
+                    deep: {type: string, x-mcp-header: Deep}
+                list:
+                  type: array
+                  items: {type: string, x-mcp-header: Item}
+                choice:
+                  anyOf:
+                    - {type: string, x-mcp-header: Choice}
+                ref: {$ref: "#/$defs/R"}
+              $defs:
+                R: {type: string, x-mcp-header: Ref}
+        """, [(13, 47), (16, 44), (19, 41)]),
+    ("X_MCP_HEADER_SECRET", """
+        protocol: 2026-07-28
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                api_key: {type: string, x-mcp-header: ApiKey}
+                password: {type: string, x-mcp-header: P}
+                region: {type: string, x-mcp-header: Region}
+        """, [(7, 47), (8, 48)]),
+    ("X_MCP_HEADER_IGNORED", """
+        protocol: 2025-06-18
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                region: {type: number, x-mcp-header: Region}
+        """, [(7, 46)]),
+    ("TOOL_FIELD_REVISION", """
+        protocol: [2025-03-26, 2025-11-25, 2026-07-28]
+        tools:
+          - name: a
+            title: A
+            inputSchema: {type: object}
+            outputSchema: {type: object}
+            annotations: {readOnlyHint: true}
+            icons: [{src: "https://x.test/i.png"}]
+            execution: {taskSupport: optional}
+        """, [(4, 5), (6, 5), (8, 5), (9, 5)]),
+    ("TOOL_DESCRIPTION_MISSING", """
+        tools:
+          - name: a
+            inputSchema: {type: object}
+          - name: b
+            description: "  "
+            inputSchema: {type: object}
+          - name: c
+            description: does c
+            inputSchema: {type: object}
+        """, [(2, 11), (4, 11)]),
+    ("PROPERTY_DESCRIPTION_MISSING", """
+        tools:
+          - name: a
+            description: a
+            inputSchema:
+              type: object
+              properties:
+                x: {type: string}
+                y: {type: string, description: why}
+                o:
+                  description: an object
+                  properties:
+                    inner: {type: integer}
+                r: {$ref: "#/$defs/R"}
+                l: {type: array, items: {properties: {deep: {type: string}}}}
+              $defs:
+                R: {type: string, description: described once}
+        """, [(7, 9), (12, 13), (14, 9)]),
+    ("ANNOTATION_UNKNOWN_FIELD", """
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            annotations: {readonlyHint: true, title: T}
+        """, [(4, 19)]),
+    ("ANNOTATION_TYPE", """
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            annotations: {readOnlyHint: "yes", title: 3, openWorldHint: false}
+        """, [(4, 33), (4, 47)]),
+    ("ANNOTATION_CONTRADICTION", """
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            annotations: {readOnlyHint: true, destructiveHint: true}
+          - name: b
+            inputSchema: {type: object}
+            annotations: {readOnlyHint: false, destructiveHint: true}
+        """, [(4, 56)]),
+    ("ANNOTATION_REDUNDANT", """
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            annotations: {readOnlyHint: true, destructiveHint: false, idempotentHint: true}
+          - name: b
+            inputSchema: {type: object}
+            annotations: {readOnlyHint: true, destructiveHint: true}
+        """, [(4, 39), (4, 63)]),
+    ("ICON_SRC", """
+        protocol: 2025-11-25
+        server:
+          name: s
+          icons: [{src: "icon.png"}]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            icons:
+              - {src: "https://x.test/a.png"}
+              - {src: "data:image/png;base64,AAAA"}
+              - {src: "javascript:alert(1)"}
+        """, [(4, 17), (11, 15)]),
+    ("ICON_SRC_HTTPS", """
+        protocol: 2025-11-25
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            icons: [{src: "http://x.test/a.png"}]
+        """, [(5, 19)]),
+    ("ICON_SIZES", """
+        protocol: 2025-11-25
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            icons:
+              - src: https://x.test/a.png
+                sizes: [48x48, any, "48", 0x0, 48X48]
+        """, [(7, 29), (7, 35), (7, 40)]),
+    ("ICON_THEME", """
+        protocol: 2025-11-25
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            icons:
+              - {src: "https://x.test/a.png", theme: dark}
+              - {src: "https://x.test/b.png", theme: Dark}
+        """, [(7, 46)]),
+    ("EXECUTION_TASK_SUPPORT", """
+        protocol: 2025-11-25
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: sometimes}
+          - name: b
+            inputSchema: {type: object}
+            execution: {taskSupport: required}
+        """, [(5, 30)]),
+    ("SERVER_NAME_BLANK", """
+        server: {name: "  "}
+        tools:
+          - name: a
+            inputSchema: {type: object}
+        """, [(1, 16)]),
+    ("MANIFEST_NO_TOOLS", """
+        server: {name: s}
+        tools: []
+        """, [(2, 8)]),
+]
+
+
+@pytest.mark.parametrize(("rule_id", "text", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_rule_positions(rule_id: str, text: str, expected: list[tuple[int, int]]) -> None:
+    got = tuples(lint(text), rule_id)
+    assert got == [("m.yaml", line, col, rule_id) for line, col in expected]
+
+
+def test_every_lint_rule_has_a_case() -> None:
+    from codegen.check import catalog
+    from codegen.check.registry import LINT
+
+    lint_ids = {r.id for r in catalog.load_all().values() if r.category == LINT}
+    covered = {c[0] for c in CASES if c[2]}
+    assert lint_ids - covered == set()

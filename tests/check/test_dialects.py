@@ -1,0 +1,91 @@
+"""The fast meta-schema checker never says "valid" when jsonschema disagrees."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from codegen.check.dialects import D7, D2020, dialect_of, fast_valid, meta_errors, meta_validator
+
+KEYWORDS = [
+    "$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveAnchor",
+    "$recursiveRef", "$vocabulary", "$comment", "$defs", "definitions", "title", "description",
+    "default", "deprecated", "readOnly", "writeOnly", "examples", "multipleOf", "maximum",
+    "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+    "additionalItems", "items", "prefixItems", "maxItems", "minItems", "uniqueItems", "contains",
+    "maxContains", "minContains", "maxProperties", "minProperties", "required",
+    "dependentRequired", "dependentSchemas", "dependencies", "additionalProperties", "properties",
+    "patternProperties", "propertyNames", "const", "enum", "type", "format", "contentMediaType",
+    "contentEncoding", "contentSchema", "if", "then", "else", "allOf", "anyOf", "oneOf", "not",
+    "unevaluatedItems", "unevaluatedProperties", "x-mcp-header",
+]
+TYPES = ["array", "boolean", "integer", "null", "number", "object", "string", "strin", "Object"]
+
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([0.0, 1.5, -1.0, 2.0, 1e300]),
+    st.sampled_from(["", "a", "(", "^[a-z]+$", "#", "a#b", "x#", "http://x/y#z", "object",
+                     "string", "Anchor_1", "1bad", "a\n"]),
+)
+
+
+def schemas() -> st.SearchStrategy[Any]:
+    def extend(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        value = st.one_of(
+            scalars,
+            children,
+            st.lists(st.one_of(scalars, children), max_size=3),
+            st.dictionaries(st.sampled_from(["a", "b", "(", "x"]), st.one_of(children, scalars,
+                            st.lists(scalars, max_size=2)), max_size=2),
+            st.sampled_from(TYPES),
+            st.lists(st.sampled_from(TYPES), max_size=3),
+        )
+        return st.dictionaries(st.sampled_from(KEYWORDS), value, max_size=4)
+
+    return st.recursive(st.one_of(st.booleans(), st.just({})), extend, max_leaves=12)
+
+
+@pytest.mark.parametrize("dialect", [D2020, D7])
+@settings(max_examples=400, deadline=None)
+@given(schema=schemas())
+def test_fast_path_agrees_with_jsonschema(dialect: str, schema: Any) -> None:
+    if not isinstance(schema, dict):
+        return
+    errors = list(meta_validator(dialect).iter_errors(schema))
+    if fast_valid(schema, dialect):
+        assert errors == [], (schema, [e.message for e in errors])
+
+
+def test_fast_path_takes_common_schemas() -> None:
+    s = {"type": "object", "properties": {"a": {"type": "string", "enum": ["x"], "pattern": "^x$"},
+                                          "b": {"type": "array", "items": {"$ref": "#/$defs/B"}}},
+         "required": ["a"], "additionalProperties": False, "$defs": {"B": {"type": "integer"}}}
+    assert fast_valid(s, D2020)
+    assert meta_errors(s, D2020) == []
+
+
+def test_meta_errors_point_inside_the_schema() -> None:
+    errs = meta_errors({"type": "object", "properties": {"a": {"minLength": -1}}}, D2020)
+    assert errs and errs[0][0] == "/properties/a/minLength"
+
+
+@pytest.mark.parametrize(("declared", "dialect"), [
+    (None, D2020),
+    ("https://json-schema.org/draft/2020-12/schema", D2020),
+    ("https://json-schema.org/draft/2020-12/schema#", D2020),
+    ("http://json-schema.org/draft-07/schema#", D7),
+    ("http://json-schema.org/draft-07/schema", D7),
+    ("https://json-schema.org/draft/2019-09/schema", "2019-09"),
+    ("http://json-schema.org/draft-04/schema#", "draft-04"),
+    ("https://example.com/dialect", None),
+    ("draft-07", None),
+])
+def test_dialect_of(declared: str | None, dialect: str | None) -> None:
+    schema = {} if declared is None else {"$schema": declared}
+    assert dialect_of(schema)[0] == dialect
+
+
+def test_validators_are_built_once() -> None:
+    assert meta_validator(D2020) is meta_validator(D2020)
