@@ -13,7 +13,9 @@ imported) with the manifest's tools.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from codegen import __version__
 from codegen.format import format_python
@@ -60,10 +62,13 @@ class ServerFiles:
     """Paths relative to ``<package>``."""
 
 
-def _models_source(ir: ServerIR, tool_schemas: list[tuple[dict, dict | None]]) -> str:
+ToolSchemas = Sequence[tuple[Mapping[str, Any], Mapping[str, Any] | None]]
+
+
+def _models_source(ir: ServerIR, tool_schemas: ToolSchemas) -> str:
     from codegen.typegen import generate_tool_models
 
-    specs = [
+    specs: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]] = [
         (tool.class_stem, inp, out)
         for tool, (inp, out) in zip(ir.tools, tool_schemas)
     ]
@@ -72,7 +77,7 @@ def _models_source(ir: ServerIR, tool_schemas: list[tuple[dict, dict | None]]) -
 
 def generate_server(
     ir: ServerIR,
-    tool_schemas: list[tuple[dict, dict | None]],
+    tool_schemas: ToolSchemas,
     *,
     digest: str,
     wire_source: tuple[str, str],
@@ -122,7 +127,9 @@ def tool_methods_from_base(base_source: str) -> dict[str, str]:
     """``TOOL_METHODS`` (method -> tool name) from a generated ``base.py``, read with ``ast``."""
     tree = ast.parse(base_source)
     for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if not isinstance(node, ast.AnnAssign):
+            continue
+        target = node.target
         if isinstance(target, ast.Name) and target.id == "TOOL_METHODS" and node.value is not None:
             value = ast.literal_eval(node.value)
             if isinstance(value, dict):

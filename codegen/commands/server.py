@@ -11,10 +11,14 @@ from __future__ import annotations
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from codegen.errors import EXIT_FINDINGS, McpgenError
+
+if TYPE_CHECKING:
+    from codegen.generate_server import ServerFiles
 
 
 def _dist_version(name: str) -> str:
@@ -116,7 +120,7 @@ def server(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
     _report_handlers(pkg_dir, files.owned["base.py"])
 
 
-def _generate(manifest: Path, package: str, digest: str):  # type: ignore[no-untyped-def]
+def _generate(manifest: Path, package: str, digest: str) -> ServerFiles:
     from codegen.generate_server import generate_server
     from codegen.ir import build_server_ir
     from codegen.manifest.load import require_manifest

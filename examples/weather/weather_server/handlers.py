@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from typing import Literal
 
 from ._generated import ToolContext, ToolError, ToolResult, WeatherToolsBase
 from ._generated.models import (
@@ -22,11 +23,12 @@ from ._generated.models import (
     ReportOutageInput,
     WeatherMapInput,
 )
-from ._generated.wire import Annotations, ImageContent, ResourceLink, TextContent
+from ._generated.wire import Annotations, ImageContent, ResourceLink, Role, TextContent
 
 __all__ = ["Handlers", "ToolError", "ToolResult"]
 
-_CONDITIONS = ("sunny", "cloudy", "rain", "snow")
+Condition = Literal["sunny", "cloudy", "rain", "snow"]
+_CONDITIONS: tuple[Condition, ...] = ("sunny", "cloudy", "rain", "snow")
 # A 1x1 PNG (base64): stands in for a rendered map.
 _MAP_PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -87,7 +89,7 @@ class Handlers(WeatherToolsBase):
                     type="image",
                     data=_MAP_PNG,
                     mime_type="image/png",
-                    annotations=Annotations(audience=["user"], priority=0.5),
+                    annotations=Annotations(audience=[Role("user")], priority=0.5),
                 ),
                 ResourceLink(
                     type="resource_link",

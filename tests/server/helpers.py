@@ -1,0 +1,138 @@
+"""Helpers for the server-generator tests: generate packages, import them, talk raw JSON-RPC.
+
+Nothing here mocks the SDK: ``RawClient`` drives the generated server's real
+``Server.run`` loop over in-memory streams, exactly as stdio would, with hand-written
+JSON-RPC so that any protocol revision (including 2024-11-05) can be negotiated.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import anyio
+import jsonschema
+from mcp.shared.message import SessionMessage
+from mcp_types import jsonrpc_message_adapter
+
+from codegen.commands.server import compute_digest
+from codegen.emit import EmitResult, create_user_files, write_owned_tree
+from codegen.generate_server import ServerFiles, generate_server
+from codegen.ir import build_server_ir
+from codegen.manifest.load import require_manifest
+from codegen.wire_embed import wire_sources
+
+REPO = Path(__file__).resolve().parents[2]
+WEATHER = REPO / "examples" / "weather" / "tools.yaml"
+WEATHER_HANDLERS = REPO / "examples" / "weather" / "weather_server" / "handlers.py"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def render_package(manifest: Path, package: str) -> ServerFiles:
+    """Exactly what ``mcpgen server`` renders, in memory."""
+    loaded = require_manifest(manifest)
+    ir = build_server_ir(loaded, package=package, manifest_name=manifest.name)
+    schemas = [(t.input_schema, t.output_schema) for t in loaded.tools]
+    return generate_server(
+        ir, schemas, digest=compute_digest(manifest, package), wire_source=wire_sources()
+    )
+
+
+def write_package(manifest: Path, out: Path, package: str, handlers: str | None = None) -> Path:
+    files = render_package(manifest, package)
+    pkg = out / package
+    write_owned_tree(pkg / "_generated", files.owned, compute_digest(manifest, package))
+    user = dict(files.user)
+    if handlers is not None:
+        user["handlers.py"] = handlers
+    create_user_files(pkg, user, EmitResult())
+    return pkg
+
+
+@contextmanager
+def imported(out: Path, package: str) -> Iterator[ModuleType]:
+    """Import ``<package>.handlers`` from ``out``; undo the import afterwards."""
+    sys.path.insert(0, str(out))
+    try:
+        yield importlib.import_module(f"{package}.handlers")
+    finally:
+        sys.path.remove(str(out))
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]
+
+
+def spec_validator(spec_dir: Path, revision: str, type_name: str) -> Any:
+    schema = json.loads((spec_dir / revision / "schema.json").read_text())
+    key = "$defs" if "$defs" in schema else "definitions"
+    root = {**schema, "$ref": f"#/{key}/{type_name}"}
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(root)
+
+
+class RawClient:
+    """A hand-written JSON-RPC peer for ``server.run`` over memory streams."""
+
+    def __init__(self, server: Any, version: str) -> None:
+        self.server = server
+        self.version = version
+        self.modern = version == "2026-07-28"
+        self._next_id = 0
+        self.notifications: list[dict[str, Any]] = []
+
+    async def __aenter__(self) -> RawClient:
+        self._send, recv_in = anyio.create_memory_object_stream[SessionMessage | Exception](100)
+        send_out, self._recv = anyio.create_memory_object_stream[SessionMessage](100)
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        self._tg.start_soon(
+            self.server.run, recv_in, send_out, self.server.create_initialization_options()
+        )
+        if not self.modern:
+            init = await self.request(
+                "initialize",
+                {
+                    "protocolVersion": self.version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw-test-client", "version": "0"},
+                },
+            )
+            assert init["result"]["protocolVersion"] == self.version, init
+            await self.notify("notifications/initialized")
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._send.aclose()
+        self._tg.cancel_scope.cancel()
+        await self._tg.__aexit__(None, None, None)
+
+    async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        await self._send.send(SessionMessage(jsonrpc_message_adapter.validate_python(msg)))
+
+    async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Send a request; return the raw response object (``result`` or ``error``)."""
+        self._next_id += 1
+        rid = self._next_id
+        params = dict(params or {})
+        if self.modern:
+            meta = dict(params.get("_meta") or {})
+            meta.setdefault("io.modelcontextprotocol/protocolVersion", self.version)
+            meta.setdefault("io.modelcontextprotocol/clientCapabilities", {})
+            params["_meta"] = meta
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method, "params": params}
+        await self._send.send(SessionMessage(jsonrpc_message_adapter.validate_python(msg)))
+        with anyio.fail_after(10):
+            while True:
+                out = await self._recv.receive()
+                data = json.loads(out.message.model_dump_json(by_alias=True, exclude_unset=True))
+                if data.get("id") == rid:
+                    return data
+                self.notifications.append(data)
