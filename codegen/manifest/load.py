@@ -17,7 +17,6 @@ from bundling (``codegen.manifest.refs``). Unreadable input raises ``McpgenError
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,9 +168,15 @@ def _check_revisions(value: Any, report: Any) -> bool:
         [(f"/protocol/{i}", r) for i, r in enumerate(p)] if isinstance(p, list) else [])
     for ptr, rev in items:
         if isinstance(rev, str) and rev not in KNOWN_REVISIONS:
-            close = difflib.get_close_matches(rev, KNOWN_REVISIONS, n=1)
+            close = _close(rev, KNOWN_REVISIONS, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             report(ptr, f"unknown MCP revision {rev!r} (known: {', '.join(KNOWN_REVISIONS)}){hint}",
                    "MANIFEST_REVISION_UNKNOWN")
             found = True
     return found
+
+
+def _close(word: str, choices: Any, n: int = 1) -> list[str]:
+    import difflib  # lazy: only needed when there is a typo to report
+
+    return difflib.get_close_matches(word, list(choices), n=n)

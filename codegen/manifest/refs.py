@@ -160,11 +160,16 @@ class _ToolBundle:
         self.pointer = pointer
         own = schema.get("$defs")
         self.own_defs = own if isinstance(own, dict) else {}
-        self.ids = _ids(schema)
+        self._ids: set[str] | None = None
         self.names: dict[Target, str] = {}
         self.new_defs: dict[str, Any] = {}
         self.queue: deque[tuple[Target, Any, _Ctx]] = deque()
         self.direct: dict[Target, list[tuple[Target, _Ctx, str]]] = {}  # in-place ref edges
+
+    def ids(self) -> set[str]:
+        if self._ids is None:
+            self._ids = _ids(self.schema)
+        return self._ids
 
     def run(self) -> dict[str, Any]:
         tool_ctx = _Ctx(self.b.doc, "", self.b.root_dir, True)
@@ -228,7 +233,7 @@ class _ToolBundle:
         frag = unquote(frag)
         if base == "":
             return self._local(ref, frag, ctx, ptr, unit)
-        if ctx.in_tool and base in self.ids:
+        if ctx.in_tool and base in self.ids():
             return ref  # an embedded schema resource of the tool's own schema
         if _SCHEME.match(base):
             self.b.report("REF_NETWORK", ctx, ptr,

@@ -9,7 +9,6 @@ the errors, one per problem, worded for humans and placed at the offending value
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -54,7 +53,7 @@ def schema_errors(
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             allowed = list(err.schema.get("properties", {}))
             for key in _unexpected(err):
-                close = difflib.get_close_matches(key, allowed, n=1)
+                close = _close(key, allowed, n=1)
                 hint = f"; did you mean `{close[0]}`?" if close else f" (allowed: {', '.join(allowed)})"
                 out.append((f"{ptr}/{escape(key)}", f"unknown key `{key}` in {where}{hint}",
                             "MANIFEST_SCHEMA", True))
@@ -231,3 +230,9 @@ def _valid(schema: Any, value: Any, defs: dict[str, Any]) -> bool:
             if not matched and extra is not True and not _valid(extra, v, defs):
                 return False
     return True
+
+
+def _close(word: str, choices: Any, n: int = 1) -> list[str]:
+    import difflib  # lazy: only needed when there is a typo to report
+
+    return difflib.get_close_matches(word, list(choices), n=n)
