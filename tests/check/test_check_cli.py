@@ -1,0 +1,230 @@
+"""`mcpgen check` / `mcpgen rules` through the real CLI: exit codes, formats, config, ignores."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+from manifest_factory import dump_json, dump_yaml, make_manifest  # noqa: E402
+
+CLEAN = """\
+server: {name: demo, version: 1.0.0}
+protocol: [2025-11-25]
+tools:
+  - name: echo
+    description: Echo the text back.
+    inputSchema:
+      type: object
+      properties:
+        text: {type: string, description: What to echo.}
+      required: [text]
+"""
+BAD = """\
+protocol: [2025-11-25]
+tools:
+  - name: get weather
+    description: Weather.
+    inputSchema:
+      type: object
+      properties:
+        city: {type: string}
+"""
+
+
+def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    e = dict(os.environ)
+    e.pop("MCPGEN_DEBUG", None)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "codegen", *args], cwd=cwd, capture_output=True,
+                          text=True, env=e, timeout=120)
+
+
+@pytest.fixture()
+def work(tmp_path: Path) -> Path:
+    (tmp_path / "clean.yaml").write_text(CLEAN)
+    (tmp_path / "bad.yaml").write_text(BAD)
+    return tmp_path
+
+
+def test_clean_exits_0(work: Path) -> None:
+    p = run("check", "clean.yaml", cwd=work)
+    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+
+
+def test_findings_exit_1_with_exact_lines(work: Path) -> None:
+    p = run("check", "bad.yaml", cwd=work)
+    assert p.returncode == 1
+    assert p.stdout.splitlines() == [
+        "bad.yaml:3:11: error TOOL_NAME_CHARSET tool name 'get weather' contains space; "
+        "allowed are A-Z a-z 0-9 _ - .",
+        "bad.yaml:8:9: warning PROPERTY_DESCRIPTION_MISSING parameter 'city' of tool "
+        "'get weather' has no description",
+    ]
+    assert "1 error, 1 warning in 1 file" in p.stderr
+
+
+def test_fail_on_levels(work: Path) -> None:
+    assert run("check", "bad.yaml", "--disable", "TOOL_NAME_CHARSET", cwd=work).returncode == 0
+    assert run("check", "bad.yaml", "--disable", "TOOL_NAME_CHARSET", "--fail-on", "warning",
+               cwd=work).returncode == 1
+    assert run("check", "bad.yaml", "--fail-on", "none", cwd=work).returncode == 0
+
+
+def test_unreadable_file_exit_2_but_others_checked(work: Path) -> None:
+    (work / "broken.yaml").write_text("tools: [\n")
+    p = run("check", "broken.yaml", "missing.yaml", "bad.yaml", cwd=work)
+    assert p.returncode == 2
+    lines = p.stdout.splitlines()
+    assert any(l.startswith("broken.yaml:") and "INPUT_UNREADABLE" in l for l in lines)
+    assert "missing.yaml:1:1: error INPUT_UNREADABLE no such file" in lines
+    assert any("TOOL_NAME_CHARSET" in l for l in lines)  # the readable file was still checked
+    assert "Traceback" not in p.stderr
+
+
+def test_usage_errors_exit_2(work: Path) -> None:
+    assert run("check", cwd=work).returncode == 2
+    p = run("check", "bad.yaml", "--disable", "NO_SUCH_RULE", cwd=work)
+    assert p.returncode == 2 and "NO_SUCH_RULE" in p.stderr
+    assert run("check", "bad.yaml", "--format", "xml", cwd=work).returncode == 2
+
+
+def test_json_format(work: Path) -> None:
+    p = run("check", "bad.yaml", "--format", "json", cwd=work)
+    data = json.loads(p.stdout)
+    assert p.returncode == 1
+    d = data["diagnostics"][0]
+    assert (d["path"], d["line"], d["col"], d["rule_id"], d["severity"]) == (
+        "bad.yaml", 3, 11, "TOOL_NAME_CHARSET", "error")
+    assert d["pointer"] == "/tools/0/name"
+    assert data["summary"] == {"error": 1, "warning": 1, "info": 0}
+
+
+def test_github_format(work: Path) -> None:
+    p = run("check", "bad.yaml", "--format", "github", cwd=work)
+    assert p.stdout.splitlines()[0] == (
+        "::error file=bad.yaml,line=3,col=11,title=TOOL_NAME_CHARSET::tool name 'get weather' "
+        "contains space; allowed are A-Z a-z 0-9 _ - ."
+    )
+    assert p.stdout.splitlines()[1].startswith("::warning file=bad.yaml,line=8,col=9,")
+
+
+def test_sarif_format(work: Path) -> None:
+    p = run("check", "bad.yaml", "--format", "sarif", cwd=work)
+    sarif = json.loads(p.stdout)
+    assert sarif["version"] == "2.1.0" and "sarif" in sarif["$schema"]
+    run0 = sarif["runs"][0]
+    rules = run0["tool"]["driver"]["rules"]
+    res = run0["results"][0]
+    assert res["ruleId"] == "TOOL_NAME_CHARSET" and res["level"] == "error"
+    assert rules[res["ruleIndex"]]["id"] == "TOOL_NAME_CHARSET"
+    region = res["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (3, 11)
+    assert res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad.yaml"
+    assert run0["results"][1]["level"] == "warning"
+
+
+def test_pyproject_config(work: Path) -> None:
+    (work / "pyproject.toml").write_text(textwrap.dedent("""
+        [tool.mcpgen.check]
+        disable = ["TOOL_NAME_CHARSET"]
+        severity = { PROPERTY_DESCRIPTION_MISSING = "error" }
+        """))
+    sub = work / "sub"
+    sub.mkdir()
+    p = run("check", "../bad.yaml", cwd=sub)  # found by walking up
+    assert p.returncode == 1
+    assert [l.split(" ")[1:3] for l in p.stdout.splitlines()] == [["error", "PROPERTY_DESCRIPTION_MISSING"]]
+    (work / "pyproject.toml").write_text('[tool.mcpgen.check]\nfail-on = "none"\n')
+    assert run("check", "bad.yaml", cwd=work).returncode == 0
+
+
+def test_name_profile(work: Path) -> None:
+    long = CLEAN.replace("name: echo", "name: " + "e" * 70)
+    (work / "long.yaml").write_text(long)
+    assert run("check", "long.yaml", cwd=work).returncode == 0
+    p = run("check", "long.yaml", "--name-profile", "64", cwd=work)
+    assert p.returncode == 1 and "TOOL_NAME_LENGTH tool name is 70 characters; the configured " \
+        "name-max-length is 64" in p.stdout
+    (work / "pyproject.toml").write_text("[tool.mcpgen.check]\nname-max-length = 64\n")
+    assert run("check", "long.yaml", cwd=work).returncode == 1
+
+
+@pytest.mark.parametrize("bad", [
+    '[tool.mcpgen.check]\ndisabel = ["X"]\n',
+    '[tool.mcpgen.check]\ndisable = ["NOT_A_RULE"]\n',
+    '[tool.mcpgen.check]\nseverity = { TOOL_NAME_CHARSET = "fatal" }\n',
+    '[tool.mcpgen.check]\nname-max-length = 500\n',
+    '[tool.mcpgen.check\n',
+])
+def test_bad_config_exit_2(work: Path, bad: str) -> None:
+    (work / "pyproject.toml").write_text(bad)
+    p = run("check", "clean.yaml", cwd=work)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert p.stderr.startswith("mcpgen: error:") and "pyproject.toml" in p.stderr
+
+
+def test_inline_ignore(work: Path) -> None:
+    text = BAD.replace("  - name: get weather", "  - name: get weather  # mcpgen: ignore TOOL_NAME_CHARSET")
+    text = text.replace("        city: {type: string}",
+                        "        # mcpgen: ignore PROPERTY_DESCRIPTION_MISSING\n        city: {type: string}")
+    (work / "ignored.yaml").write_text(text)
+    p = run("check", "ignored.yaml", cwd=work)
+    assert (p.returncode, p.stdout) == (0, "")
+
+
+def test_rules_lists_every_rule(work: Path) -> None:
+    p = run("rules", "--format", "json", cwd=work)
+    rules = {r["id"]: r for r in json.loads(p.stdout)}
+    for rid in ("TOOL_NAME_CHARSET", "MANIFEST_SCHEMA", "YAML_DUPLICATE_KEY", "REF_CYCLE",
+                "TOOL_NO_DELETE", "X_MCP_HEADER_TYPE", "INPUT_UNREADABLE"):
+        assert rid in rules
+    assert rules["EXECUTION_TASK_SUPPORT"]["revisions"] == ["2025-11-25"]
+    assert rules["X_MCP_HEADER_TYPE"]["revisions"] == ["2026-07-28", "draft"]
+    assert all(r["purpose"] and r["severity"] in ("error", "warning", "info") for r in rules.values())
+    text = run("rules", cwd=work).stdout
+    assert "TOOL_NAME_PORTABLE" in text and "(off by default)" in text
+
+
+def test_revision_selection_names_the_revision(work: Path) -> None:
+    text = CLEAN.replace("protocol: [2025-11-25]", "protocol: [2025-03-26, 2026-07-28]").replace(
+        "    inputSchema:", "    outputSchema: {type: object}\n    inputSchema:")
+    (work / "rev.yaml").write_text(text)
+    p = run("check", "rev.yaml", cwd=work)
+    assert "warning TOOL_FIELD_REVISION 'outputSchema' is not part of revision 2025-03-26" in p.stdout
+    (work / "rev2.yaml").write_text(text.replace("2025-03-26, ", ""))
+    assert run("check", "rev2.yaml", cwd=work).stdout == ""
+
+
+def test_check_does_not_import_heavy_modules(work: Path) -> None:
+    (work / "m.yaml").write_text(dump_yaml(make_manifest(5)))
+    code = textwrap.dedent("""
+        import sys
+        from codegen.cli import main
+        try:
+            main(["check", "m.yaml", "bad.yaml"])
+        except SystemExit:
+            pass
+        heavy = sorted(m for m in sys.modules
+                       if m.split(".")[0] in ("datamodel_code_generator", "black", "jinja2"))
+        print("HEAVY", heavy)
+        """)
+    p = subprocess.run([sys.executable, "-c", code], cwd=work, capture_output=True, text=True)
+    assert "HEAVY []" in p.stdout, p.stdout + p.stderr
+    assert "TOOL_NAME_CHARSET" in p.stdout  # it really ran the rules
+
+
+def test_generated_manifests_are_clean(tmp_path: Path) -> None:
+    for seed in range(3):
+        (tmp_path / f"m{seed}.yaml").write_text(dump_yaml(make_manifest(30, seed)))
+        (tmp_path / f"m{seed}.json").write_text(dump_json(make_manifest(30, seed)))
+    files = sorted(p.name for p in tmp_path.iterdir())
+    p = run("check", *files, "--fail-on", "info", "--enable", "TOOL_NAME_PORTABLE", cwd=tmp_path)
+    assert (p.returncode, p.stdout) == (0, "")
