@@ -53,6 +53,10 @@ class ServerUnderTest:
     ok_call: Call
     error_call: Call
     invalid_call: Call
+    more_calls: list[Call] = field(default_factory=list)
+    """further calls that must succeed (mixed content blocks, structured results, ...)"""
+    progress_call: Call | None = None
+    """a call that reports progress when the request carries a progressToken"""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def tool(self, name: str) -> dict[str, Any]:
@@ -65,10 +69,41 @@ def _mcpgen_cmd() -> list[str]:
 
 
 def _load_manifest_tools(path: Path) -> list[dict[str, Any]]:
+    """The tools as the server must serve them, computed independently of mcpgen's loader: the
+    YAML as written, plus (documented manifest rule) each top-level ``$defs`` entry a schema
+    references via ``#/$defs/Name`` copied into that schema's own ``$defs``."""
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     tools = doc["tools"] if isinstance(doc, dict) else doc
     assert isinstance(tools, list) and tools, f"{path}: no tools"
-    return tools
+    shared = doc.get("$defs", {}) if isinstance(doc, dict) else {}
+    out = []
+    for tool in tools:
+        tool = dict(tool)
+        for key in ("inputSchema", "outputSchema"):
+            if isinstance(tool.get(key), dict):
+                names = _referenced_defs(tool[key], shared)
+                if names:
+                    tool[key] = {**tool[key], "$defs": {n: shared[n] for n in names}}
+        out.append(tool)
+    return out
+
+
+def _referenced_defs(schema: Any, shared: dict[str, Any]) -> list[str]:
+    found: list[str] = []
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/") :]
+                if name not in found:
+                    found.append(name)
+                    stack.append(shared[name])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
 
 
 @pytest.fixture(scope="session")
@@ -86,10 +121,8 @@ def weather_server(tmp_path_factory: pytest.TempPathFactory) -> ServerUnderTest:
     assert proc.returncode == 0, f"mcpgen server failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
     pkg = out / "weather_server"
     assert (pkg / "__main__.py").is_file(), f"no weather_server/__main__.py under {out}: {sorted(os.listdir(out))}"
-    # The example's handlers.py (user code) is part of the example, next to the manifest.
-    example_handlers = WEATHER_MANIFEST.with_name("handlers.py")
-    if example_handlers.is_file():
-        shutil.copyfile(example_handlers, pkg / "handlers.py")
+    # handlers.py is user code, created once as a stub: install the example's implementation.
+    shutil.copyfile(WEATHER_MANIFEST.parent / "weather_server" / "handlers.py", pkg / "handlers.py")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(out), *filter(None, [env.get("PYTHONPATH")])])
     env["PYTHONUNBUFFERED"] = "1"
@@ -100,9 +133,12 @@ def weather_server(tmp_path_factory: pytest.TempPathFactory) -> ServerUnderTest:
         http_cmd_for_port=lambda port: [py, "-m", "weather_server", "--http", "--port", str(port)],
         env=env,
         tools=_load_manifest_tools(WEATHER_MANIFEST),
-        ok_call=Call("get_weather", {"city": "Paris"}, structured=None),
-        error_call=Call("get_weather", {"city": ""}, message=""),
-        invalid_call=Call("get_weather", {"units": "kelvin"}),
+        ok_call=Call("get_weather", {"city": "Paris"}),
+        error_call=Call("report_outage", {"station": "ST-1"}, message="Station 'ST-1' is offline"),
+        invalid_call=Call("get_weather", {"city": "Paris", "units": "kelvin"}),
+        # image + resource_link blocks (resource_link must be downgraded before 2025-06-18)
+        more_calls=[Call("weather-map", {"city": "Paris"}), Call("get_forecast", {"location": {"city": "Paris"}, "days": 2})],
+        progress_call=Call("get_forecast", {"location": {"city": "Oslo", "country": "NO"}, "days": 3}),
         extra={"out_dir": out},
     )
 

@@ -67,7 +67,9 @@ def exercise(run: Any, target: list[str], era: str, sut: ServerUnderTest) -> Non
 
 @pytest.mark.parametrize("era", ERAS)
 def test_inspector_stdio(inspector: Any, weather_server: ServerUnderTest, era: str) -> None:
-    exercise(inspector, weather_server.stdio_cmd, era, weather_server)
+    # The Inspector gives a stdio server only a default environment plus `-e` pairs.
+    target = ["-e", f"PYTHONPATH={weather_server.env['PYTHONPATH']}", *weather_server.stdio_cmd]
+    exercise(inspector, target, era, weather_server)
 
 
 @pytest.mark.parametrize("era", ERAS)

@@ -77,6 +77,10 @@ class RevisionWire:
         s, rev = self.schemas, self.rev
         if "method" in msg and "id" not in msg:
             s.validate(rev, "JSONRPCNotification", msg)
+            if msg["method"] == "notifications/progress":
+                s.validate(rev, "ProgressNotification", msg)
+            elif msg["method"] == "notifications/message":
+                s.validate(rev, "LoggingMessageNotification", msg)
         elif "method" in msg:
             pytest.fail(f"{rev}: the server sent a request during a plain tools session: {msg}")
         elif "error" in msg:
@@ -182,6 +186,23 @@ def call_scenario(w: RevisionWire, sut: ServerUnderTest) -> None:
     else:
         res = w.result(resp)
         assert res.get("isError") is True and text_blocks(res), f"{w.rev}: invalid arguments must give isError: {res}"
+
+    # further calls that must succeed (mixed content; the content rules run on every result)
+    for call in sut.more_calls:
+        res = w.result(w.request("tools/call", {"name": call.tool, "arguments": call.arguments}))
+        assert not res.get("isError", False), f"{w.rev} {call.tool}: {res}"
+        schema = sut.tool(call.tool).get("outputSchema")
+        if schema is not None and not before(w.rev, "2025-06-18"):
+            jsonschema.validate(res["structuredContent"], schema)
+
+    # progress notifications for a request that asked for them
+    if sut.progress_call is not None:
+        call, token = sut.progress_call, f"progress-{w.rev}"
+        seen = len(w.peer.received)
+        res = w.result(w.request("tools/call", {"name": call.tool, "arguments": call.arguments, "_meta": {"progressToken": token}}))
+        assert not res.get("isError", False), f"{w.rev} {call.tool}: {res}"
+        progress = [m for m in w.peer.received[seen:] if m.get("method") == "notifications/progress"]
+        assert progress and all(m["params"]["progressToken"] == token for m in progress), w.peer.received[seen:]
 
     # unknown tool: protocol error -32602 in every revision
     w.error(w.request("tools/call", {"name": "no_such_tool_xyz", "arguments": {}}), -32602)
