@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Runtime benchmark of the server mcpgen generates, against hand-written peers (not a test).
+
+One run, same machine, same tool ``add(a, b) -> {sum}`` (with outputSchema), over stdio:
+
+  generated  ``mcpgen server bench/add_manifest.yaml`` into a temp dir, handlers.py written there
+  lowlevel   bench/peers/lowlevel_add.py   (mcp 2.3.0 low-level ``Server``, hand-written)
+  mcpserver  bench/peers/mcpserver_add.py  (mcp 2.3.0 ``MCPServer``, decorators)
+
+A raw driver (newline-delimited JSON-RPC on the child's pipes; no MCP library on the hot path)
+measures per run: cold start (spawn -> first tools/list answer, including ``initialize`` on the
+handshake wire), then W warm-up and N timed sequential ``tools/call add`` (calls/s, p50/p99
+latency), then the RSS of the server's process tree. Every response is checked: matching id, no
+JSON-RPC error, not isError, structuredContent == {"sum": a+b} for that call's (a, b) and a text
+block mirroring it. Servers are interleaved round-robin within each repeat (the machine is noisy),
+extra spawn->tools/list samples tighten the cold-start median, and the table shows medians.
+
+  .venv/bin/python bench/bench_server.py                      # N=2000, W=200, 5 repeats
+  .venv/bin/python bench/bench_server.py -n 5000 --repeat 7 --wire modern --json out.json
+Targets printed with the ratios: generated >= 0.9x lowlevel calls/s, >= 1.2x MCPServer calls/s,
+cold start within 60 ms of lowlevel's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+HANDSHAKE = "2025-11-25"
+MODERN = "2026-07-28"
+CLIENT_INFO = {"name": "mcpgen-bench", "version": "0.1.0"}
+
+HANDLERS_PY = '''\
+"""Benchmark handlers (written by bench/bench_server.py over the generated stub)."""
+
+from __future__ import annotations
+
+from ._generated import BenchAddToolsBase, ToolContext
+from ._generated.models import AddInput, AddOutput
+
+
+class Handlers(BenchAddToolsBase):
+    async def add(self, args: AddInput, ctx: ToolContext) -> AddOutput:
+        return AddOutput(sum=args.a + args.b)
+'''
+
+
+# ------------------------------------------------------------------ process helpers
+def tree_pids(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(d))
+            except (OSError, IndexError, ValueError):
+                pass
+    out, stack = [], [pid]
+    while stack:
+        p = stack.pop()
+        out.append(p)
+        stack.extend(children.get(p, []))
+    return out
+
+
+def rss_mib(pid: int) -> float:
+    total = 0
+    for p in tree_pids(pid):
+        try:
+            with open(f"/proc/{p}/status") as f:
+                total += next((int(line.split()[1]) for line in f if line.startswith("VmRSS:")), 0)
+        except OSError:
+            pass
+    return total / 1024.0
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=3)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=3)
+
+
+# ------------------------------------------------------------------ the driver
+@dataclass
+class Server:
+    label: str
+    cmd: list[str]
+    env: dict[str, str]
+    runs: list[dict[str, float]] = field(default_factory=list)
+    cold: list[float] = field(default_factory=list)
+
+
+class Conn:
+    def __init__(self, srv: Server, wire: str) -> None:
+        self.wire = wire
+        self.t0 = time.perf_counter()
+        self.proc = subprocess.Popen(
+            srv.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=srv.env, bufsize=0, start_new_session=True,
+        )
+        self.w, self.r = self.proc.stdin, self.proc.stdout
+        self.next_id = 0
+
+    def rpc(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        self.next_id += 1
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
+        p = dict(params or {})
+        if self.wire == "modern":
+            p["_meta"] = {
+                "io.modelcontextprotocol/protocolVersion": MODERN,
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+            }
+        if p:
+            msg["params"] = p
+        assert self.w is not None and self.r is not None
+        self.w.write(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
+        while True:
+            line = self.r.readline()
+            if not line:
+                raise RuntimeError(f"server closed stdout (waiting for {method} #{self.next_id})")
+            resp = json.loads(line)
+            if resp.get("id") == self.next_id and ("result" in resp or "error" in resp):
+                return resp
+
+    def start(self) -> float:
+        """Handshake (legacy wire) + first tools/list; returns cold start in ms."""
+        if self.wire == "handshake":
+            init = self.rpc("initialize", {"protocolVersion": HANDSHAKE, "capabilities": {}, "clientInfo": CLIENT_INFO})
+            if "error" in init or init["result"].get("protocolVersion") != HANDSHAKE:
+                raise RuntimeError(f"initialize failed: {init}")
+            assert self.w is not None
+            self.w.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        tl = self.rpc("tools/list")
+        cold = (time.perf_counter() - self.t0) * 1e3
+        if "error" in tl or [t["name"] for t in tl["result"]["tools"]] != ["add"]:
+            raise RuntimeError(f"tools/list: {tl}")
+        return cold
+
+    def close(self) -> None:
+        try:
+            assert self.w is not None
+            self.w.close()
+        except OSError:
+            pass
+        kill_group(self.proc)
+
+
+def check_add(resp: dict[str, Any], a: int, b: int) -> None:
+    if "error" in resp:
+        raise RuntimeError(f"JSON-RPC error: {resp['error']}")
+    res = resp["result"]
+    want = {"sum": a + b}
+    if res.get("isError") or res.get("structuredContent") != want:
+        raise RuntimeError(f"bad result for add({a}, {b}): {json.dumps(res)[:300]}")
+    if not any(c.get("type") == "text" and json.loads(c["text"]) == want for c in res.get("content", [])):
+        raise RuntimeError(f"no text mirror of {want}: {res.get('content')}")
+    if resp["result"].get("resultType", "complete") != "complete":
+        raise RuntimeError(f"resultType: {res}")
+
+
+def one_run(srv: Server, n: int, warmup: int, wire: str) -> dict[str, float]:
+    conn = Conn(srv, wire)
+    try:
+        cold = conn.start()
+        for i in range(warmup):
+            check_add(conn.rpc("tools/call", {"name": "add", "arguments": {"a": i, "b": 7}}), i, 7)
+        lat: list[int] = []
+        t_start = time.perf_counter()
+        for i in range(n):
+            a, b = i, n - 2 * i
+            s = time.perf_counter_ns()
+            resp = conn.rpc("tools/call", {"name": "add", "arguments": {"a": a, "b": b}})
+            lat.append(time.perf_counter_ns() - s)
+            check_add(resp, a, b)
+        wall = time.perf_counter() - t_start
+        rss = rss_mib(conn.proc.pid)
+    finally:
+        conn.close()
+    lat.sort()
+
+    def q(p: float) -> float:
+        return lat[min(len(lat) - 1, round(p / 100 * (len(lat) - 1)))] / 1e6
+
+    return {"calls_per_s": n / wall, "p50_ms": q(50), "p99_ms": q(99), "cold_ms": cold, "rss_mib": rss}
+
+
+def cold_sample(srv: Server, wire: str) -> float:
+    conn = Conn(srv, wire)
+    try:
+        return conn.start()
+    finally:
+        conn.close()
+
+
+# ------------------------------------------------------------------ setup + report
+def generate(tmp: Path) -> Server:
+    out = tmp / "gen"
+    mcpgen = Path(sys.executable).with_name("mcpgen")
+    cmd = [str(mcpgen)] if mcpgen.is_file() else [sys.executable, "-m", "codegen"]
+    proc = subprocess.run(
+        [*cmd, "server", str(BENCH / "add_manifest.yaml"), "--out", str(out), "--package", "bench_add_server"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    if proc.returncode != 0:
+        sys.exit(f"mcpgen server failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    (out / "bench_add_server" / "handlers.py").write_text(HANDLERS_PY, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(out), os.environ.get("PYTHONPATH")])))
+    return Server("generated", [sys.executable, "-m", "bench_add_server"], env)
+
+
+def med(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def report(servers: list[Server], a: argparse.Namespace) -> dict[str, Any]:
+    rows = {}
+    for s in servers:
+        m = {k: med([r[k] for r in s.runs]) for k in ("calls_per_s", "p50_ms", "p99_ms", "rss_mib")}
+        m["cold_ms"] = med(s.cold)
+        m["cold_samples"] = len(s.cold)
+        rows[s.label] = m
+    print(f"\nstdio, {a.wire} wire, add(a,b), N={a.n} timed calls after {a.warmup} warm-up, "
+          f"{a.repeat} repeats (medians), python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    print(f"{'server':<11} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'cold ms':>8} {'RSS MiB':>8}")
+    for label, m in rows.items():
+        print(f"{label:<11} {m['calls_per_s']:>9.0f} {m['p50_ms']:>8.3f} {m['p99_ms']:>8.3f} {m['cold_ms']:>8.0f} {m['rss_mib']:>8.1f}")
+    g, ll, ms = rows["generated"], rows["lowlevel"], rows["mcpserver"]
+    checks = [
+        ("calls/s generated / lowlevel", g["calls_per_s"] / ll["calls_per_s"], ">= 0.90", g["calls_per_s"] >= 0.9 * ll["calls_per_s"]),
+        ("calls/s generated / mcpserver", g["calls_per_s"] / ms["calls_per_s"], ">= 1.20", g["calls_per_s"] >= 1.2 * ms["calls_per_s"]),
+        ("p50 generated / lowlevel", g["p50_ms"] / ll["p50_ms"], "(info)", None),
+        ("cold start generated - lowlevel (ms)", g["cold_ms"] - ll["cold_ms"], "<= 60", g["cold_ms"] - ll["cold_ms"] <= 60),
+        ("RSS generated - lowlevel (MiB)", g["rss_mib"] - ll["rss_mib"], "(info)", None),
+    ]
+    print()
+    for name, value, target, ok in checks:
+        verdict = "" if ok is None else ("MET" if ok else "MISSED")
+        print(f"{name:<38} {value:>8.2f}  target {target:<8} {verdict}")
+    return {"rows": rows, "checks": [{"name": c[0], "value": c[1], "target": c[2], "met": c[3]} for c in checks],
+            "runs": {s.label: {"runs": s.runs, "cold": s.cold} for s in servers}}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=2000, help="timed calls per run")
+    ap.add_argument("--warmup", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--cold-extra", type=int, default=4, help="extra spawn->tools/list samples per server per repeat")
+    ap.add_argument("--wire", choices=["handshake", "modern"], default="handshake")
+    ap.add_argument("--only", help="comma-separated subset of generated,lowlevel,mcpserver")
+    ap.add_argument("--json", help="write the summary (and raw runs) to this file")
+    a = ap.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="mcpgen-bench-"))
+    try:
+        env = dict(os.environ)
+        servers = [
+            generate(tmp),
+            Server("lowlevel", [sys.executable, str(BENCH / "peers" / "lowlevel_add.py")], env),
+            Server("mcpserver", [sys.executable, str(BENCH / "peers" / "mcpserver_add.py")], env),
+        ]
+        if a.only:
+            keep = set(a.only.split(","))
+            servers = [s for s in servers if s.label in keep]
+        for s in servers:  # prime the OS file cache / .pyc files once, unmeasured
+            cold_sample(s, a.wire)
+        for rep in range(a.repeat):
+            order = servers[rep % len(servers):] + servers[: rep % len(servers)]
+            for s in order:
+                r = one_run(s, a.n, a.warmup, a.wire)
+                s.runs.append(r)
+                s.cold.append(r["cold_ms"])
+                for _ in range(a.cold_extra):
+                    s.cold.append(cold_sample(s, a.wire))
+                print(f"repeat {rep + 1}/{a.repeat} {s.label:<10} " + "  ".join(f"{k}={v:.2f}" for k, v in r.items()), file=sys.stderr)
+        if {s.label for s in servers} >= {"generated", "lowlevel", "mcpserver"}:
+            summary = report(servers, a)
+        else:
+            summary = {"runs": {s.label: {"runs": s.runs, "cold": s.cold} for s in servers}}
+            for s in servers:
+                print(s.label, {k: round(med([r[k] for r in s.runs]), 3) for k in s.runs[0]}, "cold", round(med(s.cold)))
+        if a.json:
+            Path(a.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
