@@ -46,6 +46,13 @@ def schema_errors(
         if skip_protocol and list(err.absolute_path)[:1] == ["protocol"]:
             continue  # already reported as MANIFEST_REVISION_UNKNOWN
         if err.validator in ("anyOf", "oneOf") and err.context:
+            types = _branch_types(err)
+            if types:
+                path = list(err.absolute_path)
+                out.append(("".join("/" + escape(str(p)) for p in path),
+                            f"{_where(path)} must be {' or '.join(types)}, not "
+                            f"{describe(err.instance)}", "MANIFEST_SCHEMA", False))
+                continue
             err = best_match(err.context)
         path = list(err.absolute_path)
         ptr = "".join("/" + escape(str(p)) for p in path)
@@ -60,6 +67,28 @@ def schema_errors(
             continue
         out.append((ptr, _message(err, where), "MANIFEST_SCHEMA", False))
     return out
+
+
+def _branch_types(err: Any) -> list[str]:
+    """If every anyOf branch rejects the value's type outright: the accepted types, in words."""
+    branches = err.validator_value
+    by_branch: dict[int, list[Any]] = {}
+    for sub in err.context:
+        by_branch.setdefault(sub.schema_path[0], []).append(sub)
+    names: list[str] = []
+    for i in range(len(branches)):
+        subs = by_branch.get(i, [])
+        typ = [e for e in subs if e.validator == "type" and not e.relative_path]
+        if not typ:
+            return []
+        for t in _as_list(typ[0].validator_value):
+            if _TYPE_NAMES.get(t, t) not in names:
+                names.append(_TYPE_NAMES.get(t, t))
+    return names
+
+
+def _as_list(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else [v]
 
 
 def _unexpected(err: Any) -> list[str]:
