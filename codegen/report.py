@@ -142,6 +142,7 @@ def as_sarif(diags: Sequence[Diagnostic], rules: Mapping[str, Any]) -> dict[str,
                         "rules": rule_objs,
                     }
                 },
+                "columnKind": "unicodeCodePoints",
                 "results": results,
             }
         ],

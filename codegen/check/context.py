@@ -96,5 +96,6 @@ class ToolCtx(ManifestCtx):
     def refs(self, which: str) -> LocalRefs:
         cache = self.__dict__.setdefault("_refs", {})
         if which not in cache:
-            cache[which] = LocalRefs(self.raw.get(which))
+            nodes = self.input_nodes if which == "inputSchema" else self.output_nodes
+            cache[which] = LocalRefs(self.raw.get(which), nodes)
         return cache[which]  # type: ignore[no-any-return]

@@ -262,8 +262,8 @@ def fast_valid(schema: Any, dialect: str) -> bool:
 @functools.cache
 def meta_validator(dialect: str) -> Any:
     """A jsonschema validator for the dialect's meta-schema, built once per process."""
-    import jsonschema
-    from jsonschema_specifications import REGISTRY  # bundled meta-schemas; no retrieval
+    import jsonschema  # type: ignore[import-untyped]
+    from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]  # no retrieval
 
     cls = {
         D2020: jsonschema.Draft202012Validator,
@@ -280,7 +280,7 @@ def meta_errors(schema: Any, dialect: str) -> list[tuple[str, str]]:
     """[(pointer inside ``schema``, message)] for each meta-schema violation (best first)."""
     if fast_valid(schema, dialect):
         return []
-    from jsonschema.exceptions import relevance
+    from jsonschema.exceptions import relevance  # type: ignore[import-untyped]
 
     from codegen.check.schemawalk import esc
 

@@ -114,11 +114,12 @@ class LocalRefs:
     `$dynamicAnchor`s, draft-07 `$id: "#name"` anchors and embedded `$id` resources.
     Anything else (another file, the network) does not resolve: mcpgen never fetches."""
 
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, nodes: list[Node] | None = None) -> None:
+        """``nodes``: ``list(walk(root))`` when the caller already has it."""
         self.root = root
         self.resources: dict[str, tuple[Any, str]] = {"": (root, "")}
         self.anchors: dict[tuple[str, str], str] = {}
-        for node in walk(root):
+        for node in walk(root) if nodes is None else nodes:
             s = node.schema
             sid = s.get("$id")
             if isinstance(sid, str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 import click
@@ -86,7 +87,7 @@ def check(
         sys.exit(code)
 
 
-def _ids(values: tuple[str, ...], rules: dict[str, object]) -> list[str]:
+def _ids(values: tuple[str, ...], rules: Collection[str]) -> list[str]:
     out = []
     for v in values:
         for part in v.split(","):
