@@ -149,7 +149,14 @@ def parse_rule_config(t: Any, where: str, known: Collection[str], path: str) -> 
                 severity[rid_u] = Severity.parse(value)
             except ValueError as exc:
                 raise fail(f"severity.{rid}: {exc}") from None
-    fail_on = parse_fail_on(t["fail-on"], f"[{where}] fail-on") if "fail-on" in t else Severity.ERROR
+    fail_on: Severity | None = Severity.ERROR
+    if "fail-on" in t:
+        if not isinstance(t["fail-on"], str):
+            raise fail("fail-on must be a string")
+        try:
+            fail_on = parse_fail_on(t["fail-on"], "fail-on")
+        except McpgenError as exc:
+            raise fail(exc.message) from None
     nml = t.get("name-max-length", 128)
     if isinstance(nml, bool) or not isinstance(nml, int) or not 1 <= nml <= 128:
         raise fail("name-max-length must be an integer from 1 to 128")
