@@ -178,7 +178,7 @@ def _keywords_supported(schema: Any) -> bool:
 
 @functools.cache
 def _quick_enabled() -> bool:
-    return _keywords_supported(manifest_schema())
+    return all(_keywords_supported(d) for d in manifest_schema()["$defs"].values())
 
 
 def quick_valid(defname: str, value: Any) -> bool:
