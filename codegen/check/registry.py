@@ -42,14 +42,15 @@ def revision_order(revs: Iterable[str]) -> list[str]:
 
 
 def describe_revisions(revs: frozenset[str]) -> str:
-    """`all`, `2025-06-18+`, or a comma list: how `mcpgen rules` shows a revision set."""
+    """`all`, `2025-06-18+`, `<=2025-11-25` or a comma list: how `mcpgen rules` shows a set."""
     if revs == ALL_REVISIONS:
         return "all"
-    ordered = revision_order(revs)
-    for i, rev in enumerate(KNOWN_REVISIONS):
+    for rev in KNOWN_REVISIONS:
         if revs == since(rev):
             return f"{rev}+"
-    return ",".join(ordered)
+        if revs == until(rev):
+            return f"<={rev}"
+    return ",".join(revision_order(revs))
 
 
 @dataclass(frozen=True)

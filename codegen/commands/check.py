@@ -116,9 +116,11 @@ def rules(fmt: str, category: str | None) -> None:
         click.echo(json.dumps([r.as_dict() for r in ordered], indent=2))
         return
     width = max(len(r.id) for r in ordered)
+    rwidth = max(len(describe_revisions(r.revisions)) for r in ordered)
+    click.echo(f"{'RULE':<{width}}  {'CATEGORY':<8}  {'DEFAULT':<7}  {'REVISIONS':<{rwidth}}  PURPOSE")
     for r in ordered:
         flags = "" if r.default_enabled else " (off by default)"
         click.echo(
             f"{r.id:<{width}}  {r.category:<8}  {r.severity.label:<7}  "
-            f"{describe_revisions(r.revisions):<14}  {r.purpose}{flags}"
+            f"{describe_revisions(r.revisions):<{rwidth}}  {r.purpose}{flags}"
         )

@@ -174,6 +174,10 @@ def test_cli_formats_and_exit_codes(tmp_path: Path) -> None:
     assert _run("breaking", "old.yaml", "old.yaml", cwd=tmp_path).returncode == 0
     assert _run("breaking", "old.yaml", cwd=tmp_path).returncode == 2
     assert _run("breaking", "old.yaml", "nope.yaml", cwd=tmp_path).returncode == 2
+    (tmp_path / "ignored.yaml").write_text(_apply([("mode: {type: string, enum: [fast, slow]}",
+                                                    "mode: {type: string, enum: [fast]}  "
+                                                    "# mcpgen: ignore ENUM_VALUE_NO_DELETE")]))
+    assert _run("breaking", "old.yaml", "ignored.yaml", cwd=tmp_path).returncode == 0
     (tmp_path / "pyproject.toml").write_text('[tool.mcpgen.breaking]\ndisable = ["ENUM_VALUE_NO_DELETE"]\n')
     assert _run("breaking", "old.yaml", "new.yaml", cwd=tmp_path).returncode == 0
 

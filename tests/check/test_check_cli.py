@@ -221,6 +221,26 @@ def test_check_does_not_import_heavy_modules(work: Path) -> None:
     assert "TOOL_NAME_CHARSET" in p.stdout  # it really ran the rules
 
 
+def test_valid_schemas_never_reach_jsonschema(work: Path) -> None:
+    """The fast meta-schema path vouches for valid schemas; jsonschema loads only for bad ones."""
+    (work / "m.yaml").write_text(dump_yaml(make_manifest(20)))
+    code = textwrap.dedent("""
+        import sys
+        from codegen.cli import main
+        try:
+            main(["check", sys.argv[1]])
+        except SystemExit as e:
+            print("EXIT", e.code)
+        print("JSONSCHEMA", "jsonschema" in sys.modules)
+        """)
+    p = subprocess.run([sys.executable, "-c", code, "m.yaml"], cwd=work, capture_output=True, text=True)
+    assert "JSONSCHEMA False" in p.stdout, p.stdout + p.stderr
+    (work / "bad_schema.yaml").write_text(CLEAN.replace("type: string,", "type: strin,"))
+    p = subprocess.run([sys.executable, "-c", code, "bad_schema.yaml"], cwd=work, capture_output=True,
+                       text=True)
+    assert "SCHEMA_VALID" in p.stdout and "JSONSCHEMA True" in p.stdout, p.stdout + p.stderr
+
+
 def test_generated_manifests_are_clean(tmp_path: Path) -> None:
     for seed in range(3):
         (tmp_path / f"m{seed}.yaml").write_text(dump_yaml(make_manifest(30, seed)))
