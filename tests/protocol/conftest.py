@@ -36,10 +36,11 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def run_mcpgen(*args: str | Path, cwd: Path = REPO_ROOT, **env: str) -> Run:
+def run_mcpgen(*args: str | Path, cwd: Path = REPO_ROOT, env: dict[str, str] | None = None) -> Run:
+    """``python -m codegen ARGS`` in a subprocess, with a clean environment plus ``env``."""
     proc = subprocess.run(
         [sys.executable, "-m", "codegen", *map(str, args)],
-        cwd=cwd, env=clean_env(**env), capture_output=True, text=True, timeout=300,
+        cwd=cwd, env=clean_env(**(env or {})), capture_output=True, text=True, timeout=300,
     )
     return Run(proc.returncode, proc.stdout, proc.stderr)
 

@@ -16,7 +16,7 @@ PINS = json.loads(PINS_FILE.read_text(encoding="utf-8"))["revisions"]
 
 def generate(mirror: Path, out: Path, *args: str, pins: Path | None = None) -> Run:
     env = {"MCPGEN_PINS_FILE": str(pins)} if pins else {}
-    return run_mcpgen("protocol", "generate", *args, "--from", mirror, "--out", out, **env)
+    return run_mcpgen("protocol", "generate", *args, "--from", mirror, "--out", out, env=env)
 
 
 def break_ref(mirror: Path, rev: str) -> None:
