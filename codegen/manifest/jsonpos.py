@@ -16,14 +16,11 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from itertools import accumulate
 from json.decoder import scanstring
 from json.scanner import make_scanner
 from typing import Any
 
 _WS = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]|(-?Infinity|NaN)')
 _DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
 _DECODER = json.JSONDecoder()
@@ -57,8 +54,6 @@ def _refuse_constant(name: str) -> Any:
 
 def parse_json(text: str, max_depth: int) -> tuple[Any, JsonLocator]:
     """Parse strict JSON; raise ``JsonSyntaxError`` with a character offset on any error."""
-    if text.count("[") + text.count("{") > max_depth:
-        _check_depth(text, max_depth)
     dup_objects: list[dict[str, Any]] = []
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -74,18 +69,32 @@ def parse_json(text: str, max_depth: int) -> tuple[Any, JsonLocator]:
     except _Constant as exc:
         offset = next((m.start(1) for m in _TOKENS.finditer(text) if m.group(1)), 0)
         raise JsonSyntaxError(f"{exc.args[0]} is not valid JSON", offset) from None
-    except RecursionError:  # pragma: no cover - _check_depth refuses deep input first
-        raise JsonSyntaxError(f"nested more than {max_depth} levels deep", 0) from None
+    except RecursionError:
+        value = None  # far too deep for the C decoder: _check_depth finds where
+    if value is None or _too_deep(value, max_depth):
+        _check_depth(text, max_depth)
     loc = JsonLocator(text)
     if dup_objects:
         loc.find_duplicates(value, {id(d) for d in dup_objects})
     return value, loc
 
 
+def _too_deep(value: Any, max_depth: int) -> bool:
+    if not isinstance(value, (dict, list)):
+        return False
+    todo: list[tuple[Any, int]] = [(value, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > max_depth:
+            return True
+        for child in node.values() if isinstance(node, dict) else node:
+            if isinstance(child, (dict, list)):
+                todo.append((child, depth + 1))
+    return False
+
+
 def _check_depth(text: str, max_depth: int) -> None:
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    if max(accumulate(map(_DELTA.__getitem__, brackets)), default=0) <= max_depth:
-        return
+    """Raise at the bracket that opens level ``max_depth + 1`` (if there is one)."""
     depth = 0
     for m in _TOKENS.finditer(text):
         d = _DELTA.get(m.group())

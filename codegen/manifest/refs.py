@@ -24,6 +24,7 @@ can ever finish).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import deque
 from pathlib import Path
@@ -123,7 +124,7 @@ class Bundler:
         out = tool
         for key in ("inputSchema", "outputSchema"):
             schema = tool.get(key)
-            if isinstance(schema, dict):
+            if isinstance(schema, dict) and '"$ref"' in json.dumps(schema):
                 new = _ToolBundle(self, schema, f"{pointer}/{key}").run()
                 if new is not schema:
                     out = dict(out) if out is tool else out

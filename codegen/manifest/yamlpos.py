@@ -65,13 +65,15 @@ class YamlParse:
 
 
 class _Frame:
-    __slots__ = ("value", "ptr", "is_map", "key", "seen", "anchor", "start", "depth", "merges")
+    __slots__ = ("value", "ptr", "is_map", "key", "kptr", "seen", "anchor", "start", "depth",
+                 "merges")
 
     def __init__(self, value: Any, ptr: str, is_map: bool, anchor: str | None, start: int) -> None:
         self.value = value
         self.ptr = ptr
         self.is_map = is_map
         self.key: Any = None
+        self.kptr = ""
         self.seen: dict[str, Any] = {}
         self.anchor = anchor
         self.start = start  # node counter when the collection started
@@ -126,6 +128,9 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
     def fail(mark: Any, msg: str) -> McpgenError:
         return McpgenError(msg, path=path, line=mark.line + 1, col=mark.column + 1)
 
+    Scalar, Alias = E.ScalarEvent, E.AliasEvent
+    MapStart, MapEnd, SeqStart, SeqEnd = (
+        E.MappingStartEvent, E.MappingEndEvent, E.SequenceStartEvent, E.SequenceEndEvent)
     get()  # StreamStart
     ev = get()
     if isinstance(ev, E.StreamEndEvent):  # empty file or only comments
@@ -137,10 +142,10 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
         top = stack[-1] if stack else None
         # ---- a mapping key?
         if top is not None and top.is_map and top.key is None:
-            if cls is E.MappingEndEvent:
+            if cls is MapEnd:
                 pass  # handled below
-            elif cls is E.ScalarEvent or cls is E.AliasEvent:
-                if cls is E.AliasEvent:
+            elif cls is Scalar or cls is Alias:
+                if cls is Alias:
                     if ev.anchor not in anchors or not isinstance(anchors[ev.anchor][0], str):
                         raise fail(ev.start_mark, "an alias used as a mapping key must name a string")
                     key = anchors[ev.anchor][0]
@@ -148,55 +153,56 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
                     key = ev.value
                     if ev.anchor:
                         anchors[ev.anchor] = (key, 1, 0)
-                kptr = top.ptr + "/" + escape(key)
-                if cls is E.ScalarEvent and key == "<<" and not ev.style and ev.tag is None:
+                kptr = top.ptr + "/" + (escape(key) if "~" in key or "/" in key else key)
+                mark = ev.start_mark
+                if cls is Scalar and key == "<<" and not ev.style and ev.tag is None:
                     top.key = _MERGE
-                    top.seen.setdefault("<<", ev.start_mark)
-                    kpos.setdefault(kptr, _pos(ev.start_mark))
+                    top.seen.setdefault("<<", mark)
+                    kpos.setdefault(kptr, (mark.line + 1, mark.column + 1))
                     ev = get()
                     continue
                 if key in top.seen:
                     first = top.seen[key]
                     diags.append(Diagnostic(
                         "YAML_DUPLICATE_KEY", Severity.ERROR,
-                        Location(path, *_pos(ev.start_mark), kptr),
+                        Location(path, *_pos(mark), kptr),
                         f"duplicate key {key!r}; the last value wins",
                         (Location(path, *_pos(first), kptr),),
                     ))
-                elif cls is E.ScalarEvent and not ev.style and key in _YAML11_BOOL_KEYS:
-                    warn("YAML_IMPLICIT_TYPE", ev.start_mark, kptr,
+                elif cls is Scalar and not ev.style and key in _YAML11_BOOL_KEYS:
+                    warn("YAML_IMPLICIT_TYPE", mark, kptr,
                          f"unquoted key {key!r} is the string {key!r} here (YAML 1.2), but YAML 1.1 "
                          f"tools read it as the boolean {str(_YAML11_BOOLS[key]).lower()}; quote it")
-                top.seen[key] = ev.start_mark
+                top.seen[key] = mark
                 top.key = key
-                kpos[kptr] = _pos(ev.start_mark)
+                top.kptr = kptr
+                kpos[kptr] = (mark.line + 1, mark.column + 1)
                 ev = get()
                 continue
             else:
                 raise fail(ev.start_mark, "mapping keys must be strings (found a "
-                           + ("mapping" if cls is E.MappingStartEvent else "sequence") + " as a key)")
+                           + ("mapping" if cls is MapStart else "sequence") + " as a key)")
         # ---- pointer of a node that starts here
-        if cls is E.MappingEndEvent or cls is E.SequenceEndEvent or cls is E.DocumentEndEvent:
-            ptr = ""
-        elif top is None:
+        if top is None or cls is MapEnd or cls is SeqEnd or cls is E.DocumentEndEvent:
             ptr = ""
         elif top.is_map:
-            ptr = top.ptr + ("/<<" if top.key is _MERGE else "/" + escape(top.key))
+            ptr = top.ptr + "/<<" if top.key is _MERGE else top.kptr
         else:
             ptr = f"{top.ptr}/{len(top.value)}"
         depth_here = 0
-        if cls is E.ScalarEvent:
-            val = _scalar(ev, ptr, warn, fail)
+        if cls is Scalar:
+            val = ev.value if ev.style and ev.tag is None else _scalar(ev, ptr, warn, fail)
             nodes += 1
-            pos[ptr] = _pos(ev.start_mark)
+            mark = ev.start_mark
+            pos[ptr] = (mark.line + 1, mark.column + 1)
             if ev.anchor:
                 anchors[ev.anchor] = (val, 1, 0)
             if ev.value and "mcpgen:" in ev.value:
                 out.comment_free_spans.append((ev.start_mark.index, ev.end_mark.index))
-        elif cls is E.MappingStartEvent or cls is E.SequenceStartEvent:
+        elif cls is MapStart or cls is SeqStart:
             if len(stack) >= max_depth:
                 raise fail(ev.start_mark, f"nested more than {max_depth} levels deep")
-            is_map = cls is E.MappingStartEvent
+            is_map = cls is MapStart
             ok_tags = (None, "!", _T + ("map" if is_map else "seq"))
             if ev.tag not in ok_tags:
                 raise fail(ev.start_mark, f"unsupported YAML tag {ev.tag}")
@@ -207,7 +213,7 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
             nodes += 1
             ev = get()
             continue
-        elif cls is E.MappingEndEvent or cls is E.SequenceEndEvent:
+        elif cls is MapEnd or cls is SeqEnd:
             frame = stack.pop()
             val = frame.value
             if frame.merges:
@@ -218,7 +224,7 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
                 anchors[frame.anchor] = (val, nodes - frame.start, depth_here)
             ptr = frame.ptr
             top = stack[-1] if stack else None
-        elif cls is E.AliasEvent:
+        elif cls is Alias:
             name = ev.anchor
             if name not in anchors:
                 what = "recursive" if name in open_anchors else "undefined"
