@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from json.scanner import make_scanner
 from typing import Any
 
@@ -113,7 +113,7 @@ class JsonLocator:
         self.keys: dict[str, int] = {}
         self.duplicates: list[tuple[str, int, int]] = []  # (pointer, repeated key, first key)
         self._indexed: set[str] = set()
-        self._scan = make_scanner(_DECODER)
+        self._scan = make_scanner(_DECODER)  # type: ignore[arg-type]
         self._line_starts: list[int] | None = None
 
     def offset(self, pointer: str, *, key: bool = False) -> int | None:

@@ -28,7 +28,7 @@ def manifest_schema() -> dict[str, Any]:
 
 @functools.cache
 def _validator(defname: str) -> Any:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
     root = manifest_schema()
     return Draft202012Validator({"$ref": f"#/$defs/{defname}", "$defs": root["$defs"]})
@@ -40,7 +40,7 @@ def schema_errors(
     out: list[tuple[str, str, str, bool]] = []
     if quick_valid(defname, value):
         return out
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
 
     for err in _validator(defname).iter_errors(value):
         if skip_protocol and list(err.absolute_path)[:1] == ["protocol"]:
@@ -107,7 +107,7 @@ def _message(err: Any, where: str) -> str:
     v = err.validator
     if v == "type":
         types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-        want = " or ".join(_TYPE_NAMES.get(t, t) for t in types)
+        want = " or ".join(_TYPE_NAMES.get(str(t), str(t)) for t in types)
         return f"{where} must be {want}, not {describe(err.instance)}"
     if v == "required":
         missing = err.message.split("'")[1] if "'" in err.message else "?"
@@ -227,7 +227,7 @@ def _valid(schema: Any, value: Any, defs: dict[str, Any]) -> bool:
     if "anyOf" in schema and not any(_valid(s, value, defs) for s in schema["anyOf"]):
         return False
     if isinstance(value, str):
-        return len(value) >= schema.get("minLength", 0)
+        return len(value) >= int(schema.get("minLength", 0))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return "minimum" not in schema or value >= schema["minimum"]
     if isinstance(value, list):

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
