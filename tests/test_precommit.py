@@ -31,6 +31,27 @@ def _pre_commit() -> str:
     return str(exe) if exe.exists() else (shutil.which("pre-commit") or "pre-commit")
 
 
+@pytest.mark.parametrize(("path", "selected"), [
+    ("mcp.yaml", True), ("tools.json", True), ("config/mcp-tools.yml", True),
+    ("tools/mcp.yaml", True), ("tools/weather.yaml", False), (".github/workflows/ci.yml", False),
+    ("mcp.yaml.bak", False), ("pyproject.toml", False), ("mcpgen/readme.md", False),
+])
+def test_check_hook_file_selection(path: str, selected: bool) -> None:
+    """`files:` + `types_or:` of mcpgen-check, as pre-commit applies them."""
+    import re
+
+    import yaml
+    from identify.identify import tags_from_filename
+
+    hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+    hook = hooks["mcpgen-check"]
+    matches = re.search(hook["files"], path) is not None
+    typed = bool(set(hook["types_or"]) & tags_from_filename(path))
+    assert (matches and typed) is selected
+    assert hooks["mcpgen-drift"]["pass_filenames"] is False and hooks["mcpgen-drift"]["require_serial"]
+    assert hooks["mcpgen-protocol-drift"]["entry"] == "mcpgen protocol generate --check"
+
+
 @pytest.mark.slow
 def test_hook_fails_on_bad_manifest_then_passes(tmp_path: Path) -> None:
     rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,

@@ -28,6 +28,8 @@ Configuration, in the nearest pyproject.toml (found by walking up from the curre
   severity = { TOOL_DESCRIPTION_MISSING = "error", ANNOTATION_REDUNDANT = "off" }
   fail-on = "warning"                       # error (default) | warning | info | none
   name-max-length = 64                      # the 64-character tool-name profile
+
+\b
 Inline, in YAML: a `# mcpgen: ignore RULE_ID[, RULE_ID]` comment at the end of a line silences
 those rules on that line; on a line of its own, on the next line.
 """
