@@ -7,8 +7,7 @@ produced here are relative to the schema passed in, so callers prefix the tool's
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote, urldefrag, urljoin
 
 # Keywords whose value is a map of name -> subschema.
@@ -40,8 +39,7 @@ def unesc(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
 
 
-@dataclass(frozen=True)
-class Node:
+class Node(NamedTuple):
     schema: dict[str, Any]
     pointer: str
     static: bool
