@@ -36,10 +36,15 @@ class SourceMap:
     """Line -> rule ids silenced there by ``# mcpgen: ignore RULE[, RULE]`` comments (a comment
     on its own line applies to the next content line, a trailing comment to its own line)."""
 
+    redirects: dict[str, str] = field(default_factory=dict)
+    """Pointer prefix -> pointer prefix in this file, for content that does not exist here as
+    written: a shared schema bundled into ``/tools/0/inputSchema/$defs/Address`` is located at
+    ``/$defs/Address`` (a schema copied from another file, at the ``$ref`` that pulled it in)."""
+
     def locate(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         """Best known position for ``pointer``: walks up to the nearest mapped ancestor."""
         table = self.key_positions if key else self.positions
-        p = pointer
+        p = self._redirect(pointer) if self.redirects else pointer
         while True:
             if p in table:
                 return table[p]
@@ -48,6 +53,15 @@ class SourceMap:
             if p == "":
                 return (1, 1)
             p = p.rsplit("/", 1)[0]
+
+    def _redirect(self, pointer: str) -> str:
+        p = pointer
+        while p:
+            target = self.redirects.get(p)
+            if target is not None:
+                return target + pointer[len(p):]
+            p = p.rsplit("/", 1)[0]
+        return pointer
 
 
 @dataclass(frozen=True)

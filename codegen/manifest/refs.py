@@ -166,6 +166,8 @@ class _ToolBundle:
         self.new_defs: dict[str, Any] = {}
         self.queue: deque[tuple[Target, Any, _Ctx]] = deque()
         self.direct: dict[Target, list[tuple[Target, _Ctx, str]]] = {}  # in-place ref edges
+        self.anchor: dict[Target, str] = {}  # target -> manifest pointer that locates its copy
+        self.current: str | None = None  # anchor of the unit being copied (None: the tool itself)
 
     def ids(self) -> set[str]:
         if self._ids is None:
@@ -177,6 +179,7 @@ class _ToolBundle:
         out = self._rewrite(self.schema, tool_ctx, self.pointer, None, True)
         while self.queue:
             target, node, ctx = self.queue.popleft()
+            self.current = self.anchor[target]
             self.new_defs[self.names[target]] = self._rewrite(node, ctx, target[1], target, True)
         if not self.new_defs:
             return out  # type: ignore[no-any-return]
@@ -187,6 +190,9 @@ class _ToolBundle:
             return out  # type: ignore[no-any-return]
         out = dict(out)
         out["$defs"] = {**(out.get("$defs") or {}), **self.new_defs}
+        redirects = self.b.doc.source_map.redirects
+        for target, name in self.names.items():
+            redirects[f"{self.pointer}/$defs/{escape(name)}"] = self.anchor[target]
         return out
 
     # -------------------------------------------------------------- walking
@@ -299,6 +305,10 @@ class _ToolBundle:
         if target not in self.names:
             self.names[target] = self._name(target_ctx, unit_ptr)
             self.new_defs[self.names[target]] = None  # reserve the name; filled from the queue
+            if target_ctx.key == "":
+                self.anchor[target] = unit_ptr  # the shared def itself, in the manifest
+            else:  # a copy from another file: the $ref that pulled it in
+                self.anchor[target] = ptr if ctx.key == "" else (self.current or self.pointer)
             node = resolve_pointer(root, unit_ptr)[1]
             self.queue.append((target, node, target_ctx))
         if unit is not None and rest == "":

@@ -277,3 +277,30 @@ def test_shared_def_used_by_many_tools_reports_once(write) -> None:
     tools = "\n".join(f"  - {{name: t{i}, inputSchema: {{type: object, $ref: '#/$defs/S'}}}}" for i in range(5))
     res = load_manifest(write("m.yaml", f"$defs:\n  S: {{$ref: 'http://x.org/s'}}\ntools:\n{tools}\n"))
     assert [(d.rule_id, where(d)) for d in res.diagnostics] == [("REF_NETWORK", (2, 13))]
+
+
+def test_bundled_copies_are_located_where_they_were_written(write) -> None:
+    write("common.yaml", "Person:\n  type: object\n  properties:\n    name: {type: string}\n")
+    res = load_manifest(write("m.yaml", """\
+$defs:
+  Address:
+    type: object
+    properties:
+      street: {type: string}
+tools:
+  - name: a
+    inputSchema:
+      type: object
+      properties:
+        home: {$ref: '#/$defs/Address'}
+        who: {$ref: 'common.yaml#/Person'}
+"""))
+    sm = res.manifest.source_map
+    base = res.manifest.tools[0].pointer + "/inputSchema"
+    assert sm.locate(f"{base}/$defs/Address/properties/street/type") == sm.locate(
+        "/$defs/Address/properties/street/type") == (5, 22)
+    assert sm.locate(f"{base}/$defs/Address/properties/street", key=True) == (5, 7)
+    # copied from another file: at the $ref that pulled it in
+    assert sm.locate(f"{base}/$defs/Person/properties/name") == (12, 19)
+    # the tool's own content is not redirected
+    assert sm.locate(f"{base}/properties/home") == (11, 15)
