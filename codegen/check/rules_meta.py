@@ -3,7 +3,6 @@ the server block."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any
 
@@ -119,6 +118,8 @@ def check_annotations(ctx: ToolCtx) -> None:
         ptr = "/annotations/" + key.replace("~", "~0").replace("/", "~1")
         want = _ANNOTATIONS.get(key)
         if want is None:
+            import difflib  # only on this rare path: it costs a few ms to import
+
             close = difflib.get_close_matches(key, list(_ANNOTATIONS), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             ctx.emit("ANNOTATION_UNKNOWN_FIELD", ptr, f"unknown annotation {key!r}{hint}", key=True)

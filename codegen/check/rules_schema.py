@@ -34,7 +34,6 @@ rule("SCHEMA_REF_UNRESOLVED", LINT, E,
 rule("SCHEMA_REQUIRED_UNDEFINED", LINT, E,
      "Every name in `required` is declared in the same object's `properties`.")
 
-_FIELDS = (("inputSchema", "inputSchema"), ("outputSchema", "outputSchema"))
 _ELSEWHERE = ("patternProperties", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if",
               "dependentSchemas", "dependencies", "unevaluatedProperties")
 
