@@ -301,6 +301,6 @@ tools:
         "/$defs/Address/properties/street/type") == (5, 22)
     assert sm.locate(f"{base}/$defs/Address/properties/street", key=True) == (5, 7)
     # copied from another file: at the $ref that pulled it in
-    assert sm.locate(f"{base}/$defs/Person/properties/name") == (12, 19)
+    assert sm.locate(f"{base}/$defs/Person/properties/name") == (12, 21)
     # the tool's own content is not redirected
     assert sm.locate(f"{base}/properties/home") == (11, 15)
