@@ -21,7 +21,7 @@ from json.scanner import make_scanner
 from typing import Any
 
 _WS = re.compile(r"[ \t\n\r]*")
-_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]|(-?Infinity|NaN)')
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 _DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
 _DECODER = json.JSONDecoder()
 
@@ -49,7 +49,17 @@ class _Constant(Exception):
 
 
 def _refuse_constant(name: str) -> Any:
-    raise _Constant(name)
+    raise _Constant(name, f"{name} is not valid JSON")
+
+
+def _float(literal: str) -> float:
+    value = float(literal)
+    if value in (_INF, -_INF):
+        raise _Constant(literal, f"{literal} is too large for a JSON number (it would be infinity)")
+    return value
+
+
+_INF = float("inf")
 
 
 def parse_json(text: str, max_depth: int) -> tuple[Any, JsonLocator]:
@@ -63,12 +73,15 @@ def parse_json(text: str, max_depth: int) -> tuple[Any, JsonLocator]:
         return d
 
     try:
-        value = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant)
+        value = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant,
+                           parse_float=_float)
     except json.JSONDecodeError as exc:
         raise JsonSyntaxError(exc.msg, exc.pos) from None
     except _Constant as exc:
-        offset = next((m.start(1) for m in _TOKENS.finditer(text) if m.group(1)), 0)
-        raise JsonSyntaxError(f"{exc.args[0]} is not valid JSON", offset) from None
+        literal, message = exc.args
+        where = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(' + re.escape(literal) + ")")
+        offset = next((m.start(1) for m in where.finditer(text) if m.group(1)), 0)
+        raise JsonSyntaxError(message, offset) from None
     except RecursionError:
         value = None  # far too deep for the C decoder: _check_depth finds where
     if value is None or _too_deep(value, max_depth):
