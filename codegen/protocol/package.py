@@ -8,7 +8,7 @@ from pathlib import Path
 from codegen import __version__
 from codegen.emit import inputs_digest
 from codegen.protocol.build import body_key, build_body, header
-from codegen.protocol.pins import Pin, load_pins, load_pins_document, load_schema, pins_path
+from codegen.protocol.pins import Pin, load_pins, load_pins_document, load_schema, pins_path, resolve_source
 from codegen.resources import templates_dir
 
 PACKAGE = "mcp_wire"
@@ -36,7 +36,8 @@ def build_package(pins: list[Pin], source: Path | None, *, docstrings: bool = Fa
         doc, _raw = load_schema(pin, source)
         key = body_key(pin, docstrings)
         if key not in bodies:
-            bodies[key] = build_body(doc, pin, docstrings=docstrings, origin=str(pin.revision))
+            origin = str(resolve_source(source) / pin.revision / "schema.json")
+            bodies[key] = build_body(doc, pin, docstrings=docstrings, origin=origin)
         files[f"{pin.module}.py"] = header(pin, docstrings=docstrings) + "\n" + bodies[key]
     files.update(scaffolding())
     return files

@@ -7,9 +7,15 @@
 * Objects stay open: the MCP schemas never close an object, so unknown fields are kept and
   dumped back (``extra="allow"``).
 * ``model_dump()``/``model_dump_json()`` use the wire names by default.
+* ``Model.from_wire(data)`` parses wire data accepting only the wire names, so an unknown key
+  that happens to be spelled like a Python attribute (``meta``) stays an unknown key.
 """
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ModelWrapValidatorHandler, model_validator
+
+_M = TypeVar("_M", bound="WireModel")
 
 
 class WireModel(BaseModel):
@@ -19,3 +25,22 @@ class WireModel(BaseModel):
         validate_by_alias=True,
         serialize_by_alias=True,
     )
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _extras_are_not_fields(cls: type[_M], data: Any, handler: ModelWrapValidatorHandler[_M]) -> _M:
+        # pydantic counts every extra key as "set"; an extra spelled like a field name would
+        # otherwise make exclude_unset dumps emit that (unset) field as null.
+        obj = handler(data)
+        extra = obj.__pydantic_extra__
+        if extra and isinstance(data, dict):
+            fields = type(obj).model_fields
+            for name in extra.keys() & fields.keys():
+                if fields[name].alias not in data:
+                    obj.__pydantic_fields_set__.discard(name)
+        return obj
+
+    @classmethod
+    def from_wire(cls: type[_M], data: Any) -> _M:
+        """Validate wire data (JSON-compatible Python values) by wire names only."""
+        return cls.model_validate(data, by_name=False)

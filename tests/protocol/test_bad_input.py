@@ -62,8 +62,6 @@ def test_missing_ref_target_after_other_revisions_were_built(mirror_copy: Path, 
     assert sorted(p.name for p in committed_copy.iterdir()) == ["mcp_wire"]
 
 
-@pytest.mark.xfail(strict=True, reason="check_refs is given the revision name as origin, not the "
-                   "schema file path; see protocol-findings.md")
 def test_missing_ref_error_names_the_schema_file(mirror_copy: Path, tmp_path: Path,
                                                  pins_for: Callable[[Path], Path]) -> None:
     break_ref(mirror_copy, "2024-11-05")
