@@ -138,7 +138,8 @@ def list_all_tools(w: RevisionWire) -> list[dict[str, Any]]:
 
 
 def check_tools(w: RevisionWire, served: list[dict[str, Any]], sut: ServerUnderTest) -> None:
-    """As written in the manifest (same JSON values, same tool order). For fields the revision's
+    """As written in the manifest (same JSON values, same tool order; schemas with the same member
+    order too). For fields the revision's
     Tool type does not declare (outputSchema before 2025-06-18, ...) the server may omit them;
     when sent they must still be the manifest's."""
     declared = set(w.schemas.definitions(w.rev)["Tool"]["properties"])
@@ -148,6 +149,11 @@ def check_tools(w: RevisionWire, served: list[dict[str, Any]], sut: ServerUnderT
             if key in declared or key in got:
                 assert key in got, f"{w.rev}: tool {want['name']} lost {key!r}"
                 assert got[key] == value, f"{w.rev}: tool {want['name']}.{key}: served {ordered(got[key])}, manifest {ordered(value)}"
+        # the schemas are served as written, byte for byte: even object member order is kept
+        # (json.loads keeps the order of the wire text)
+        for key in ("inputSchema", "outputSchema"):
+            if key in want and key in got:
+                assert ordered(got[key]) == ordered(want[key]), f"{w.rev}: {want['name']}.{key} member order differs"
 
 
 def call_scenario(w: RevisionWire, sut: ServerUnderTest) -> None:
