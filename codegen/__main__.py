@@ -1,3 +1,5 @@
+import sys
+
 from codegen.cli import main
 
-main()
+sys.exit(main())

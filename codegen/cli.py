@@ -88,7 +88,9 @@ def main(argv: list[str] | None = None) -> Any:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = _debug_requested(args)
     try:
-        return cli.main(args=args, prog_name="mcpgen", standalone_mode=False)
+        rv = cli.main(args=args, prog_name="mcpgen", standalone_mode=False)
+        # standalone_mode=False: click returns ctx.exit()'s code instead of exiting
+        sys.exit(rv if isinstance(rv, int) else 0)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:

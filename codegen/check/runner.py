@@ -127,8 +127,11 @@ def _drop_shadowed(lint: list[Diagnostic], loaded: list[Diagnostic]) -> list[Dia
     the same position. Mutates ``loaded``; returns the lint findings to keep."""
     ref_at = {(d.line, d.col) for d in loaded if d.rule_id.startswith("REF_")}
     lint = [d for d in lint if not (d.rule_id == "SCHEMA_REF_UNRESOLVED" and (d.line, d.col) in ref_at)]
-    lint_at = {(d.line, d.col) for d in lint}
-    loaded[:] = [d for d in loaded if not (d.rule_id == "MANIFEST_SCHEMA" and (d.line, d.col) in lint_at)]
+    # Only a lint *error* about the very same value replaces the generic structure error (same
+    # JSON pointer); a different finding that merely starts at the same line:col does not.
+    lint_at = {d.location.pointer for d in lint if d.location.pointer and d.severity >= Severity.ERROR}
+    loaded[:] = [d for d in loaded
+                 if not (d.rule_id == "MANIFEST_SCHEMA" and d.location.pointer and d.location.pointer in lint_at)]
     return lint
 
 
