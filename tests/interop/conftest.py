@@ -130,7 +130,8 @@ def weather_server(tmp_path_factory: pytest.TempPathFactory) -> ServerUnderTest:
     return ServerUnderTest(
         label="generated weather_server",
         stdio_cmd=[py, "-m", "weather_server"],
-        http_cmd_for_port=lambda port: [py, "-m", "weather_server", "--http", "--port", str(port)],
+        # the HTTP instance pages tools/list (2 per page): every HTTP client must follow nextCursor
+        http_cmd_for_port=lambda port: [py, "-m", "weather_server", "--http", "--port", str(port), "--page-size", "2"],
         env=env,
         tools=_load_manifest_tools(WEATHER_MANIFEST),
         ok_call=Call("get_weather", {"city": "Paris"}),

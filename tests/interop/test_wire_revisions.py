@@ -258,3 +258,19 @@ def test_invalid_cursor_is_invalid_params(rev: str, weather_server: ServerUnderT
             peer.notify("notifications/initialized")
         w.error(w.request("tools/list", {"cursor": "not-a-cursor-this-server-issued"}), -32602)
         w.check_everything_received()
+
+
+@pytest.mark.parametrize("rev", ("2024-11-05", "2025-11-25", MODERN_REVISION))
+def test_paginated_tools_list(rev: str, weather_server: ServerUnderTest, spec_schemas: SpecSchemas) -> None:
+    """With ``--page-size 1`` every tool comes on its own page; all pages are valid for the
+    revision and, concatenated, are the manifest's tools in order."""
+    with StdioPeer([*weather_server.stdio_cmd, "--page-size", "1"], weather_server.env) as peer:
+        w = RevisionWire(peer, spec_schemas, rev)
+        if rev != MODERN_REVISION:
+            w.result(w.request("initialize", {"protocolVersion": rev, "capabilities": {}, "clientInfo": CLIENT_INFO}))
+            peer.notify("notifications/initialized")
+        served = list_all_tools(w)
+        pages = [m for m in peer.received if "result" in m and "tools" in m["result"]]
+        assert len(pages) == len(weather_server.tools), f"expected one page per tool, got {len(pages)}"
+        check_tools(w, served, weather_server)
+        w.check_everything_received()
