@@ -61,9 +61,9 @@ class StdioPeer:
             env=env,
             start_new_session=True,
         )
-        self.received: list[dict[str, Any]] = []
+        self.received: list[Any] = []
         self.raw_lines: list[bytes] = []
-        self._q: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._q: queue.Queue[Any] = queue.Queue()
         self._next_id = 0
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -99,6 +99,11 @@ class StdioPeer:
         self._next_id += 1
         return self._next_id
 
+    def send_raw(self, line: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.rstrip(b"\n") + b"\n")
+        self.proc.stdin.flush()
+
     def request(self, method: str, params: dict[str, Any] | None = None, *, id_: Any = None) -> dict[str, Any]:
         rid = self.new_id() if id_ is None else id_
         msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
@@ -124,6 +129,8 @@ class StdioPeer:
             if msg is None:
                 raise ServerProcessError(f"server closed stdout before answering id {rid!r}; stderr:\n{self.stderr_text()}")
             self.received.append(msg)
+            if isinstance(msg, list):  # a JSON-RPC batch response (2025-03-26 only)
+                continue
             if "__unparseable__" in msg:
                 raise ServerProcessError(f"server wrote a non-JSON line on stdout: {msg['__unparseable__']!r}")
             if msg.get("id") == rid and ("result" in msg or "error" in msg):
