@@ -10,9 +10,9 @@ LINE_LENGTH = 100
 
 @functools.cache
 def _mode() -> Any:
-    import black
+    from black.mode import Mode, TargetVersion
 
-    return black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
+    return Mode(line_length=LINE_LENGTH, target_versions={TargetVersion.PY310})
 
 
 def format_python(source: str) -> str:

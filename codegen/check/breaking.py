@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.check.registry import BREAKING, E, W, rule
-from codegen.check.schemawalk import LocalRefs, esc, get_pointer
+from codegen.schemawalk import LocalRefs, esc, get_pointer
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.manifest.model import Manifest, ToolDef
 

@@ -282,7 +282,7 @@ def meta_errors(schema: Any, dialect: str) -> list[tuple[str, str]]:
         return []
     from jsonschema.exceptions import relevance  # type: ignore[import-untyped]
 
-    from codegen.check.schemawalk import esc
+    from codegen.schemawalk import esc
 
     errors = sorted(meta_validator(dialect).iter_errors(schema), key=relevance)
     out: list[tuple[str, str]] = []

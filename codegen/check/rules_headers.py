@@ -8,7 +8,7 @@ import re
 
 from codegen.check.context import ToolCtx
 from codegen.check.registry import LEGACY_REVISIONS, LINT, MODERN_REVISIONS, E, I, W, checker, rule
-from codegen.check.schemawalk import unesc
+from codegen.schemawalk import unesc
 
 KEY = "x-mcp-header"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from codegen.check.context import ManifestCtx, ToolCtx
 from codegen.check.registry import ALL_REVISIONS, LINT, E, I, W, checker, rule, since
-from codegen.check.schemawalk import get_pointer, unesc
+from codegen.schemawalk import get_pointer, unesc
 
 rule("TOOL_FIELD_REVISION", LINT, W,
      "Tool fields exist in every targeted revision (annotations 2025-03-26+, title/outputSchema/_meta "

@@ -56,7 +56,8 @@ def signature(schema: Any) -> str:
 
 
 def _fields(defn: dict[str, Any]) -> tuple[dict[str, str], set[str]]:
-    props = defn.get("properties") if isinstance(defn.get("properties"), dict) else {}
+    raw = defn.get("properties")
+    props: dict[str, Any] = raw if isinstance(raw, dict) else {}
     required = set(defn.get("required") or [])
     for part in defn.get("allOf") or []:  # 2025-11-25 composes a few types with allOf
         if isinstance(part, dict) and isinstance(part.get("properties"), dict):

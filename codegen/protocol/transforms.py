@@ -12,48 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from codegen import schemawalk
 from codegen.errors import McpgenError
 
-# Keywords whose value is a schema, a list of schemas, or a map of name -> schema.
-_SCHEMA_KEYS = ("items", "additionalProperties", "not", "if", "then", "else", "contains",
-                "propertyNames", "additionalItems", "unevaluatedProperties", "unevaluatedItems")
-_SCHEMA_LIST_KEYS = ("anyOf", "allOf", "oneOf", "prefixItems")
-_SCHEMA_MAP_KEYS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-
-
-def _subschemas(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    for key in _SCHEMA_KEYS:
-        value = schema.get(key)
-        if isinstance(value, dict):
-            yield key, value
-        elif key == "items" and isinstance(value, list):
-            for i, item in enumerate(value):
-                if isinstance(item, dict):
-                    yield f"{key}/{i}", item
-    for key in _SCHEMA_LIST_KEYS:
-        value = schema.get(key)
-        if isinstance(value, list):
-            for i, item in enumerate(value):
-                if isinstance(item, dict):
-                    yield f"{key}/{i}", item
-    for key in _SCHEMA_MAP_KEYS:
-        value = schema.get(key)
-        if isinstance(value, dict):
-            for name, item in value.items():
-                if isinstance(item, dict):
-                    esc = name.replace("~", "~0").replace("/", "~1")
-                    yield f"{key}/{esc}", item
-
-
-def walk(schema: dict[str, Any], pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+def walk(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every schema object in ``schema`` with its JSON pointer (pre-order)."""
-    stack = [(pointer, schema)]
-    while stack:
-        ptr, node = stack.pop()
-        yield ptr, node
-        children = list(_subschemas(node))
-        for key, child in reversed(children):
-            stack.append((f"{ptr}/{key}", child))
+    for node in schemawalk.walk(schema):
+        yield node.pointer, node.schema
 
 
 def strip_descriptions(doc: dict[str, Any]) -> None:
