@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen import __version__
-from codegen.format import format_python
 from codegen.ir import ServerIR
 from codegen.render import render
 
@@ -104,12 +103,8 @@ def generate_server(
             body=bodies.get(rel, ""),
             logger_name=logger_name,
         )
-        if rel.endswith(".py") and rel not in ("wire.py", "wire_base.py"):
-            text = format_python(text)
         owned[rel] = text
-    user = {
-        rel: format_python(render(template, ir=ir)) for rel, template in USER_TEMPLATES.items()
-    }
+    user = {rel: render(template, ir=ir) for rel, template in USER_TEMPLATES.items()}
     return ServerFiles(owned=owned, user=user)
 
 

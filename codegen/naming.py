@@ -133,9 +133,15 @@ def assign_tool_names(
         stem = pascal_stem(method)
         if not stem or not stem[0].isalpha():
             stem = "Tool" + stem
+        if keyword.iskeyword(stem):  # None, True, False
+            stem += "Tool"
         base_stem, n = stem, 2
         while _stem_conflicts(stem, stems):
+            # A numeric suffix cannot cure a prefix clash (``XInputFoo`` vs ``X``); a numbered
+            # prefix can, and only finitely many stems exist, so this terminates.
             stem = f"{base_stem}{n}"
+            if _stem_conflicts(stem, stems):
+                stem = f"Tool{n}{base_stem}"
             n += 1
         stems.append(stem)
         out.append(ToolNames(tool_name=name, method_name=method, class_stem=stem))

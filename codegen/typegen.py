@@ -69,6 +69,8 @@ def generate_models(
 #   instead of global numbered names, so adding a tool does not rename another tool's models.
 # * ``format`` keywords that pydantic would *transform* (base64 decoding, URL normalisation)
 #   stay plain strings: the wire value must reach handlers unchanged.
+# * No formatter pass: it costs ~15% of the run on large manifests and the output is already
+#   valid, readable Python (one statement per line).
 # * Every model derives from an open base (``extra="allow"``) unless its schema says
 #   ``additionalProperties: false`` (then datamodel-code-generator emits ``extra="forbid"``):
 #   the model's extra-field behaviour follows the schema.
@@ -76,6 +78,7 @@ TOOL_MODEL_OPTIONS: dict[str, Any] = {
     "naming_strategy": "parent-prefixed",
     "type_mappings": ["byte=string", "binary=string", "uri=string", "uri-reference=string",
                       "uri-template=string", "iri=string", "iri-reference=string"],
+    "formatters": [],
 }
 _BASE_PLACEHOLDER = "mcpgen_tool_model_base_placeholder.OpenModel"
 

@@ -1,0 +1,41 @@
+"""Tool implementations of this server: fill in one method per tool.
+
+mcpgen created this file once and never overwrites it. After the manifest changes, run
+``mcpgen server`` again: it lists tools that are missing here and methods whose tool is gone.
+Raise ``ToolError("what went wrong and how to fix it")`` for errors the model should see;
+any other exception is logged (stderr) and reported as a generic internal error.
+"""
+
+from __future__ import annotations
+
+from ._generated import WeatherToolsBase, ToolContext, ToolError, ToolResult
+from ._generated.models import GetWeatherInput
+from ._generated.models import GetWeatherOutput
+from ._generated.models import GetForecastInput
+from ._generated.models import GetForecastOutput
+from ._generated.models import WeatherMapInput
+from ._generated.models import ReportOutageInput
+
+__all__ = ["Handlers", "ToolError", "ToolResult"]
+
+
+class Handlers(WeatherToolsBase):
+    async def get_weather(self, args: GetWeatherInput, ctx: ToolContext) -> GetWeatherOutput:
+        # tool 'get_weather'
+        # Get the current weather for a city.
+        raise NotImplementedError
+
+    async def get_forecast(self, args: GetForecastInput, ctx: ToolContext) -> GetForecastOutput:
+        # tool 'get_forecast'
+        # Daily forecast for the next days.
+        raise NotImplementedError
+
+    async def weather_map(self, args: WeatherMapInput, ctx: ToolContext) -> ToolResult:
+        # tool 'weather-map'
+        # A small weather map image of a city, plus a link to the full map.
+        raise NotImplementedError
+
+    async def report_outage(self, args: ReportOutageInput, ctx: ToolContext) -> ToolResult:
+        # tool 'report_outage'
+        # Always fails (demonstrates tool execution errors).
+        raise NotImplementedError
