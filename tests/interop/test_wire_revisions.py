@@ -217,6 +217,18 @@ def call_scenario(w: RevisionWire, sut: ServerUnderTest) -> None:
         progress = [m for m in w.peer.received[seen:] if m.get("method") == "notifications/progress"]
         assert progress and all(m["params"]["progressToken"] == token for m in progress), w.peer.received[seen:]
 
+    # structurally malformed tools/call (fails the CallToolRequest schema): -32602
+    w.error(w.request("tools/call", {"name": ok.tool, "arguments": ["not", "an", "object"]}), -32602)
+    w.error(w.request("tools/call", {"arguments": ok.arguments}), -32602)
+    if w.rev == "2025-11-25":
+        # a task-augmented call to a server that does not declare `tasks`: processed normally
+        res = w.result(w.request("tools/call", {"name": ok.tool, "arguments": ok.arguments, "task": {"ttl": 1000}}))
+        assert not res.get("isError", False) and "task" not in res, res
+    if not w.modern:
+        # cancelling a finished request is harmless; the connection keeps working
+        w.peer.notify("notifications/cancelled", {"requestId": 1, "reason": "late"})
+        w.result(w.request("ping"))
+
     # unknown tool: protocol error -32602 in every revision
     w.error(w.request("tools/call", {"name": "no_such_tool_xyz", "arguments": {}}), -32602)
     # an unknown method: -32601
