@@ -18,6 +18,7 @@ from ._generated.models import (
     RefuseInput,
 )
 from ._generated.wire import (
+    MetaObject,
     Annotations,
     AudioContent,
     EmbeddedResource,
@@ -50,7 +51,7 @@ class Handlers(BehavioursToolsBase):
         ann = Annotations(audience=[Role("user")], priority=0.2, last_modified="2025-01-01T00:00:00Z")
         return ToolResult(
             content=[
-                TextContent(type="text", text="hello", annotations=ann, _meta={"k": "v"}),
+                TextContent(type="text", text="hello", annotations=ann, meta=MetaObject.model_validate({"k": "v"})),
                 ImageContent(type="image", data="iVBORw0KGgo=", mime_type="image/png"),
                 AudioContent(type="audio", data="UklGRg==", mime_type="audio/wav"),
                 ResourceLink(type="resource_link", uri="file:///tmp/a.txt", name="a.txt",
@@ -58,7 +59,7 @@ class Handlers(BehavioursToolsBase):
                 EmbeddedResource(
                     type="resource",
                     resource=TextResourceContents(uri="file:///tmp/b.txt", text="B",
-                                                  mime_type="text/plain", _meta={"x": 1}),
+                                                  mime_type="text/plain", meta=MetaObject.model_validate({"x": 1})),
                     annotations=ann,
                 ),
             ]
@@ -67,7 +68,7 @@ class Handlers(BehavioursToolsBase):
     async def listing(self, args: ListingInput, ctx: ToolContext) -> ListingOutput:
         return ListingOutput(["a", "b"])
 
-    async def legacy_draft7(self, args: LegacyDraft7Input, ctx: ToolContext) -> ToolResult:
+    async def legacy_draft7(self, args: LegacyDraft7Input, ctx: ToolContext) -> ToolResult | str:
         return f"n={args.n.root}"
 
     async def progress(self, args: ProgressInput, ctx: ToolContext) -> ToolResult:
