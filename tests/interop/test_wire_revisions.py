@@ -42,20 +42,23 @@ def before(rev: str, other: str) -> bool:
 class RevisionWire:
     """Drives one server process at one revision and validates everything it writes."""
 
-    def __init__(self, peer: StdioPeer, schemas: SpecSchemas, rev: str) -> None:
+    def __init__(self, peer: Any, schemas: SpecSchemas, rev: str) -> None:
+        """``peer``: a StdioPeer or an HttpPeer (same interface)."""
         self.peer, self.schemas, self.rev = peer, schemas, rev
         self.modern = rev == MODERN_REVISION
         self.methods: dict[Any, str] = {}
         self.validated = 0
 
     # ------------------------------------------------------------ sending
-    def request(self, method: str, params: dict[str, Any] | None = None, *, meta: bool = True, id_: Any = None) -> dict[str, Any]:
+    def request(
+        self, method: str, params: dict[str, Any] | None = None, *, meta: bool = True, id_: Any = None, **kw: Any
+    ) -> dict[str, Any]:
         if self.modern and meta:
             params = dict(params or {})
             params["_meta"] = {**modern_meta(), **params.get("_meta", {})}
         rid = self.peer.new_id() if id_ is None else id_
         self.methods[rid] = method
-        resp = self.peer.request(method, params, id_=rid)
+        resp = self.peer.request(method, params, id_=rid, **kw)
         assert resp["id"] == rid, f"response id {resp['id']!r} != request id {rid!r}"
         return resp
 
@@ -96,6 +99,8 @@ class RevisionWire:
                 code = msg["error"]["code"]
                 if code == -32022:
                     s.validate(rev, "UnsupportedProtocolVersionError", msg)
+                elif code == -32020:
+                    s.validate(rev, "HeaderMismatchError", msg)
                 elif code in ERROR_DEF_2026:
                     s.validate(rev, ERROR_DEF_2026[code], msg["error"])
         else:

@@ -219,3 +219,87 @@ class SpecSchemas:
             raise AssertionError(
                 f"{rev} {name}: invalid at /{path}: {best.message}\nvalue: {json.dumps(value)[:1500]}"
             )
+
+
+class HttpPeer:
+    """The same interface as ``StdioPeer`` over Streamable HTTP (one POST per message).
+
+    Legacy wire: after ``initialize`` the session id and the negotiated version travel as
+    ``Mcp-Session-Id`` / ``MCP-Protocol-Version``. Modern wire (``modern=True``): every POST carries
+    ``MCP-Protocol-Version``, ``Mcp-Method`` and, for tools/call, ``Mcp-Name``. JSON and SSE response
+    bodies are both accepted; every JSON-RPC message in them lands in ``received`` in order, and
+    ``status[id]`` keeps the HTTP status of each response.
+    """
+
+    def __init__(self, url: str, *, modern: bool) -> None:
+        import httpx
+
+        self.url, self.modern = url, modern
+        self.client = httpx.Client(timeout=TIMEOUT_S)
+        self.received: list[Any] = []
+        self.status: dict[Any, int] = {}
+        self.session_id: str | None = None
+        self.version: str | None = MODERN_REVISION if modern else None
+        self._next_id = 0
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def headers(self, msg: dict[str, Any], extra: dict[str, str] | None = None) -> dict[str, str]:
+        h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        if self.session_id:
+            h["Mcp-Session-Id"] = self.session_id
+        if self.version:
+            h["MCP-Protocol-Version"] = self.version
+        if self.modern and "method" in msg:
+            h["Mcp-Method"] = msg["method"]
+            name = (msg.get("params") or {}).get("name")
+            if msg["method"] == "tools/call" and isinstance(name, str):
+                h["Mcp-Name"] = name
+        h.update(extra or {})
+        return h
+
+    def post(self, msg: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Any:
+        r = self.client.post(self.url, content=json.dumps(msg), headers=self.headers(msg, extra_headers))
+        if r.headers.get("mcp-session-id"):
+            self.session_id = r.headers["mcp-session-id"]
+        return r
+
+    def request(
+        self, method: str, params: dict[str, Any] | None = None, *, id_: Any = None, headers: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        rid = self.new_id() if id_ is None else id_
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        r = self.post(msg, headers)
+        messages: list[Any]
+        if r.headers.get("content-type", "").startswith("text/event-stream"):
+            messages = [json.loads(line[5:]) for line in r.text.splitlines() if line.startswith("data:") and line[5:].strip()]
+        else:
+            try:
+                messages = [r.json()]
+            except ValueError:
+                raise ServerProcessError(f"HTTP {r.status_code} without a JSON-RPC body for {method}: {r.text[:300]}") from None
+        self.received.extend(messages)
+        for m in messages:
+            if isinstance(m, dict) and m.get("id") == rid and ("result" in m or "error" in m):
+                self.status[rid] = r.status_code
+                if method == "initialize" and "result" in m:
+                    self.version = m["result"].get("protocolVersion")
+                return m
+        raise ServerProcessError(f"no response to {method} #{rid} in HTTP {r.status_code} body: {r.text[:300]}")
+
+    def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        r = self.post(msg)
+        if r.status_code != 202:
+            raise ServerProcessError(f"notification {method}: HTTP {r.status_code} (expected 202): {r.text[:300]}")
+
+    def close(self) -> None:
+        if self.session_id and not self.modern:
+            self.client.delete(self.url, headers={"Mcp-Session-Id": self.session_id, "MCP-Protocol-Version": self.version or ""})
+        self.client.close()
