@@ -134,7 +134,7 @@ def _generate(manifest: Path, package: str, digest: str) -> ServerFiles:
 
 def _report_handlers(pkg_dir: Path, base_source: str) -> None:
     """Name tools missing from handlers.py and methods whose tool is gone (stderr; not a failure)."""
-    from codegen.generate_server import handlers_report, tool_methods_from_base
+    from codegen.handlers_check import handlers_report, tool_methods_from_base
 
     path = pkg_dir / "handlers.py"
     try:

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from codegen.cli import cli
-from codegen.generate_server import handlers_report, tool_methods_from_base
+from codegen.handlers_check import handlers_report, tool_methods_from_base
 from tests.server.helpers import REPO, WEATHER
 from tests.server.regen_golden import GOLDEN, golden_files
 
@@ -135,16 +135,19 @@ def test_check_detects_drift_and_noop_is_silent(tmp_path: Path) -> None:
 def test_noop_path_imports_no_generator(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert run("server", str(WEATHER), "--out", str(out), "--package", "w").returncode == 0
-    code = (
-        "import sys\n"
-        "from codegen.cli import main\n"
-        f"try:\n    main(['server', {str(WEATHER)!r}, '--out', {str(out)!r}, '--package', 'w', '--check'])\n"
-        "except SystemExit as e:\n    assert not e.code, e.code\n"
-        "bad = [m for m in ('jinja2', 'datamodel_code_generator', 'black', 'yaml', 'pydantic') if m in sys.modules]\n"
-        "assert not bad, bad\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
-    assert proc.returncode == 0, proc.stderr
+    for extra in ([], ["--check"]):
+        args = ["server", str(WEATHER), "--out", str(out), "--package", "w", *extra]
+        code = (
+            "import sys\n"
+            "from codegen.cli import main\n"
+            f"try:\n    main({args!r})\n"
+            "except SystemExit as e:\n    assert not e.code, e.code\n"
+            "bad = [m for m in ('jinja2', 'datamodel_code_generator', 'black', 'yaml', 'pydantic')"
+            " if m in sys.modules]\n"
+            "assert not bad, bad\n"
+        )
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+        assert proc.returncode == 0, proc.stderr
 
 
 def test_failed_generation_leaves_output_untouched(tmp_path: Path) -> None:

@@ -1,0 +1,93 @@
+"""Benchmark: ``mcpgen server`` on realistic manifests (issue 4, item 8).
+
+Side by side, fresh process each repeat (medians):
+  * generate: ``mcpgen server M --out tmp --package big`` on a 200-tool manifest from
+    ``bench/manifest_factory.py`` (YAML and JSON), wall time and peak RSS (ru_maxrss of the child);
+  * no-op re-run on unchanged inputs and ``--check`` (inputs digest, no generator import);
+  * floor: ``python -c pass`` and ``mcpgen --version``.
+Targets: generate < 5 s and < 300 MB; no-op and --check < 0.5 s.
+
+Usage: python bench/bench_generate.py [--tools N] [--repeat R] [--seed S]
+Not a test: timings on a shared 2-core machine are noisy (the load average is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from manifest_factory import dump_json, dump_yaml, make_manifest  # noqa: E402
+
+MCPGEN = [sys.executable, "-m", "codegen"]
+
+
+def run(cmd: list[str]) -> tuple[float, int, int]:
+    """(wall seconds, peak RSS MB of this child alone, exit code)."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{cmd} failed:\n{err.decode()}")
+    return wall, usage.ru_maxrss // 1024, code
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tools", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="mcpgen-bench-gen-"))
+    manifest = make_manifest(a.tools, a.seed)
+    paths = {"yaml": tmp / "tools.yaml", "json": tmp / "tools.json"}
+    paths["yaml"].write_text(dump_yaml(manifest))
+    paths["json"].write_text(dump_json(manifest))
+    rows: list[tuple[str, float, int, str]] = []
+
+    def measure(label: str, make_cmd, fresh: bool, target: str) -> None:  # type: ignore[no-untyped-def]
+        walls, rss = [], 0
+        for _ in range(a.repeat):
+            out = tmp / "out"
+            if fresh and out.exists():
+                shutil.rmtree(out)
+            wall, mb, _rc = run(make_cmd(out))
+            walls.append(wall)
+            rss = max(rss, mb)
+        rows.append((label, statistics.median(walls), rss, target))
+
+    measure("python -c pass", lambda out: [sys.executable, "-c", "pass"], False, "")
+    measure("mcpgen --version", lambda out: [*MCPGEN, "--version"], False, "")
+    for fmt, path in paths.items():
+        gen = lambda out, p=path: [*MCPGEN, "server", str(p), "--out", str(out), "--package", "big"]  # noqa: E731
+        measure(f"generate {a.tools} tools ({fmt})", gen, True, "< 5 s, < 300 MB")
+        measure(f"no-op re-run ({fmt})", gen, False, "< 0.5 s")
+        measure(
+            f"--check, up to date ({fmt})",
+            lambda out, p=path: [*MCPGEN, "server", str(p), "--out", str(out), "--package", "big", "--check"],
+            False,
+            "< 0.5 s",
+        )
+    print(f"load average: {os.getloadavg()[0]:.2f} (2 cores); median of {a.repeat}")
+    print(f"{'step':<34} {'wall s':>8} {'peak MB':>8}  target")
+    floor = rows[0][1]
+    for label, wall, mb, target in rows:
+        print(f"{label:<34} {wall:8.2f} {mb:8d}  {target}  (x{wall / floor:.1f} of python -c pass)")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
