@@ -42,10 +42,11 @@ def generate_models(
     Enum-valued options may be given as their string values.
     """
     import datamodel_code_generator as dcg
+    from datamodel_code_generator.enums import DataModelType, InputFileType
 
     merged: dict[str, Any] = {**BASE_OPTIONS, **options}
-    merged["input_file_type"] = dcg.InputFileType(input_file_type)
-    merged["output_model_type"] = dcg.DataModelType(merged["output_model_type"])
+    merged["input_file_type"] = InputFileType(input_file_type)
+    merged["output_model_type"] = DataModelType(merged["output_model_type"])
     merged["target_python_version"] = dcg.PythonVersion(merged["target_python_version"])
     if "formatters" in merged:
         from datamodel_code_generator.format import Formatter
