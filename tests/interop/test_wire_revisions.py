@@ -151,9 +151,8 @@ def list_all_tools(w: RevisionWire) -> list[dict[str, Any]]:
 
 def check_tools(w: RevisionWire, served: list[dict[str, Any]], sut: ServerUnderTest) -> None:
     """As written in the manifest (same JSON values, same tool order; schemas with the same member
-    order too). For fields the revision's
-    Tool type does not declare (outputSchema before 2025-06-18, ...) the server may omit them;
-    when sent they must still be the manifest's."""
+    order too). Fields the revision's Tool type does not declare (outputSchema before 2025-06-18,
+    ...) may be omitted; when sent they must still be the manifest's."""
     declared = set(w.schemas.definitions(w.rev)["Tool"]["properties"])
     assert [t["name"] for t in served] == [t["name"] for t in sut.tools]
     for got, want in zip(served, sut.tools):
