@@ -29,18 +29,26 @@ def test_generated_server_runs_without_mcpgen(tmp_path: Path) -> None:
     ).stdout.strip()
     # A plain path line: the dev site-packages is added, but its .pth files (the editable
     # install of mcpgen, which puts codegen/ and generated/ on sys.path) are not processed.
+    # (An editable install also leaves a data-only ``codegen/_data`` directory there; probing
+    # ``codegen.cli`` asks for mcpgen's code, not for that directory.)
     Path(site, "dev_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     out = tmp_path / "app"
     write_package(WEATHER, out, "weather_alone", WEATHER_HANDLERS.read_text())
     clean_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
 
-    probe = subprocess.run(
-        [str(py), "-c",
-         "import importlib.util as u, json, sys; import weather_alone.__main__;"
-         "print(json.dumps({m: u.find_spec(m) is not None for m in ('codegen', 'mcp_wire', 'mcp', 'jsonschema')}));"
-         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('codegen', 'mcp_wire', 'jinja2', 'datamodel_code_generator', 'black'))))"],
-        capture_output=True, text=True, cwd=out, env=clean_env,
+    probe_code = (
+        "import importlib.util as u, json, sys\n"
+        "import weather_alone.__main__\n"
+        "def has(name):\n"
+        "    try:\n"
+        "        return u.find_spec(name) is not None\n"
+        "    except ModuleNotFoundError:\n"
+        "        return False\n"
+        "print(json.dumps({m.split('.')[0]: has(m) for m in ('codegen.cli', 'mcp_wire._base', 'mcp', 'jsonschema')}))\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('codegen', 'mcp_wire', 'jinja2', 'datamodel_code_generator', 'black'))))\n"
     )
+    probe = subprocess.run([str(py), "-c", probe_code], capture_output=True, text=True, cwd=out, env=clean_env)
     assert probe.returncode == 0, probe.stderr
     found, loaded = (json.loads(line) for line in probe.stdout.splitlines())
     assert found == {"codegen": False, "mcp_wire": False, "mcp": True, "jsonschema": True}
