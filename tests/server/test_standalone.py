@@ -39,14 +39,15 @@ def test_generated_server_runs_without_mcpgen(tmp_path: Path) -> None:
     probe_code = (
         "import importlib.util as u, json, sys\n"
         "import weather_alone.__main__\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('codegen', 'mcp_wire', 'jinja2', 'datamodel_code_generator', 'black'))\n"
         "def has(name):\n"
         "    try:\n"
         "        return u.find_spec(name) is not None\n"
         "    except ModuleNotFoundError:\n"
         "        return False\n"
         "print(json.dumps({m.split('.')[0]: has(m) for m in ('codegen.cli', 'mcp_wire._base', 'mcp', 'jsonschema')}))\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('codegen', 'mcp_wire', 'jinja2', 'datamodel_code_generator', 'black'))))\n"
+        "print(json.dumps(loaded))\n"
     )
     probe = subprocess.run([str(py), "-c", probe_code], capture_output=True, text=True, cwd=out, env=clean_env)
     assert probe.returncode == 0, probe.stderr
