@@ -8,6 +8,10 @@ Rules:
   hold code a person wrote).
 * *User files* (``handlers.py``, ``__main__.py``) are created once and never overwritten.
 * ``--check`` compares in memory and renders a unified diff; nothing is written.
+* The marker may also record the generation's *dependencies* (a depfile, as build systems keep
+  one): every input file read, relative to the manifest's directory, with its sha256, and
+  (``dependency_targets``, only when some differ) the file each one resolved to. A no-op check
+  hashes exactly those files again (``current_dependencies``), stdlib only.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,10 +58,43 @@ def read_marker(owned: Path) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
-def is_up_to_date(owned: Path, digest: str) -> bool:
+def file_sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def current_dependencies(marker: dict[str, object] | None, base_dir: Path) -> dict[str, str] | None:
+    """The dependencies the marker records (relative path -> sha256) if every one of them still
+    exists under ``base_dir`` with that sha256 and resolves to the same file; else None (also
+    for a marker that records none)."""
+    deps = (marker or {}).get("dependencies")
+    if not isinstance(deps, dict):
+        return None
+    for rel, sha in deps.items():
+        if not isinstance(rel, str) or not isinstance(sha, str) or Path(rel).is_absolute():
+            return None
+        if file_sha256(base_dir / rel) != sha:
+            return None
+    targets = (marker or {}).get("dependency_targets", {})
+    if not isinstance(targets, dict):
+        return None
+    if targets:
+        root = os.path.realpath(base_dir)
+        for rel, target in targets.items():
+            if rel not in deps or not isinstance(target, str):
+                return None
+            real = os.path.realpath(base_dir / rel)
+            if Path(os.path.relpath(real, root)).as_posix() != target:
+                return None
+    return dict(deps)
+
+
+def is_up_to_date(owned: Path, digest: str, marker: dict[str, object] | None = None) -> bool:
     """Cheap no-op test: the marker records the inputs digest of the last generation, and
-    every file it lists still exists unchanged (by sha256)."""
-    marker = read_marker(owned)
+    every file it lists still exists unchanged (by sha256). ``marker``: already read."""
+    marker = marker if marker is not None else read_marker(owned)
     if not marker or marker.get("inputs_sha256") != digest:
         return False
     files = marker.get("files")
@@ -72,11 +110,22 @@ def is_up_to_date(owned: Path, digest: str) -> bool:
     return True
 
 
-def _marker_text(files: dict[str, str], digest: str) -> str:
+def _marker_text(
+    files: dict[str, str],
+    digest: str,
+    dependencies: Mapping[str, str] | None = None,
+    dependency_targets: Mapping[str, str] | None = None,
+) -> str:
     listing = {
         rel: hashlib.sha256(text.encode("utf-8")).hexdigest() for rel, text in sorted(files.items())
     }
-    body = {"generator": f"mcpgen {__version__}", "inputs_sha256": digest, "files": listing}
+    body: dict[str, object] = {
+        "generator": f"mcpgen {__version__}", "inputs_sha256": digest, "files": listing
+    }
+    if dependencies is not None:
+        body["dependencies"] = dict(sorted(dependencies.items()))
+    if dependency_targets:
+        body["dependency_targets"] = dict(sorted(dependency_targets.items()))
     return json.dumps(body, indent=2, sort_keys=True) + "\n"
 
 
@@ -92,9 +141,18 @@ def _guard_owned(owned: Path) -> None:
             )
 
 
-def write_owned_tree(owned: Path, files: dict[str, str], digest: str) -> list[str]:
+def write_owned_tree(
+    owned: Path,
+    files: dict[str, str],
+    digest: str,
+    *,
+    dependencies: Mapping[str, str] | None = None,
+    dependency_targets: Mapping[str, str] | None = None,
+) -> list[str]:
     """Replace directory ``owned`` with exactly ``files`` (relative POSIX paths -> text),
-    atomically with respect to failures during writing."""
+    atomically with respect to failures during writing. ``dependencies`` (input file relative
+    to the manifest's directory -> sha256) and ``dependency_targets`` (input file -> the file it
+    resolved to, where different) go into the marker for ``current_dependencies``."""
     _guard_owned(owned)
     owned.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{owned.name}.staging-", dir=owned.parent))
@@ -108,7 +166,8 @@ def write_owned_tree(owned: Path, files: dict[str, str], digest: str) -> list[st
             target.parent.mkdir(parents=True, exist_ok=True)
             with open(target, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
-        (staging / MARKER).write_text(_marker_text(files, digest), encoding="utf-8")
+        marker = _marker_text(files, digest, dependencies, dependency_targets)
+        (staging / MARKER).write_text(marker, encoding="utf-8")
         if owned.exists():
             backup = owned.parent / f".{owned.name}.old-{os.getpid()}"
             if backup.exists():

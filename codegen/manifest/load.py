@@ -113,6 +113,7 @@ def load_from_document(doc: Document, base_dir: Path) -> LoadResult:
         defs=defs,
         source_map=doc.source_map,
         raw=value,
+        dependencies=bundler.dependencies(),
     )
     return LoadResult(manifest, diags)
 

@@ -114,6 +114,22 @@ class ToolDef:
 
 
 @dataclass(frozen=True)
+class Dependency:
+    """A file other than the manifest that loading read (reached through a file ``$ref``).
+
+    ``path`` is relative to the manifest's directory, POSIX separators, spelled as the ``$ref``
+    named it (``./schemas/p.json`` -> ``schemas/p.json``; ``..`` folded when that names the same
+    file). ``sha256`` is of the bytes as read *before* parsing, so a file changed while mcpgen
+    runs is seen as changed next time. ``resolved`` is the file actually opened (symlinks
+    resolved), relative to the manifest's resolved directory; usually equal to ``path``.
+    """
+
+    path: str
+    sha256: str
+    resolved: str
+
+
+@dataclass(frozen=True)
 class Manifest:
     path: str
     server: ServerInfo
@@ -123,3 +139,6 @@ class Manifest:
     source_map: SourceMap
     raw: Any
     """The whole document as loaded (dict for a full manifest, list for a bare tool list)."""
+    dependencies: tuple[Dependency, ...] = ()
+    """Every other file loading read (file ``$ref`` targets, transitively), sorted by ``path``;
+    with the manifest itself these are all the inputs of anything generated from it."""

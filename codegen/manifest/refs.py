@@ -20,11 +20,16 @@ directory, symlinks resolved), ``REF_UNRESOLVED`` (missing file, unreadable file
 anchor that does not exist), ``REF_CYCLE`` (copied schemas that only refer to each other with no
 structure in between, e.g. ``A: {$ref: B}``, ``B: {$ref: A}``: representable, but no validator
 can ever finish).
+
+Every file read is recorded (``Bundler.dependencies()`` -> ``Manifest.dependencies``) so that an
+up-to-date check can hash the inputs without loading anything (see ``mcpgen server``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 from collections import deque
 from pathlib import Path
@@ -34,7 +39,8 @@ from urllib.parse import unquote
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
 from codegen.manifest.jsonpos import escape
-from codegen.manifest.sourcemap import Document, load_document
+from codegen.manifest.model import Dependency
+from codegen.manifest.sourcemap import MAX_BYTES, Document, load_document
 
 # keywords whose value is a map of name -> schema / a list of schemas / a schema
 _MAP_KW = frozenset(("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"))
@@ -116,6 +122,9 @@ class Bundler:
         self.diags = diags
         self._seen_diags: set[tuple[str, Location, str]] = set()
         self._files: dict[str, Document | McpgenError] = {}
+        self._sha: dict[str, str] = {}  # resolved path -> sha256 of the bytes read before parsing
+        self._deps: dict[str, str] = {}  # path as spelled (relative to the root) -> resolved path
+        self._spelled: dict[tuple[Path, str], str] = {}
         self.manifest_ctx = _Ctx(doc, "", self.root_dir, False)
 
     # -------------------------------------------------------------- public
@@ -131,7 +140,32 @@ class Bundler:
                     out[key] = new
         return out
 
+    def dependencies(self) -> tuple[Dependency, ...]:
+        """The files loaded so far through file refs, sorted by spelled path (see ``Dependency``)."""
+        out = []
+        for spelled, key in sorted(self._deps.items()):
+            if isinstance(self._files.get(key), Document):
+                resolved = Path(key).relative_to(self.root_dir).as_posix()
+                out.append(Dependency(spelled, self._sha.get(key, ""), resolved))
+        return tuple(out)
+
     # -------------------------------------------------------------- helpers
+
+    def note_dependency(self, base_dir: Path, ref_path: str, path: Path) -> None:
+        """Record that ``ref_path`` (relative to ``base_dir``) named the file ``path``. The
+        spelling keeps symlinks as written (a retargeted link is a changed input); ``..`` is
+        folded only when the folded path still names the same file."""
+        cache_key = (base_dir, ref_path)
+        spelled = self._spelled.get(cache_key)
+        if spelled is None:
+            raw = base_dir / ref_path
+            chosen = path  # an absolute ref through a link outside the root: the file opened
+            for cand in (Path(os.path.normpath(raw)), raw):
+                if cand.is_relative_to(self.root_dir) and (cand == raw or cand.resolve() == path):
+                    chosen = cand
+                    break
+            spelled = self._spelled[cache_key] = chosen.relative_to(self.root_dir).as_posix()
+        self._deps.setdefault(spelled, str(path))
 
     def report(self, rule: str, ctx: _Ctx, pointer: str, message: str) -> None:
         loc = ctx.doc.location(pointer)
@@ -143,6 +177,11 @@ class Bundler:
     def file_doc(self, path: Path, shown: str) -> Document | McpgenError:
         key = str(path)
         if key not in self._files:
+            try:  # hash first: a file changed between hashing and parsing reads as changed later
+                with open(path, "rb") as fh:
+                    self._sha[key] = hashlib.sha256(fh.read(MAX_BYTES + 1)).hexdigest()
+            except OSError:
+                pass  # load_document reports it
             try:
                 doc = load_document(path)
             except McpgenError as exc:
@@ -260,6 +299,7 @@ class _ToolBundle:
             self.b.report("REF_UNRESOLVED", ctx, ptr, f"$ref {ref!r}: cannot load {base}: "
                           f"{doc.message}")
             return ref
+        self.b.note_dependency(ctx.base_dir, unquote(base), path)
         file_ctx = _Ctx(doc, str(path), path.parent, False)
         return self._bundle(ref, frag, file_ctx, ctx, ptr, unit)
 
