@@ -3,9 +3,12 @@
 
 One run, same machine, same tool ``add(a, b) -> {sum}`` (with outputSchema), over stdio:
 
-  generated  ``mcpgen server bench/add_manifest.yaml`` into a temp dir, handlers.py written there
-  lowlevel   bench/peers/lowlevel_add.py   (mcp 2.3.0 low-level ``Server``, hand-written)
-  mcpserver  bench/peers/mcpserver_add.py  (mcp 2.3.0 ``MCPServer``, decorators)
+  generated    ``mcpgen server bench/add_manifest.yaml`` into a temp dir, handlers.py written
+               there; run as users run it (``--loop auto``: uvloop when installed)
+  lowlevel     bench/peers/lowlevel_add.py   (mcp 2.3.0 low-level ``Server``, hand-written)
+  mcpserver    bench/peers/mcpserver_add.py  (mcp 2.3.0 ``MCPServer``, decorators)
+  gen-asyncio  the generated server with ``--loop asyncio``     (same-loop control)
+  lowlevel-uv  bench/peers/lowlevel_add.py --uvloop              (same-loop control)
 
 A raw driver (newline-delimited JSON-RPC on the child's pipes; no MCP library on the hot path)
 measures per run: cold start (spawn -> first tools/list answer, including ``initialize`` on the
@@ -255,6 +258,20 @@ def generate(tmp: Path) -> Server:
     return Server("generated", [sys.executable, "-m", "bench_add_server"], env)
 
 
+def peers(generated: Server) -> list[Server]:
+    """generated (as users run it: ``--loop auto`` = uvloop when installed), the hand-written
+    peers as written (asyncio), and the same-loop controls gen-asyncio / lowlevel-uv."""
+    env = dict(os.environ)
+    lowlevel = [sys.executable, str(BENCH / "peers" / "lowlevel_add.py")]
+    return [
+        generated,
+        Server("lowlevel", lowlevel, env),
+        Server("mcpserver", [sys.executable, str(BENCH / "peers" / "mcpserver_add.py")], env),
+        Server("gen-asyncio", [*generated.cmd, "--loop", "asyncio"], generated.env),
+        Server("lowlevel-uv", [*lowlevel, "--uvloop"], env),
+    ]
+
+
 def med(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -276,9 +293,9 @@ def summarize(s: Server, how: str) -> dict[str, float]:
 
 def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]:
     print(f"\n{title}")
-    print(f"{'server':<11} {'calls/s':>8} {'blk c/s':>8} {'cpu us/call':>11} {'p50 ms':>7} {'p99 ms':>7} {'cold ms':>8} {'RSS MiB':>8}")
+    print(f"{'server':<12} {'calls/s':>8} {'blk c/s':>8} {'cpu us/call':>11} {'p50 ms':>7} {'p99 ms':>7} {'cold ms':>8} {'RSS MiB':>8}")
     for label, m in rows.items():
-        print(f"{label:<11} {m['calls_per_s']:>8.0f} {m['calls_per_s_blk']:>8.0f} {m['server_cpu_us_per_call']:>11.0f} "
+        print(f"{label:<12} {m['calls_per_s']:>8.0f} {m['calls_per_s_blk']:>8.0f} {m['server_cpu_us_per_call']:>11.0f} "
               f"{m['p50_ms']:>7.3f} {m['p99_ms']:>7.3f} {m['cold_ms']:>8.0f} {m['rss_mib']:>8.1f}")
     g, ll, ms = rows["generated"], rows["lowlevel"], rows["mcpserver"]
     checks = [
@@ -292,6 +309,16 @@ def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]
         ("cold start generated - lowlevel (ms)", g["cold_ms"] - ll["cold_ms"], "<= 60", g["cold_ms"] - ll["cold_ms"] <= 60),
         ("RSS generated - lowlevel (MiB)", g["rss_mib"] - ll["rss_mib"], "(info)", None),
     ]
+    # Same event loop on both sides: what the generated layer itself costs.
+    if "gen-asyncio" in rows:
+        ga = rows["gen-asyncio"]
+        checks += [
+            ("same loop: gen-asyncio / lowlevel", ga["calls_per_s"] / ll["calls_per_s"], "(info)", None),
+            ("same loop: gen-asyncio / mcpserver", ga["calls_per_s"] / ms["calls_per_s"], "(info)", None),
+        ]
+    if "lowlevel-uv" in rows:
+        lu = rows["lowlevel-uv"]
+        checks.append(("same loop: generated / lowlevel-uv", g["calls_per_s"] / lu["calls_per_s"], "(info)", None))
     for name, value, target, ok in checks:
         verdict = "" if ok is None else ("MET" if ok else "MISSED")
         print(f"  {name:<38} {value:>8.2f}  target {target:<8} {verdict}")
@@ -317,18 +344,13 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--cold-extra", type=int, default=4, help="extra spawn->tools/list samples per server per repeat")
     ap.add_argument("--wire", choices=["handshake", "modern"], default="handshake")
-    ap.add_argument("--only", help="comma-separated subset of generated,lowlevel,mcpserver")
+    ap.add_argument("--only", help="comma-separated subset of generated,lowlevel,mcpserver,gen-asyncio,lowlevel-uv")
     ap.add_argument("--json", help="write the summary (and raw runs) to this file")
     a = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="mcpgen-bench-"))
     try:
-        env = dict(os.environ)
-        servers = [
-            generate(tmp),
-            Server("lowlevel", [sys.executable, str(BENCH / "peers" / "lowlevel_add.py")], env),
-            Server("mcpserver", [sys.executable, str(BENCH / "peers" / "mcpserver_add.py")], env),
-        ]
+        servers = peers(generate(tmp))
         if a.only:
             keep = set(a.only.split(","))
             servers = [s for s in servers if s.label in keep]

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark peer: a hand-written server on mcp 2.3.0's low-level ``Server`` with the same
 ``add(a, b) -> {sum}`` tool as bench/add_manifest.yaml (modelled on the peer harness's
-ref_lowlevel.py). stdio only: ``python bench/peers/lowlevel_add.py``.
+ref_lowlevel.py). stdio only: ``python bench/peers/lowlevel_add.py [--uvloop]`` (``--uvloop``:
+the same server on uvloop, for a same-loop comparison with generated servers, which pick uvloop
+when it is installed).
 """
 
 from __future__ import annotations
@@ -47,4 +49,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    anyio.run(main)
+    import sys
+
+    anyio.run(main, backend_options={"use_uvloop": "--uvloop" in sys.argv[1:]})
