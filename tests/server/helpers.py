@@ -34,20 +34,26 @@ WEATHER_HANDLERS = REPO / "examples" / "weather" / "weather_server" / "handlers.
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def _digest(manifest: Path, package: str) -> str:
+    """The CLI's inputs digest, including the files the manifest reaches through ``$ref``."""
+    deps = {d.path: d.sha256 for d in require_manifest(manifest).dependencies}
+    return compute_digest(manifest, package, dependencies=deps)
+
+
 def render_package(manifest: Path, package: str) -> ServerFiles:
     """Exactly what ``mcpgen server`` renders, in memory."""
     loaded = require_manifest(manifest)
     ir = build_server_ir(loaded, package=package, manifest_name=manifest.name)
     schemas = [(t.input_schema, t.output_schema) for t in loaded.tools]
     return generate_server(
-        ir, schemas, digest=compute_digest(manifest, package), wire_source=wire_sources()
+        ir, schemas, digest=_digest(manifest, package), wire_source=wire_sources()
     )
 
 
 def write_package(manifest: Path, out: Path, package: str, handlers: str | None = None) -> Path:
     files = render_package(manifest, package)
     pkg = out / package
-    write_owned_tree(pkg / "_generated", files.owned, compute_digest(manifest, package))
+    write_owned_tree(pkg / "_generated", files.owned, _digest(manifest, package))
     user = dict(files.user)
     if handlers is not None:
         user["handlers.py"] = handlers
