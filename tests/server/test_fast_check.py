@@ -36,7 +36,7 @@ D2020_URI = "https://json-schema.org/draft/2020-12/schema"
 # counts); CI runs the default, derandomized.
 HUNT = os.environ.get("MCPGEN_FASTCHECK_EXAMPLES")
 SETTINGS = settings(
-    max_examples=int(HUNT or 600),
+    max_examples=int(HUNT or 1000),
     database=None,
     derandomize=not HUNT,
     deadline=None,
