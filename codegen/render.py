@@ -2,10 +2,15 @@
 
 * ``StrictUndefined``: a missing variable is an error, never an empty string.
 * No autoescape (we emit Python, not HTML); instead, manifest strings reach generated source
-  only through the ``pyrepr`` filter (``repr()``), which is always a valid Python literal, or
-  through ``comment``, which renders ``# <repr>``-style single-line comments.
+  only through the ``pyrepr`` filter (``codegen.pystyle.literal``: ``repr()``'s escapes with
+  black's choice of quotes), which is always a valid Python literal, or through ``comment``,
+  which renders ``# <repr>``-style single-line comments.
 * Identifiers in templates come from ``codegen.naming`` and are checked by the ``ident``
   filter: a template can never splice a non-identifier where code is expected.
+* Output is already formatted as the pinned black would format it (black is not run: too slow
+  for large manifests). Templates lay out lines whose length depends on manifest data with
+  the ``py_*`` globals (``codegen.pystyle``): ``py_split`` (calls, class bases, subscripts),
+  ``py_def``, ``py_stmt``, ``py_opening``, ``py_import``, ``py_assign`` and ``py_tuple``.
 """
 
 from __future__ import annotations
@@ -13,21 +18,67 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from codegen import pystyle
 from codegen.naming import is_safe_identifier
 from codegen.resources import templates_dir
 
 
 def pyrepr(value: Any) -> str:
-    """A Python literal for ``value`` (str, int, float, bool, None, tuples/lists/dicts of them)."""
-    if isinstance(value, float) and value != value:  # NaN has no literal
-        raise ValueError("NaN cannot be rendered as a literal")
-    return repr(value)
+    """A Python literal for ``value`` (str, int, finite float, bool, None) in black's style."""
+    return pystyle.literal(value)
 
 
 def comment(value: Any) -> str:
-    """One comment line holding ``value`` safely: newlines etc. are shown escaped."""
-    text = repr(str(value))[1:-1]
-    return "# " + text
+    """One comment line holding ``value`` safely: newlines etc. are shown escaped; no trailing
+    whitespace (black would strip it)."""
+    text = repr(str(value))[1:-1].rstrip()
+    return "# " + text if text else "#"
+
+
+def py_split(
+    indent: str, head: str, items: list[str], tail: str = "", brackets: str = "()"
+) -> str:
+    """``{indent}{head}(items){tail}`` laid out as black splits a call, ``def`` or subscript."""
+    return pystyle.bracket_split(indent, head, items, tail, open_=brackets[0], close=brackets[1])
+
+
+def py_def(indent: str, head: str, params: list[str], returns: str) -> str:
+    """``{indent}{head}(params) -> {returns}:`` laid out as black splits a ``def``."""
+    return pystyle.function_def(indent, head, params, returns)
+
+
+def py_stmt(indent: str, statement: str) -> str:
+    """A ``return``/``assert``/assignment statement, split as black splits it when too long."""
+    line = indent + statement
+    if pystyle.fits(line):
+        return line
+    from codegen.blackport import split_statement
+
+    return split_statement(statement, len(indent) // 4)
+
+
+def py_opening(indent: str, statement: str) -> str:
+    """The first line(s) of a statement ending in ``(`` whose items follow one per line:
+    ``statement`` if it fits, else split as black splits ``statement + ")"``."""
+    if pystyle.fits(indent + statement):
+        return indent + statement
+    return py_stmt(indent, statement + ")")[:-1]
+
+
+def py_import(indent: str, module: str, names: list[str]) -> str:
+    """``from {module} import names`` (parenthesised, one name per line, when too long)."""
+    return pystyle.import_from(indent, module, names)
+
+
+def py_assign(indent: str, target: str, atom: str) -> str:
+    """``{target} = {atom}`` (the atom parenthesised on its own line when that makes it fit)."""
+    return pystyle.assignment(indent, target, atom)
+
+
+def py_tuple(indent: str, head: str, items: list[str]) -> str:
+    """``{head}(items)``: a tuple display as black prints it (``()``, ``(x,)`` or one item
+    per line with trailing commas; multi-line items are indented)."""
+    return pystyle.tuple_display(indent, head, items)
 
 
 def ident(value: Any) -> str:
@@ -57,6 +108,15 @@ def environment() -> Any:
     env.filters["pyrepr"] = pyrepr
     env.filters["comment"] = comment
     env.filters["ident"] = ident
+    env.globals.update(
+        py_split=py_split,
+        py_def=py_def,
+        py_stmt=py_stmt,
+        py_opening=py_opening,
+        py_import=py_import,
+        py_assign=py_assign,
+        py_tuple=py_tuple,
+    )
     return env
 
 

@@ -7,4 +7,4 @@ from ._generated import create_server, run_cli
 from .handlers import Handlers
 
 if __name__ == "__main__":
-    run_cli(create_server, Handlers(), prog='python -m weather_server')
+    run_cli(create_server, Handlers(), prog="python -m weather_server")

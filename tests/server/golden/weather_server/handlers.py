@@ -21,21 +21,21 @@ __all__ = ["Handlers", "ToolError", "ToolResult"]
 
 class Handlers(WeatherToolsBase):
     async def get_weather(self, args: GetWeatherInput, ctx: ToolContext) -> GetWeatherOutput:
-        # tool 'get_weather'
+        # tool "get_weather"
         # Get the current weather for a city.
         raise NotImplementedError
 
     async def get_forecast(self, args: GetForecastInput, ctx: ToolContext) -> GetForecastOutput:
-        # tool 'get_forecast'
+        # tool "get_forecast"
         # Daily forecast for the next days.
         raise NotImplementedError
 
     async def weather_map(self, args: WeatherMapInput, ctx: ToolContext) -> ToolResult:
-        # tool 'weather-map'
+        # tool "weather-map"
         # A small weather map image of a city, plus a link to the full map.
         raise NotImplementedError
 
     async def report_outage(self, args: ReportOutageInput, ctx: ToolContext) -> ToolResult:
-        # tool 'report_outage'
+        # tool "report_outage"
         # Always fails (demonstrates tool execution errors).
         raise NotImplementedError
