@@ -54,7 +54,9 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _loop_module(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _loop_module(out: Path, *args: str) -> tuple[int, str, str]:
+    """Run ``python -m loops_pkg ARGS``; initialize, call loop_info, and close stdin only after
+    the answer arrived (closing earlier may end the session before the call is served)."""
     lines = [
         {
             "jsonrpc": "2.0",
@@ -69,24 +71,44 @@ def _loop_module(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "loop_info"}},
     ]
-    stdin = "".join(json.dumps(m) + "\n" for m in lines)
     env = dict(os.environ, PYTHONPATH=str(out))
-    return subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "loops_pkg", *args],
-        input=stdin,
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=env,
-        timeout=60,
     )
+    assert proc.stdin is not None and proc.stdout is not None
+    answer = ""
+    try:
+        for msg in lines:
+            proc.stdin.write(json.dumps(msg) + "\n")
+        proc.stdin.flush()
+        for line in proc.stdout:
+            if json.loads(line).get("id") == 2:
+                answer = line
+                break
+    except BrokenPipeError:
+        pass  # the process exited (a usage error): stderr says why
+    finally:
+        try:
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        proc.wait(timeout=60)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    return proc.returncode, answer, err
 
 
-def _served_by(proc: subprocess.CompletedProcess[str]) -> str:
-    for line in proc.stdout.splitlines():
-        msg = json.loads(line)
-        if msg.get("id") == 2:
-            return str(msg["result"]["structuredContent"]["module"])
-    raise AssertionError(f"no tools/call answer; stderr:\n{proc.stderr}")
+def _served_by(result: tuple[int, str, str]) -> str:
+    _, answer, err = result
+    assert answer, f"no tools/call answer; stderr:\n{err}"
+    return str(json.loads(answer)["result"]["structuredContent"]["module"])
 
 
 def test_asyncio_on_request(out: Path) -> None:
@@ -100,7 +122,8 @@ def test_uvloop_by_default_when_installed(out: Path) -> None:
 
 
 def test_unknown_loop_is_a_usage_error(out: Path) -> None:
-    proc = _loop_module(out, "--loop", "trio")
-    assert proc.returncode == 2
-    assert "invalid choice: 'trio'" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    code, answer, err = _loop_module(out, "--loop", "trio")
+    assert code == 2
+    assert answer == ""
+    assert "invalid choice: 'trio'" in err
+    assert "Traceback" not in err
