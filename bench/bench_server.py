@@ -254,6 +254,12 @@ def generate(tmp: Path) -> Server:
     if proc.returncode != 0:
         sys.exit(f"mcpgen server failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
     (out / "bench_add_server" / "handlers.py").write_text(HANDLERS_PY, encoding="utf-8")
+    # Byte-compile it, as pip does for an installed package and as Python does on a first run
+    # (unless PYTHONDONTWRITEBYTECODE is set, as on some CI machines: then every start would
+    # recompile the generated sources while the SDK's installed .pyc files are used).
+    import compileall
+
+    compileall.compile_dir(str(out), quiet=1)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(out), os.environ.get("PYTHONPATH")])))
     return Server("generated", [sys.executable, "-m", "bench_add_server"], env)
 
