@@ -154,14 +154,10 @@ def _split_long_line(line: str) -> str:
     when it has a shape nothing here handles."""
     from codegen import blackport
 
-    if line.startswith("    ") and line[4:5] not in (" ", ")", "]", "}"):
+    field = line.startswith("    ") and line[4:5] not in (" ", ")", "]", "}")
+    if field or line.startswith("class "):
         try:
-            return blackport.split_statement(line[4:], 1)
-        except pystyle.UnsupportedSource:
-            return line
-    if line.startswith("class "):
-        try:
-            return blackport.split_statement(line, 0)
+            return blackport.split_statement(line[4:] if field else line, 1 if field else 0)
         except pystyle.UnsupportedSource:
             return line
     imports = _FROM_IMPORT.fullmatch(line)
