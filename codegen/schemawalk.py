@@ -10,33 +10,30 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 from urllib.parse import unquote, urldefrag, urljoin
 
-# Keywords whose value is a map of name -> subschema.
-MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-# Keywords whose value is one subschema.
-SINGLE_KEYWORDS = (
-    "additionalProperties",
-    "additionalItems",
-    "contains",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
+from mcpgen_runtime.jsonschema_facts import (
+    COMBINATORS,
+    LIST_KEYWORDS,
+    MAP_KEYWORDS,
+    SINGLE_KEYWORDS,
+    escape_token as esc,
+    resolve_pointer,
+    unescape_token as unesc,
 )
-# Keywords whose value is a list of subschemas.
-LIST_KEYWORDS = ("allOf", "anyOf", "oneOf", "prefixItems")
-COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
+
+__all__ = [
+    "COMBINATORS", "LIST_KEYWORDS", "MAP_KEYWORDS", "SINGLE_KEYWORDS", "LocalRefs", "Node",
+    "RemoteRefRefused", "esc", "get_pointer", "refuse_retrieval", "unesc", "walk",
+]
 
 
-def esc(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
+class RemoteRefRefused(Exception):
+    """Raised by ``refuse_retrieval``: mcpgen never fetches a schema."""
 
 
-def unesc(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
+def refuse_retrieval(uri: str) -> Any:
+    """The ``retriever=`` every jsonschema-rs validator in ``check`` gets: nothing is fetched,
+    neither from the network nor from files."""
+    raise RemoteRefRefused(f"mcpgen never fetches schemas; refused to retrieve {uri}")
 
 
 class Node(NamedTuple):
@@ -85,26 +82,8 @@ def walk(root: Any, *, base: str = "") -> Iterator[Node]:
         stack.extend(reversed(children))
 
 
-def get_pointer(doc: Any, pointer: str) -> tuple[bool, Any]:
-    """(found, value) for an RFC 6901 pointer ("" is the document)."""
-    if pointer == "":
-        return True, doc
-    if not pointer.startswith("/"):
-        return False, None
-    cur = doc
-    for raw in pointer[1:].split("/"):
-        tok = unesc(raw)
-        if isinstance(cur, dict):
-            if tok not in cur:
-                return False, None
-            cur = cur[tok]
-        elif isinstance(cur, list):
-            if not tok.isdigit() or int(tok) >= len(cur) or (tok != "0" and tok.startswith("0")):
-                return False, None
-            cur = cur[int(tok)]
-        else:
-            return False, None
-    return True, cur
+get_pointer = resolve_pointer
+"""(found, value) for an RFC 6901 pointer ("" is the document)."""
 
 
 class LocalRefs:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from mcpgen_runtime.revisions import KNOWN_REVISIONS, TOOL_FIELDS, tool_field_revisions
+
 from codegen.check.context import ManifestCtx, ToolCtx
 from codegen.check.registry import ALL_REVISIONS, LINT, E, I, W, checker, rule, since
 from codegen.schemawalk import get_pointer, unesc
@@ -37,13 +39,12 @@ rule("SERVER_NAME_BLANK", LINT, E,
      "An explicit server name is not blank (it becomes serverInfo.name; omit it to use the file name).")
 rule("MANIFEST_NO_TOOLS", LINT, W, "The manifest defines at least one tool.")
 
+# Tool fields that some revision lacks -> the revisions that have them (one table, the runtime's).
+_ALWAYS = frozenset.intersection(*TOOL_FIELDS.values())
 _REVISIONS_OF = {
-    "annotations": since("2025-03-26"),
-    "title": since("2025-06-18"),
-    "outputSchema": since("2025-06-18"),
-    "_meta": since("2025-06-18"),
-    "icons": since("2025-11-25"),
-    "execution": frozenset(("2025-11-25",)),
+    f: tool_field_revisions(f)
+    for f in sorted(frozenset().union(*TOOL_FIELDS.values()) - _ALWAYS,
+                    key=lambda f: (len(KNOWN_REVISIONS) - len(tool_field_revisions(f)), f))
 }
 _ANNOTATIONS = {
     "title": str,

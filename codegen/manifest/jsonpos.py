@@ -20,6 +20,8 @@ from json.decoder import scanstring  # type: ignore[attr-defined]
 from json.scanner import make_scanner
 from typing import Any
 
+from mcpgen_runtime.jsonschema_facts import escape_token, unescape_token
+
 _WS = re.compile(r"[ \t\n\r]*")
 _TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 _DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -33,15 +35,9 @@ class JsonSyntaxError(ValueError):
         self.offset = offset
 
 
-def escape(token: str) -> str:
-    """RFC 6901 escaping of one reference token."""
-    if "~" in token or "/" in token:
-        return token.replace("~", "~0").replace("/", "~1")
-    return token
-
-
-def unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~") if "~" in token else token
+escape = escape_token
+"""RFC 6901 escaping of one reference token."""
+unescape = unescape_token
 
 
 class _Constant(Exception):

@@ -10,15 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# Every revision mcpgen knows, oldest first. ``draft`` tracks the newest published revision.
-KNOWN_REVISIONS: tuple[str, ...] = (
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "2026-07-28",
-    "draft",
-)
+# Every revision mcpgen knows, oldest first (``draft`` tracks the newest published revision):
+# one table, owned by the runtime.
+from mcpgen_runtime.revisions import KNOWN_REVISIONS
+
+__all__ = ["KNOWN_REVISIONS", "Dependency", "Manifest", "ServerInfo", "SourceMap", "ToolDef"]
 
 
 @dataclass(frozen=True)

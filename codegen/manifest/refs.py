@@ -36,6 +36,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from mcpgen_runtime.jsonschema_facts import (
+    COMBINATORS,
+    LIST_KEYWORDS,
+    MAP_KEYWORDS,
+    SINGLE_KEYWORDS,
+    resolve_pointer,
+)
+
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
 from codegen.manifest.jsonpos import escape
@@ -43,15 +51,11 @@ from codegen.manifest.model import Dependency
 from codegen.manifest.sourcemap import MAX_BYTES, Document, load_document
 
 # keywords whose value is a map of name -> schema / a list of schemas / a schema
-_MAP_KW = frozenset(("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"))
-_LIST_KW = frozenset(("allOf", "anyOf", "oneOf", "prefixItems"))
-_ONE_KW = frozenset((
-    "items", "additionalItems", "additionalProperties", "unevaluatedItems",
-    "unevaluatedProperties", "not", "if", "then", "else", "contains", "propertyNames",
-    "contentSchema",
-))
+_MAP_KW = frozenset(MAP_KEYWORDS)
+_LIST_KW = frozenset(LIST_KEYWORDS)
+_ONE_KW = frozenset((*SINGLE_KEYWORDS, "items"))
 # applicators that apply to the *same* instance (a ref cycle through these never ends)
-_INPLACE_KW = frozenset(("allOf", "anyOf", "oneOf", "not", "if", "then", "else"))
+_INPLACE_KW = frozenset(COMBINATORS)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 _UNIT = re.compile(r"/(?:\$defs|definitions)/[^/]+")
 _NAME_OK = re.compile(r"[^A-Za-z0-9_.-]")
@@ -66,23 +70,6 @@ class _Ctx:
 
     def __init__(self, doc: Document, key: str, base_dir: Path, in_tool: bool) -> None:
         self.doc, self.key, self.base_dir, self.in_tool = doc, key, base_dir, in_tool
-
-
-def resolve_pointer(root: Any, pointer: str) -> tuple[bool, Any]:
-    node = root
-    if pointer == "":
-        return True, node
-    if not pointer.startswith("/"):
-        return False, None
-    for tok in pointer[1:].split("/"):
-        tok = tok.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and tok in node:
-            node = node[tok]
-        elif isinstance(node, list) and tok.isdigit() and int(tok) < len(node):
-            node = node[int(tok)]
-        else:
-            return False, None
-    return True, node
 
 
 def find_anchor(root: Any, name: str) -> str | None:

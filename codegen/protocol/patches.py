@@ -24,6 +24,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from mcpgen_runtime.jsonschema_facts import split_pointer
+
 from codegen.errors import McpgenError
 
 
@@ -119,10 +121,6 @@ PATCHES: dict[str, list[Patch]] = {
 }
 
 
-def _split(pointer: str) -> list[str]:
-    return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
-
-
 def _matches(current: Any, old: Any) -> bool:
     if old is _HAS_CACHE:
         return isinstance(current, list) and "ttlMs" in current and "cacheScope" in current
@@ -132,7 +130,7 @@ def _matches(current: Any, old: Any) -> bool:
 
 
 def _apply_replace(doc: Any, patch: Replace, revision: str) -> None:
-    parts = _split(patch.pointer)
+    parts = split_pointer(patch.pointer)
     node: Any = doc
     for part in parts[:-1]:
         if isinstance(node, list) and part.isdigit() and int(part) < len(node):

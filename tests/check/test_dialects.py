@@ -1,4 +1,4 @@
-"""The fast meta-schema checker never says "valid" when jsonschema disagrees."""
+"""jsonschema-rs (the fast meta-schema check) never says "valid" when jsonschema disagrees."""
 
 from __future__ import annotations
 
@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.check.dialects import D7, D2020, dialect_of, fast_valid, meta_errors, meta_validator
+from codegen.check.dialects import (
+    D7,
+    D2020,
+    dialect_of,
+    meta_errors,
+    meta_validator,
+    rs_meta_validator,
+    rs_valid,
+)
 
 KEYWORDS = [
     "$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveAnchor",
@@ -54,7 +62,7 @@ def test_fast_path_agrees_with_jsonschema(dialect: str, schema: Any) -> None:
     if not isinstance(schema, dict):
         return
     errors = list(meta_validator(dialect).iter_errors(schema))
-    if fast_valid(schema, dialect):
+    if rs_valid(schema, dialect):
         assert errors == [], (schema, [e.message for e in errors])
 
 
@@ -62,7 +70,7 @@ def test_fast_path_takes_common_schemas() -> None:
     s = {"type": "object", "properties": {"a": {"type": "string", "enum": ["x"], "pattern": "^x$"},
                                           "b": {"type": "array", "items": {"$ref": "#/$defs/B"}}},
          "required": ["a"], "additionalProperties": False, "$defs": {"B": {"type": "integer"}}}
-    assert fast_valid(s, D2020)
+    assert rs_valid(s, D2020)
     assert meta_errors(s, D2020) == []
 
 
@@ -89,3 +97,27 @@ def test_dialect_of(declared: str | None, dialect: str | None) -> None:
 
 def test_validators_are_built_once() -> None:
     assert meta_validator(D2020) is meta_validator(D2020)
+    assert rs_meta_validator(D7) is rs_meta_validator(D7)
+
+
+@pytest.mark.parametrize("dialect", [D2020, D7])
+def test_regex_format_is_pythons(dialect: str) -> None:
+    """`pattern` must compile, as jsonschema's regex format check says."""
+    assert not rs_valid({"pattern": "("}, dialect)
+    assert not rs_valid({"patternProperties": {"(": {}}}, dialect)
+    assert meta_errors({"pattern": "("}, dialect)
+    assert rs_valid({"pattern": "^[a-z]+$"}, dialect)
+
+
+def test_meta_schemas_are_never_retrieved() -> None:
+    """Every meta-schema is bundled; a $ref elsewhere is not fetched (the retriever refuses)."""
+    import jsonschema_rs
+
+    from codegen.schemawalk import RemoteRefRefused, refuse_retrieval
+
+    with pytest.raises(RemoteRefRefused):
+        refuse_retrieval("https://example.com/s.json")
+    with pytest.raises(jsonschema_rs.ValidationError, match="refused"):
+        jsonschema_rs.validator_for({"$ref": "https://example.com/s.json"}, retriever=refuse_retrieval)
+    # a tool schema whose $ref points at the network is still only meta-validated
+    assert rs_valid({"$ref": "https://example.com/s.json"}, D2020)
