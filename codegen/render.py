@@ -7,10 +7,8 @@
   which renders ``# <repr>``-style single-line comments.
 * Identifiers in templates come from ``codegen.naming`` and are checked by the ``ident``
   filter: a template can never splice a non-identifier where code is expected.
-* Output is already formatted as the pinned black would format it (black is not run: too slow
-  for large manifests). Templates lay out lines whose length depends on manifest data with
-  the ``py_*`` globals (``codegen.pystyle``): ``py_split`` (calls, class bases, subscripts),
-  ``py_def``, ``py_stmt``, ``py_opening``, ``py_import``, ``py_assign`` and ``py_tuple``.
+* Layout is left to the formatter (``codegen.format``, ruff format, run once over the whole
+  rendered tree): templates write one item per line with magic trailing commas.
 """
 
 from __future__ import annotations
@@ -33,52 +31,6 @@ def comment(value: Any) -> str:
     whitespace (black would strip it)."""
     text = repr(str(value))[1:-1].rstrip()
     return "# " + text if text else "#"
-
-
-def py_split(
-    indent: str, head: str, items: list[str], tail: str = "", brackets: str = "()"
-) -> str:
-    """``{indent}{head}(items){tail}`` laid out as black splits a call, ``def`` or subscript."""
-    return pystyle.bracket_split(indent, head, items, tail, open_=brackets[0], close=brackets[1])
-
-
-def py_def(indent: str, head: str, params: list[str], returns: str) -> str:
-    """``{indent}{head}(params) -> {returns}:`` laid out as black splits a ``def``."""
-    return pystyle.function_def(indent, head, params, returns)
-
-
-def py_stmt(indent: str, statement: str) -> str:
-    """A ``return``/``assert``/assignment statement, split as black splits it when too long."""
-    line = indent + statement
-    if pystyle.fits(line):
-        return line
-    from codegen.blackport import split_statement
-
-    return split_statement(statement, len(indent) // 4)
-
-
-def py_opening(indent: str, statement: str) -> str:
-    """The first line(s) of a statement ending in ``(`` whose items follow one per line:
-    ``statement`` if it fits, else split as black splits ``statement + ")"``."""
-    if pystyle.fits(indent + statement):
-        return indent + statement
-    return py_stmt(indent, statement + ")")[:-1]
-
-
-def py_import(indent: str, module: str, names: list[str]) -> str:
-    """``from {module} import names`` (parenthesised, one name per line, when too long)."""
-    return pystyle.import_from(indent, module, names)
-
-
-def py_assign(indent: str, target: str, atom: str) -> str:
-    """``{target} = {atom}`` (the atom parenthesised on its own line when that makes it fit)."""
-    return pystyle.assignment(indent, target, atom)
-
-
-def py_tuple(indent: str, head: str, items: list[str]) -> str:
-    """``{head}(items)``: a tuple display as black prints it (``()``, ``(x,)`` or one item
-    per line with trailing commas; multi-line items are indented)."""
-    return pystyle.tuple_display(indent, head, items)
 
 
 def ident(value: Any) -> str:
@@ -108,15 +60,6 @@ def environment() -> Any:
     env.filters["pyrepr"] = pyrepr
     env.filters["comment"] = comment
     env.filters["ident"] = ident
-    env.globals.update(
-        py_split=py_split,
-        py_def=py_def,
-        py_stmt=py_stmt,
-        py_opening=py_opening,
-        py_import=py_import,
-        py_assign=py_assign,
-        py_tuple=py_tuple,
-    )
     return env
 
 

@@ -2,20 +2,17 @@
 
 Everything here runs in-process, with a fixed set of options, and returns source text. Importing
 this module is cheap; the generator itself is imported on the first call. ``generate_models``
-output is formatted by callers (``codegen.format``, black); ``generate_tool_models`` output is
-already black-clean (see ``black_style_models``), because black is too slow for it.
+output is formatted by callers (``codegen.format``: black for the protocol package, ruff for
+generated server packages).
 """
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from codegen import pystyle
 from codegen.errors import McpgenError
-from codegen.format import LINE_LENGTH
 
 # Options shared by every generation: deterministic output, no timestamps, pydantic v2,
 # formatting left to codegen.format (black, pinned) so there is one formatter for all output.
@@ -75,7 +72,8 @@ def generate_models(
 # * ``format`` keywords that pydantic would *transform* (base64 decoding, URL normalisation)
 #   stay plain strings: the wire value must reach handlers unchanged.
 # * No formatter pass inside the generator (it would read formatter settings from the nearest
-#   pyproject.toml, and costs ~1 s on 200 tools): ``black_style_models`` formats the result.
+#   pyproject.toml, and costs ~1 s on 200 tools): ``codegen.format`` formats the whole package
+#   once, with ruff.
 # * Every model derives from an open base (``extra="allow"``) unless its schema says
 #   ``additionalProperties: false`` (then datamodel-code-generator emits ``extra="forbid"``):
 #   the model's extra-field behaviour follows the schema.
@@ -122,62 +120,9 @@ def generate_tool_models(
     lines = src.splitlines(keepends=True)
     while lines and (lines[0].startswith("#") or not lines[0].strip()):
         lines.pop(0)
-    src = black_style_models("".join(lines))
+    src = "".join(lines)
     for stem, _inp, out in tools:
         for cls in [f"{stem}Input"] + ([f"{stem}Output"] if out is not None else []):
             if f"\nclass {cls}(" not in "\n" + src:
                 raise McpgenError(f"model generation did not produce class {cls}")
     return src
-
-
-# --- black-clean models without black ----------------------------------------------------------
-#
-# The unformatted generator output is black's layout except for (1) string quotes and
-# ``1e+20``-style numbers and (2) lines longer than the line length. (1) is a regular expression
-# scan (``pystyle.normalize_literals``; the ``tokenize`` module when a string has a form the scan
-# does not handle). (2) are field statements of the model classes (one line each), split by
-# ``codegen.blackport`` (a port of black's line splitting), as are long class headers; long
-# imports are parenthesised. A long line of another shape is left as it is (black would split it; none is known to
-# occur). The generator's own "builtin" formatter is not used: it only approximates black (it
-# misplaces about one long field in five). tests/server/test_black_clean.py checks the result
-# with the pinned black.
-
-_FROM_IMPORT = re.compile(r"from ([\w.]+) import ([\w, ]+)")
-
-
-def _too_long(line: str) -> bool:
-    return (len(line) > LINE_LENGTH) if line.isascii() else pystyle.width(line) > LINE_LENGTH
-
-
-def _split_long_line(line: str) -> str:
-    """One long line (no newline) of generated model source as black splits it, or unchanged
-    when it has a shape nothing here handles."""
-    from codegen import blackport
-
-    field = line.startswith("    ") and line[4:5] not in (" ", ")", "]", "}")
-    if field or line.startswith("class "):
-        try:
-            return blackport.split_statement(line[4:] if field else line, 1 if field else 0)
-        except pystyle.UnsupportedSource:
-            return line
-    imports = _FROM_IMPORT.fullmatch(line)
-    if imports is not None:
-        names = [name.strip() for name in imports.group(2).split(",")]
-        return pystyle.import_from("", imports.group(1), names)
-    return line
-
-
-def black_style_models(source: str) -> str:
-    """``source`` (unformatted generator output) as the pinned black would format it."""
-    try:
-        normalized = pystyle.normalize_literals(source)
-    except pystyle.UnsupportedSource:
-        normalized = pystyle.normalize_literals_tokenize(source)
-    lines = normalized.split("\n")
-    done: dict[str, str] = {}  # the same field often recurs (shared $defs, common parameters)
-    for i, line in enumerate(lines):
-        if _too_long(line):
-            if line not in done:
-                done[line] = _split_long_line(line)
-            lines[i] = done[line]
-    return "\n".join(lines)

@@ -1,5 +1,5 @@
 """The whole ``mcp_wire`` package as ``{relative path: text}``. Pure apart from reading the
-(verified) schemas and the two static templates."""
+(verified) schemas and the two Jinja templates of the package scaffolding."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from codegen import __version__
 from codegen.emit import inputs_digest
 from codegen.protocol.build import body_key, build_body, header
 from codegen.protocol.pins import Pin, load_pins, load_pins_document, load_schema, pins_path, resolve_source
-from codegen.resources import templates_dir
 
 PACKAGE = "mcp_wire"
 
 
-def _static(name: str, **values: str) -> str:
-    text = (templates_dir() / "protocol" / name).read_text(encoding="utf-8")
-    return text.format(version=__version__, **values)
+def _static(name: str, **values: object) -> str:
+    from codegen.render import render
+
+    return render(f"protocol/{name}", version=__version__, **values)
 
 
 def package_digest(pins: list[Pin], docstrings: bool) -> str:
@@ -46,10 +46,11 @@ def build_package(pins: list[Pin], source: Path | None, *, docstrings: bool = Fa
 def scaffolding() -> dict[str, str]:
     all_pins = load_pins()
     meta = load_pins_document()
-    revisions = "{\n" + "".join(f"    {p.revision!r}: {p.module!r},\n" for p in all_pins.values()) + "}"
     return {
-        "__init__.py": _static("__init__.py.tmpl", commit=meta["commit"], revisions=revisions,
-                               latest=meta["latest"]),
-        "_base.py": _static("_base.py.tmpl"),
+        "__init__.py": _static(
+            "__init__.py.jinja", commit=meta["commit"], pins=list(all_pins.values()),
+            latest=meta["latest"],
+        ),
+        "_base.py": _static("_base.py.jinja"),
         "py.typed": "",
     }

@@ -1,6 +1,8 @@
-"""The built wheel is self-contained (issue 2, item 1): installed into a fresh, plain venv
-(no system site-packages, dependencies from the package index), run from outside the checkout,
-it provides ``mcpgen``, the ``mcp_wire`` models, the packaged pins and templates."""
+"""The two built wheels are self-contained: ``mcpgen`` and ``mcpgen-runtime`` (not on the package
+index yet, so both are built from this checkout) installed into a fresh, plain venv (no system
+site-packages, other dependencies from the package index), run from outside the checkout,
+provide ``mcpgen``, the ``mcp_wire`` models (in the runtime wheel), the packaged pins and
+templates."""
 
 from __future__ import annotations
 
@@ -12,9 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from codegen import __version__
+
 from .conftest import COMMITTED, REPO_ROOT, REVISIONS, clean_env, sha256_file
 
 pytestmark = pytest.mark.slow
+
+
+def codegen_version() -> str:
+    return __version__
 
 
 def run(*args: str | Path, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess[str]:
@@ -33,13 +41,16 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("wheel")
     dist = root / "dist"
     run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", dist, REPO_ROOT, cwd=root)
+    run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", dist,
+        REPO_ROOT / "runtime", cwd=root)
     (wheel,) = dist.glob("mcpgen-*.whl")
+    (runtime_wheel,) = dist.glob("mcpgen_runtime-*.whl")
     venv = root / "venv"
     base_python = getattr(sys, "_base_executable", sys.executable)
     run(base_python, "-m", "venv", venv, cwd=root)
     cfg = (venv / "pyvenv.cfg").read_text(encoding="utf-8")
     assert "include-system-site-packages = false" in cfg
-    run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", wheel, cwd=root)
+    run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", wheel, runtime_wheel, cwd=root)
     work = root / "elsewhere"
     work.mkdir()
     return venv, work
@@ -48,11 +59,19 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_wheel_contents(installed: tuple[Path, Path]) -> None:
     venv, _ = installed
     (wheel,) = (venv.parent / "dist").glob("mcpgen-*.whl")
+    (runtime_wheel,) = (venv.parent / "dist").glob("mcpgen_runtime-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "codegen/_data/schema/revisions.json" in names
-    assert "codegen/_data/templates/protocol/_base.py.tmpl" in names
-    assert {f"mcp_wire/{p.name}" for p in COMMITTED.iterdir() if p.is_file()} <= names
-    assert not any(n.startswith(("tests/", "generated/")) for n in names)
+    assert "codegen/_data/templates/protocol/_base.py.jinja" in names
+    assert not any(n.startswith(("tests/", "generated/", "mcp_wire/", "mcpgen_runtime/")) for n in names)
+    runtime_names = set(zipfile.ZipFile(runtime_wheel).namelist())
+    assert {f"mcp_wire/{p.name}" for p in COMMITTED.iterdir() if p.is_file()} <= runtime_names
+    assert "mcpgen_runtime/server/tools.py" in runtime_names
+    assert not any(n.startswith(("codegen/", "tests/", "generated/")) for n in runtime_names)
+    metadata = zipfile.ZipFile(wheel).read(
+        next(n for n in names if n.endswith(".dist-info/METADATA"))
+    ).decode()
+    assert f"Requires-Dist: mcpgen-runtime=={codegen_version()}" in metadata
 
 
 def test_installed_cli_and_models(installed: tuple[Path, Path]) -> None:
@@ -71,7 +90,7 @@ def test_installed_cli_and_models(installed: tuple[Path, Path]) -> None:
     for path in (codegen_file, wire_file, templates, schema):
         assert Path(path).resolve().is_relative_to(site), path  # not the checkout
     assert Path(templates) == Path(codegen_file).parent / "_data" / "templates"
-    assert (Path(templates) / "protocol" / "_base.py.tmpl").is_file()
+    assert (Path(templates) / "protocol" / "_base.py.jinja").is_file()
     assert dumped == '{"inputSchema":{"type":"object"},"name":"t"}'
 
 

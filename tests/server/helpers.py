@@ -21,12 +21,9 @@ import jsonschema
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
-from codegen.commands.server import compute_digest
 from codegen.emit import EmitResult, create_user_files, write_owned_tree
-from codegen.generate_server import ServerFiles, generate_server
-from codegen.ir import build_server_ir
-from codegen.manifest.load import require_manifest
-from codegen.wire_embed import wire_sources
+from codegen.server.build import RenderedPackage
+from codegen.server.build import render_package as _render_package
 
 REPO = Path(__file__).resolve().parents[2]
 WEATHER = REPO / "examples" / "weather" / "tools.yaml"
@@ -34,31 +31,31 @@ WEATHER_HANDLERS = REPO / "examples" / "weather" / "weather_server" / "handlers.
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def _digest(manifest: Path, package: str) -> str:
-    """The CLI's inputs digest, including the files the manifest reaches through ``$ref``."""
-    deps = {d.path: d.sha256 for d in require_manifest(manifest).dependencies}
-    return compute_digest(manifest, package, dependencies=deps)
-
-
-def render_package(manifest: Path, package: str) -> ServerFiles:
-    """Exactly what ``mcpgen server`` renders, in memory."""
-    loaded = require_manifest(manifest)
-    ir = build_server_ir(loaded, package=package, manifest_name=manifest.name)
-    schemas = [(t.input_schema, t.output_schema) for t in loaded.tools]
-    return generate_server(
-        ir, schemas, digest=_digest(manifest, package), wire_source=wire_sources()
-    )
+def render_package(manifest: Path, package: str) -> RenderedPackage:
+    """Exactly what ``mcpgen server`` writes, in memory (formatted)."""
+    return _render_package(manifest, package)
 
 
 def write_package(manifest: Path, out: Path, package: str, handlers: str | None = None) -> Path:
     files = render_package(manifest, package)
     pkg = out / package
-    write_owned_tree(pkg / "_generated", files.owned, _digest(manifest, package))
+    write_owned_tree(
+        pkg / "_generated",
+        files.owned,
+        files.digest,
+        dependencies={**files.dependencies, manifest.name: _sha256(manifest)},
+    )
     user = dict(files.user)
     if handlers is not None:
         user["handlers.py"] = handlers
     create_user_files(pkg, user, EmitResult())
     return pkg
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @contextmanager

@@ -1,6 +1,7 @@
-"""The generated server runs with only its runtime dependencies (mcp, pydantic, jsonschema):
-in a fresh venv that sees the dev environment's third-party packages but not mcpgen
-(``codegen``) nor ``mcp_wire``, driven over stdio by the official ``mcp.Client``."""
+"""A generated server runs with the runtime wheel alone: ``mcpgen-runtime`` is built from this
+checkout, installed with its dependencies (from the package index) into a fresh venv that has
+no mcpgen, datamodel-code-generator, black, ruff or jinja2, and serves a generated package there,
+driven over stdio by the official ``mcp.Client``."""
 
 from __future__ import annotations
 
@@ -8,62 +9,81 @@ import json
 import os
 import subprocess
 import sys
-import sysconfig
 import venv
 from pathlib import Path
 
 import anyio
 import pytest
 
-from tests.server.helpers import WEATHER, WEATHER_HANDLERS, write_package
+from tests.server.helpers import REPO, WEATHER, WEATHER_HANDLERS, write_package
+
+GENERATOR_ONLY = ("codegen", "jinja2", "datamodel_code_generator", "black", "ruff")
+
+
+@pytest.fixture(scope="module")
+def runtime_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("runtime-venv")
+    wheels = root / "wheels"
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO / "runtime")],
+        capture_output=True, text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    (wheel,) = wheels.glob("mcpgen_runtime-*.whl")
+    env_dir = root / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    py = env_dir / "bin" / "python"
+    install = subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)],
+        capture_output=True, text=True,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+    return py
 
 
 @pytest.mark.slow
-def test_generated_server_runs_without_mcpgen(tmp_path: Path) -> None:
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    py = env_dir / "bin" / "python"
-    site = subprocess.run(
-        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+def test_generated_server_runs_on_the_runtime_wheel_alone(runtime_venv: Path, tmp_path: Path) -> None:
+    py = runtime_venv
+    listing = subprocess.run(
+        [str(py), "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
         capture_output=True, text=True, check=True,
-    ).stdout.strip()
-    # A plain path line: the dev site-packages is added, but its .pth files (the editable
-    # install of mcpgen, which puts codegen/ and generated/ on sys.path) are not processed.
-    # (An editable install also leaves a data-only ``codegen/_data`` directory there; probing
-    # ``codegen.cli`` asks for mcpgen's code, not for that directory.)
-    Path(site, "dev_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    )
+    installed = {d["name"].lower() for d in json.loads(listing.stdout)}
+    assert "mcpgen-runtime" in installed and "jsonschema-rs" in installed
+    assert not installed & {"mcpgen", "datamodel-code-generator", "black", "ruff", "jinja2"}
+
     out = tmp_path / "app"
     write_package(WEATHER, out, "weather_alone", WEATHER_HANDLERS.read_text())
     clean_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-
     probe_code = (
         "import importlib.util as u, json, sys\n"
-        "import weather_alone.__main__\n"
-        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('codegen', 'mcp_wire', 'jinja2', 'datamodel_code_generator', 'black'))\n"
-        "def has(name):\n"
-        "    try:\n"
-        "        return u.find_spec(name) is not None\n"
-        "    except ModuleNotFoundError:\n"
-        "        return False\n"
-        "print(json.dumps({m.split('.')[0]: has(m) for m in ('codegen.cli', 'mcp_wire._base', 'mcp', 'jsonschema')}))\n"
-        "print(json.dumps(loaded))\n"
+        "import weather_alone.__main__, mcp_wire, mcpgen_runtime\n"
+        f"loaded = sorted(m for m in sys.modules if m.split('.')[0] in {GENERATOR_ONLY!r})\n"
+        f"found = [m for m in {GENERATOR_ONLY!r} if u.find_spec(m) is not None]\n"
+        "print(json.dumps([loaded, found, mcpgen_runtime.__file__, mcp_wire.__file__]))\n"
     )
-    probe = subprocess.run([str(py), "-c", probe_code], capture_output=True, text=True, cwd=out, env=clean_env)
+    probe = subprocess.run(
+        [str(py), "-c", probe_code], capture_output=True, text=True, cwd=out, env=clean_env
+    )
     assert probe.returncode == 0, probe.stderr
-    found, loaded = (json.loads(line) for line in probe.stdout.splitlines())
-    assert found == {"codegen": False, "mcp_wire": False, "mcp": True, "jsonschema": True}
-    assert loaded == []
+    loaded, found, runtime_file, wire_file = json.loads(probe.stdout)
+    assert loaded == [] and found == []
+    assert str(REPO) not in runtime_file and str(REPO) not in wire_file  # the wheel's copies
 
     from mcp import Client, StdioServerParameters
 
-    async def go() -> tuple[list[str], dict[str, object]]:
-        params = StdioServerParameters(command=str(py), args=["-m", "weather_alone"], cwd=str(out), env=clean_env)
+    async def go() -> tuple[list[str], dict[str, object], list[str]]:
+        params = StdioServerParameters(
+            command=str(py), args=["-m", "weather_alone"], cwd=str(out), env=clean_env
+        )
         async with Client(params, mode="legacy") as client:
             tools = await client.list_tools()
             res = await client.call_tool("get_weather", {"city": "Lima"})
-            return [t.name for t in tools.tools], dict(res.structured_content or {})
+            bad = await client.call_tool("get_weather", {"city": ""})
+            texts = [getattr(b, "text", "") for b in bad.content]
+            return [t.name for t in tools.tools], dict(res.structured_content or {}), texts
 
-    names, weather = anyio.run(go)
+    names, weather, bad_texts = anyio.run(go)
     assert names == ["get_weather", "get_forecast", "weather-map", "report_outage"]
     assert weather["city"] == "Lima" and weather["units"] == "metric"
+    assert "/city" in bad_texts[0]  # validated by jsonschema-rs from the wheel

@@ -12,7 +12,18 @@ import datetime
 import hashlib
 from typing import Literal
 
-from ._generated import ToolContext, ToolError, ToolResult, WeatherToolsBase
+from mcpgen_runtime import (
+    Annotations,
+    ImageContent,
+    ResourceLink,
+    Role,
+    TextContent,
+    ToolContext,
+    ToolError,
+    ToolResult,
+)
+
+from ._generated import WeatherToolsBase
 from ._generated.models import (
     GetForecastInput,
     GetForecastOutput,
@@ -23,7 +34,6 @@ from ._generated.models import (
     ReportOutageInput,
     WeatherMapInput,
 )
-from ._generated.wire import Annotations, ImageContent, ResourceLink, Role, TextContent
 
 __all__ = ["Handlers", "ToolError", "ToolResult"]
 

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from ._generated import ToolContext, ToolError, ToolResult
+from mcp_wire.v2026_07_28 import MetaObject
+from mcpgen_runtime import (
+    Annotations,
+    AudioContent,
+    EmbeddedResource,
+    ImageContent,
+    ResourceLink,
+    Role,
+    TextContent,
+    TextResourceContents,
+    ToolContext,
+    ToolError,
+    ToolResult,
+)
+
 from ._generated.base import BehavioursToolsBase
 from ._generated.models import (
     BadOutputInput,
@@ -16,17 +30,6 @@ from ._generated.models import (
     MediaInput,
     ProgressInput,
     RefuseInput,
-)
-from ._generated.wire import (
-    MetaObject,
-    Annotations,
-    AudioContent,
-    EmbeddedResource,
-    ImageContent,
-    ResourceLink,
-    Role,
-    TextContent,
-    TextResourceContents,
 )
 
 SECRET = "db-password=hunter2"

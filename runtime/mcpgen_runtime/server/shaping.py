@@ -1,4 +1,3 @@
-{{ header }}
 """Results and tool definitions shaped for the protocol revision a client negotiated.
 
 Everything a client receives is valid against the schema of its revision: fields a
@@ -11,7 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..revisions import (
+    MODERN_REVISIONS,
+    REVISIONS,
+    TOOL_FIELDS,
+    at_least,
+    has_result_type,
+    revision_index,
+)
+
 __all__ = [
+    "BLOCK_TYPES",
     "MODERN_REVISIONS",
     "REVISIONS",
     "at_least",
@@ -19,58 +28,15 @@ __all__ = [
     "revision_index",
     "shape_call_result",
     "shape_tool",
+    "text_block",
 ]
-
-# Protocol revisions, oldest first. The SDK negotiates only revisions it knows; anything
-# newer than the last entry is treated as the newest.
-REVISIONS: tuple[str, ...] = (
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "2026-07-28",
-)
-MODERN_REVISIONS: frozenset[str] = frozenset({"2026-07-28"})
 
 _R2025_03 = REVISIONS.index("2025-03-26")
 _R2025_06 = REVISIONS.index("2025-06-18")
 _R2025_11 = REVISIONS.index("2025-11-25")
 _R2026_07 = REVISIONS.index("2026-07-28")
 
-_BASE_TOOL_FIELDS = frozenset({"name", "description", "inputSchema"})
-_R2025_06_TOOL_FIELDS = _BASE_TOOL_FIELDS | {
-    "annotations",
-    "title",
-    "outputSchema",
-    "_meta",
-}
-# Top-level Tool fields per revision (spec schema.json, ``Tool``).
-_TOOL_FIELDS: dict[str, frozenset[str]] = {
-    "2024-11-05": _BASE_TOOL_FIELDS,
-    "2025-03-26": _BASE_TOOL_FIELDS | {"annotations"},
-    "2025-06-18": _R2025_06_TOOL_FIELDS,
-    "2025-11-25": _R2025_06_TOOL_FIELDS | {"icons", "execution"},
-    "2026-07-28": _R2025_06_TOOL_FIELDS | {"icons"},
-}
-
 BLOCK_TYPES = frozenset({"text", "image", "audio", "resource_link", "resource"})
-
-
-def revision_index(version: str) -> int:
-    """Position of ``version`` in ``REVISIONS``; unknown versions count as the newest."""
-    try:
-        return REVISIONS.index(version)
-    except ValueError:
-        return len(REVISIONS) - 1
-
-
-def at_least(version: str, revision: str) -> bool:
-    return revision_index(version) >= REVISIONS.index(revision)
-
-
-def has_result_type(version: str) -> bool:
-    """Whether results carry ``resultType`` (2026-07-28 and anything newer or unknown)."""
-    return revision_index(version) >= _R2026_07
 
 
 def text_block(text: str) -> dict[str, Any]:
@@ -143,7 +109,7 @@ def shape_tool(tool: Mapping[str, Any], version: str) -> dict[str, Any]:
     for earlier revisions, which require ``type: "object"`` there.
     """
     rev = REVISIONS[revision_index(version)]
-    allowed = _TOOL_FIELDS[rev]
+    allowed = TOOL_FIELDS[rev]
     out = {k: v for k, v in tool.items() if k in allowed}
     osch = out.get("outputSchema")
     if osch is not None and rev not in MODERN_REVISIONS:

@@ -1,4 +1,4 @@
-"""The generator's view of a manifest: what the server templates render, and nothing else.
+"""The generator's view of a manifest: everything the server templates render, and nothing else.
 
 ``build_server_ir(manifest, package=...)`` is pure. Manifest strings never become code here;
 they stay data (``raw_json`` is the tool's exact JSON text; names go through
@@ -13,42 +13,29 @@ existing templates and handlers keep working.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mcpgen_runtime import API_VERSION
+from mcpgen_runtime.jsonschema_facts import GENERATED_DIALECTS, dialect_of
+
+from codegen import __version__
 from codegen.errors import McpgenError
 from codegen.manifest.model import Manifest
 from codegen.naming import assign_tool_names, class_name_from, package_name_problem
 
-DRAFT_07_IDS: frozenset[str] = frozenset(
-    {
-        "http://json-schema.org/draft-07/schema#",
-        "http://json-schema.org/draft-07/schema",
-        "https://json-schema.org/draft-07/schema#",
-        "https://json-schema.org/draft-07/schema",
-    }
-)
-DRAFT_2020_12_IDS: frozenset[str] = frozenset(
-    {
-        "https://json-schema.org/draft/2020-12/schema",
-        "https://json-schema.org/draft/2020-12/schema#",
-        "http://json-schema.org/draft/2020-12/schema",
-        "http://json-schema.org/draft/2020-12/schema#",
-    }
-)
+SUPPORTED_DIALECTS = GENERATED_DIALECTS
 
 
-def schema_dialect(schema: dict[str, Any] | None, *, where: str) -> str:
+def schema_dialect(schema: Mapping[str, Any] | None, *, where: str) -> str:
     """``"2020-12"`` (the default when ``$schema`` is absent) or ``"draft-07"``."""
-    if not schema:
-        return "2020-12"
-    uri = schema.get("$schema")
-    if uri is None or uri in DRAFT_2020_12_IDS:
-        return "2020-12"
-    if uri in DRAFT_07_IDS:
-        return "draft-07"
+    dialect, declared = dialect_of(schema)
+    if dialect is not None and dialect in SUPPORTED_DIALECTS:
+        return dialect
     raise McpgenError(
-        f"{where}: unsupported JSON Schema dialect {uri!r} (supported: 2020-12, draft-07)"
+        f"{where}: unsupported JSON Schema dialect {declared!r} "
+        f"(supported: {', '.join(SUPPORTED_DIALECTS)})"
     )
 
 
@@ -70,6 +57,9 @@ class ToolIR:
     has_output: bool
     raw_json: str
     """The complete wire ``Tool`` object as compact JSON, key order as in the manifest."""
+    input_schema: Mapping[str, Any]
+    """The parsed inputSchema (what the typed models are generated from)."""
+    output_schema: Mapping[str, Any] | None
     input_dialect: str
     output_dialect: str | None
     title: str | None
@@ -93,6 +83,20 @@ class ServerIR:
     manifest_name: str
     """The manifest's file name (shown in headers; never a full path, for reproducibility)."""
     revisions: tuple[str, ...]
+    runtime_api: tuple[int, int]
+    """The ``mcpgen-runtime`` API the package is generated for (checked when it is imported)."""
+    generator: str
+    """``mcpgen <version>``, named in the import-time runtime check."""
+
+    @property
+    def handler_model_imports(self) -> list[str]:
+        """The model names ``handlers.py`` imports: each tool's input and output models."""
+        names: list[str] = []
+        for tool in self.tools:
+            names.append(tool.input_model)
+            if tool.output_model is not None:
+                names.append(tool.output_model)
+        return names
 
 
 def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ServerIR:
@@ -131,6 +135,8 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
                 output_model=nm.output_model if out_schema is not None else None,
                 has_output=out_schema is not None,
                 raw_json=raw_json,
+                input_schema=tool.input_schema,
+                output_schema=out_schema,
                 input_dialect=schema_dialect(tool.input_schema, where=f"{where} inputSchema"),
                 output_dialect=(
                     schema_dialect(out_schema, where=f"{where} outputSchema")
@@ -155,4 +161,6 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         tools=tuple(tools),
         manifest_name=manifest_name,
         revisions=manifest.revisions,
+        runtime_api=API_VERSION,
+        generator=f"mcpgen {__version__}",
     )

@@ -1,4 +1,3 @@
-{{ header }}
 """What handlers use: the request context, the full result type, the error to raise."""
 
 from __future__ import annotations
@@ -12,11 +11,11 @@ from typing import Any, Protocol
 from mcp.server.context import ServerRequestContext
 from pydantic import BaseModel
 
-from .shaping import MODERN_REVISIONS, at_least
+from ..revisions import MODERN_REVISIONS, at_least
 
 __all__ = ["ContentBlock", "LOG_LEVELS", "ToolContext", "ToolError", "ToolResult"]
 
-LOGGER = logging.getLogger({{ logger_name | pyrepr }})
+LOGGER = logging.getLogger("mcpgen_runtime.server")
 
 LOG_LEVELS: tuple[str, ...] = (
     "debug",
@@ -31,7 +30,7 @@ LOG_LEVELS: tuple[str, ...] = (
 
 ContentBlock = BaseModel | Mapping[str, Any]
 """A content block: a wire model (``TextContent``, ``ImageContent``, ``AudioContent``,
-``ResourceLink``, ``EmbeddedResource``, from ``_generated.wire``) or its JSON as a mapping."""
+``ResourceLink``, ``EmbeddedResource``, from ``mcpgen_runtime``) or its JSON as a mapping."""
 
 
 class ToolError(Exception):

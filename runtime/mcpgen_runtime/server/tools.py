@@ -1,9 +1,7 @@
-{{ header }}
-"""Tools runtime of this generated server, on the official MCP Python SDK's low-level Server.
+"""The tools surface of a generated server, on the official MCP Python SDK's low-level Server.
 
 The SDK owns lifecycle, version negotiation (handshake revisions and the stateless
-2026-07-28 wire), transports, HTTP headers and DNS-rebinding protection. This module owns
-the tools surface:
+2026-07-28 wire), transports, HTTP headers and DNS-rebinding protection. This module owns:
 
 * ``tools/list``: the manifest's tool definitions, in manifest order, with their schemas
   exactly as written; cursor pagination; fields a revision lacks are left out.
@@ -11,17 +9,17 @@ the tools surface:
   inputSchema (``validation``); handler results turned into ``CallToolResult`` with
   structured output checked against the outputSchema; every result shaped for the revision
   the client negotiated (``shaping``).
+
+A generated package passes its binding table (one ``ToolBinding`` per tool) and its
+``ServerInfo`` to ``build_server``.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import json
-import logging
-import sys
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import mcp.types as types
@@ -32,51 +30,59 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from .context import LOGGER, ContentBlock, ToolContext, ToolError, ToolResult
-from .shaping import (
-    BLOCK_TYPES,
-    has_result_type,
-    shape_call_result,
-    shape_tool,
-    text_block,
-)
+from .shaping import BLOCK_TYPES, has_result_type, shape_call_result, shape_tool, text_block
 
 if TYPE_CHECKING:
     from .validation import SchemaCheck
 
-__all__ = [
-    "ContentBlock",
-    "ToolBinding",
-    "ToolContext",
-    "ToolError",
-    "ToolResult",
-    "build_server",
-    "run_cli",
-    "shape_call_result",
-    "shape_tool",
-]
+__all__ = ["ServerInfo", "ToolBinding", "build_server"]
 
 H = TypeVar("H")
 
 
-class ToolBinding(Generic[H]):
-    """One tool: its exact definition (JSON text) and how to parse, call and check it."""
+@dataclass(frozen=True)
+class ServerInfo:
+    """What ``initialize`` / ``server/discover`` tell a client about the server."""
 
-    __slots__ = ("definition_json", "input_dialect", "output_dialect", "parse", "invoke")
+    name: str
+    version: str
+    title: str | None = None
+    description: str | None = None
+    instructions: str | None = None
+    website_url: str | None = None
+
+
+class ToolBinding:
+    """One tool: its exact definition (JSON text), its handler method and typed models."""
+
+    __slots__ = (
+        "definition_json",
+        "method",
+        "input_model",
+        "output_model",
+        "input_dialect",
+        "output_dialect",
+    )
 
     def __init__(
         self,
         *,
         definition_json: str,
-        input_dialect: str,
-        output_dialect: str | None,
-        parse: Callable[[Any], BaseModel],
-        invoke: Callable[[H, BaseModel, ToolContext], Awaitable[object]],
+        method: str,
+        input_model: type[BaseModel],
+        output_model: type[BaseModel] | None = None,
+        input_dialect: str = "2020-12",
+        output_dialect: str | None = None,
     ) -> None:
         self.definition_json = definition_json
+        self.method = method
+        self.input_model = input_model
+        self.output_model = output_model
         self.input_dialect = input_dialect
         self.output_dialect = output_dialect
-        self.parse = parse
-        self.invoke = invoke
+
+
+Invoke = Callable[[BaseModel, ToolContext], Awaitable[object]]
 
 
 def _error_result(text: str) -> dict[str, Any]:
@@ -99,20 +105,30 @@ def _dump_block(block: ContentBlock) -> dict[str, Any]:
     return data
 
 
-class _CompiledTool(Generic[H]):
-    """One tool at run time: its definition, and its schema checks once it is first called."""
+def _is_call_result(value: object) -> bool:
+    """A ``CallToolResult`` of the SDK (``mcp.types``) or of ``mcp_wire`` (any revision)."""
+    cls = type(value)
+    return cls.__name__ == "CallToolResult" and (
+        cls is types.CallToolResult or cls.__module__.startswith("mcp_wire.")
+    )
 
-    __slots__ = ("name", "definition", "binding", "_checks")
 
-    def __init__(self, definition: dict[str, Any], binding: ToolBinding[H]) -> None:
+class _CompiledTool:
+    """One tool at run time: its definition, its bound handler, and its schema checks once
+    it is first called."""
+
+    __slots__ = ("name", "definition", "binding", "invoke", "_checks")
+
+    def __init__(self, definition: dict[str, Any], binding: ToolBinding, invoke: Invoke) -> None:
         self.name: str = definition["name"]
         self.definition = definition
         self.binding = binding
+        self.invoke = invoke
         self._checks: tuple[SchemaCheck, SchemaCheck | None] | None = None
 
     def checks(self) -> tuple[SchemaCheck, SchemaCheck | None]:
         """(input check, output check or None); built on the first call of this tool, so a
-        server that is only listed never imports the validation modules."""
+        server that is only listed never imports the validation module."""
         if self._checks is None:
             from .validation import SchemaCheck
 
@@ -129,8 +145,7 @@ class _CompiledTool(Generic[H]):
 
 
 class _Runtime(Generic[H]):
-    def __init__(self, handlers: H, tools: list[_CompiledTool[H]], page_size: int | None) -> None:
-        self.handlers = handlers
+    def __init__(self, tools: list[_CompiledTool], page_size: int | None) -> None:
         self.tools = tools
         self.page_size = page_size
         self.by_name = {t.name: t for t in tools}
@@ -196,13 +211,19 @@ class _Runtime(Generic[H]):
         return shape_call_result(result, ctx.protocol_version)
 
     async def _run(
-        self, tool: _CompiledTool[H], ctx: ServerRequestContext[Any, Any], arguments: Any
+        self, tool: _CompiledTool, ctx: ServerRequestContext[Any, Any], arguments: Any
     ) -> dict[str, Any]:
-        input_check, output_check = tool.checks()
-        problems = input_check.problems(arguments)
+        from .validation import SchemaCompileError
+
+        try:
+            input_check, output_check = tool.checks()
+            problems = input_check.problems(arguments)
+        except SchemaCompileError as exc:
+            LOGGER.error("tool %r: %s", tool.name, exc)
+            return _error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
         if not problems:
             try:
-                args = tool.binding.parse(arguments)
+                args = tool.binding.input_model.model_validate(arguments)
             except ValidationError as exc:
                 from .validation import pydantic_problems
 
@@ -215,7 +236,7 @@ class _Runtime(Generic[H]):
             )
         tctx = ToolContext(ctx, tool.name, self)
         try:
-            value = await tool.binding.invoke(self.handlers, args, tctx)
+            value = await tool.invoke(args, tctx)
             return self._to_result(tool, output_check, value)
         except ToolError as exc:
             return _error_result(exc.message)
@@ -232,7 +253,7 @@ class _Runtime(Generic[H]):
             )
 
     def _to_result(
-        self, tool: _CompiledTool[H], output_check: SchemaCheck | None, value: object
+        self, tool: _CompiledTool, output_check: SchemaCheck | None, value: object
     ) -> dict[str, Any]:
         content: list[dict[str, Any]]
         structured: Any = None
@@ -247,7 +268,8 @@ class _Runtime(Generic[H]):
                 if isinstance(value.structured, BaseModel):
                     structured_model = value.structured
             is_error, meta = value.is_error, value.meta
-        elif isinstance(value, types.CallToolResult):
+        elif _is_call_result(value):
+            assert isinstance(value, BaseModel)
             dumped = value.model_dump(mode="json", by_alias=True, exclude_none=True)
             content = list(dumped.get("content", []))
             if "structuredContent" in dumped:
@@ -272,7 +294,8 @@ class _Runtime(Generic[H]):
                     "tool %r declares an outputSchema but returned no structured content", tool.name
                 )
                 return _error_result(
-                    f"Tool {tool.name!r} returned no structured content although it declares an outputSchema."
+                    f"Tool {tool.name!r} returned no structured content although it declares "
+                    "an outputSchema."
                 )
             problems = output_check.problems(structured)
             if problems and structured_model is not None:
@@ -312,33 +335,37 @@ class _Runtime(Generic[H]):
         return types.EmptyResult()
 
 
+def _bind(handlers: object, binding: ToolBinding) -> Invoke:
+    method = getattr(handlers, binding.method, None)
+    if not callable(method):
+        raise TypeError(f"handlers have no method {binding.method!r}")
+    bound: Invoke = method
+    return bound
+
+
 def build_server(
     handlers: H,
-    bindings: Sequence[ToolBinding[H]],
+    bindings: Sequence[ToolBinding],
+    info: ServerInfo,
     *,
-    name: str,
-    version: str,
-    title: str | None = None,
-    description: str | None = None,
-    instructions: str | None = None,
-    website_url: str | None = None,
     page_size: int | None = None,
     list_ttl_ms: int = 0,
 ) -> Server[Any]:
-    """An SDK ``Server`` serving ``bindings`` with ``handlers``; each schema compiled once, on first use."""
+    """An SDK ``Server`` serving ``bindings`` with ``handlers`` (an instance of the generated
+    base class); each schema is compiled once, on the tool's first call."""
     if page_size is not None and page_size < 1:
         raise ValueError("page_size must be a positive integer or None")
-    compiled: list[_CompiledTool[H]] = []
-    for binding in bindings:
-        compiled.append(_CompiledTool(json.loads(binding.definition_json), binding))
-    runtime = _Runtime(handlers=handlers, tools=compiled, page_size=page_size)
+    compiled = [
+        _CompiledTool(json.loads(b.definition_json), b, _bind(handlers, b)) for b in bindings
+    ]
+    runtime: _Runtime[H] = _Runtime(tools=compiled, page_size=page_size)
     server: Server[Any] = Server(
-        name,
-        version=version,
-        title=title,
-        description=description,
-        instructions=instructions,
-        website_url=website_url,
+        info.name,
+        version=info.version,
+        title=info.title,
+        description=info.description,
+        instructions=info.instructions,
+        website_url=info.website_url,
         cache_hints={"tools/list": CacheHint(ttl_ms=list_ttl_ms, scope="private")},
         get_tool_input_schema=lambda tool: (
             runtime.by_name[tool].definition["inputSchema"] if tool in runtime.by_name else None
@@ -349,68 +376,3 @@ def build_server(
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, runtime.set_level)
     server.middleware.append(runtime.restore_exact_schemas)
     return server
-
-
-def run_cli(
-    create: Callable[..., Server[Any]],
-    handlers: Any,
-    argv: Sequence[str] | None = None,
-    *,
-    prog: str | None = None,
-) -> None:
-    """``python -m <package> [--http [--host H] [--port N]] [--page-size N] [--loop L]``."""
-    parser = argparse.ArgumentParser(prog=prog, description="Run this MCP server.")
-    parser.add_argument(
-        "--http", action="store_true", help="serve Streamable HTTP instead of stdio"
-    )
-    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
-    parser.add_argument("--path", default="/mcp", help="HTTP endpoint path (default /mcp)")
-    parser.add_argument("--stateless", action="store_true", help="stateless HTTP (no sessions)")
-    parser.add_argument(
-        "--json-response", action="store_true", help="JSON responses instead of SSE"
-    )
-    parser.add_argument("--page-size", type=int, default=None, help="tools/list page size")
-    parser.add_argument("--log-level", default="WARNING", help="server log level (stderr)")
-    parser.add_argument(
-        "--loop",
-        choices=("auto", "asyncio", "uvloop"),
-        default="auto",
-        help="event loop: uvloop when it is installed (auto, as uvicorn does), or asyncio",
-    )
-    opts = parser.parse_args(argv)
-    use_uvloop = opts.loop != "asyncio" and importlib.util.find_spec("uvloop") is not None
-    if opts.loop == "uvloop" and not use_uvloop:
-        parser.error("--loop uvloop: uvloop is not installed (pip install uvloop)")
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=getattr(logging, str(opts.log_level).upper(), logging.WARNING),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    server = create(handlers, page_size=opts.page_size)
-    if opts.http:
-        import uvicorn
-
-        app = server.streamable_http_app(
-            host=opts.host,
-            streamable_http_path=opts.path,
-            stateless_http=opts.stateless,
-            json_response=opts.json_response,
-        )
-        uvicorn.run(
-            app,
-            host=opts.host,
-            port=opts.port,
-            log_level=str(opts.log_level).lower(),
-            loop="uvloop" if use_uvloop else "asyncio",
-        )
-        return
-
-    import anyio
-    from mcp.server.stdio import stdio_server
-
-    async def _serve() -> None:
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-
-    anyio.run(_serve, backend_options={"use_uvloop": use_uvloop})

@@ -1,0 +1,184 @@
+"""Does ``handlers.py`` still match the tools, and do the user's files still import only what
+``_generated/`` has? Static (``ast``), never imports user code.
+
+Used by ``mcpgen server`` on every run, including the no-op fast path, so it imports only the
+standard library.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class HandlersReport:
+    missing: list[tuple[str, str]] = field(default_factory=list)
+    """(tool name, method name) of tools without a method in ``Handlers``."""
+    stale: list[str] = field(default_factory=list)
+    """Methods of ``Handlers`` that look like tool methods but match no tool."""
+    problem: str | None = None
+    """Why the file could not be checked (syntax error, no ``Handlers`` class)."""
+
+
+def tool_methods_from_base(base_source: str) -> dict[str, str]:
+    """``TOOL_METHODS`` (method -> tool name) from a generated ``base.py``, read with ``ast``."""
+    tree = ast.parse(base_source)
+    for node in tree.body:
+        if not isinstance(node, ast.AnnAssign):
+            continue
+        target = node.target
+        if isinstance(target, ast.Name) and target.id == "TOOL_METHODS" and node.value is not None:
+            value = ast.literal_eval(node.value)
+            if isinstance(value, dict):
+                return {str(k): str(v) for k, v in value.items()}
+    raise ValueError("base.py has no TOOL_METHODS table")
+
+
+def handlers_report(
+    source: str, tool_methods: dict[str, str], *, class_name: str = "Handlers"
+) -> HandlersReport:
+    """Compare ``handlers.py`` (parsed, never imported) with the tools (method -> tool name)."""
+    report = HandlersReport()
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        report.problem = f"cannot parse handlers.py: {exc.msg} (line {exc.lineno})"
+        return report
+    cls = next(
+        (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None
+    )
+    if cls is None:
+        report.problem = f"handlers.py has no class {class_name}"
+        return report
+    methods = {
+        n.name: n for n in cls.body if isinstance(n, (ast.AsyncFunctionDef, ast.FunctionDef))
+    }
+    for method, tool in tool_methods.items():
+        if method not in methods:
+            report.missing.append((tool, method))
+    for name, node in methods.items():
+        if name in tool_methods or name.startswith("_"):
+            continue
+        # A tool method is ``async def m(self, args, ctx)``; helpers are left alone.
+        params = [a.arg for a in node.args.args]
+        if isinstance(node, ast.AsyncFunctionDef) and params[1:] == ["args", "ctx"]:
+            report.stale.append(name)
+    return report
+
+
+# --- imports of generated modules that no longer resolve (upgrades) ------------------------
+
+# Modules that packages generated before mcpgen-runtime had in ``_generated/``, and where
+# their public names live now.
+_MOVED_MODULES: dict[str, str] = {
+    "wire": "mcp_wire.v2026_07_28",
+    "wire_base": "mcp_wire._base",
+    "runtime": "mcpgen_runtime",
+    "context": "mcpgen_runtime",
+    "model_base": "mcpgen_runtime.models",
+    "shaping": "mcpgen_runtime.server.shaping",
+    "validation": "mcpgen_runtime.server.validation",
+}
+
+
+@dataclass(frozen=True)
+class BrokenImport:
+    line: int
+    col: int
+    statement: str
+    """The import as written (one line)."""
+    replacement: str
+    """The import(s) to use instead, ``; ``-separated, or a hint when none is known."""
+
+
+def top_level_names(source: str) -> set[str]:
+    """Names a module binds at top level (classes, functions, assignments, imports)."""
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Try):
+            for sub in node.body:
+                if isinstance(sub, ast.ImportFrom):
+                    names.update(a.asname or a.name for a in sub.names)
+    return names
+
+
+def _home_of(name: str, moved_to: str | None, runtime_names: set[str]) -> str | None:
+    if name in runtime_names:
+        return "mcpgen_runtime"
+    if name == "OpenModel":
+        return "mcpgen_runtime.models"
+    return moved_to
+
+
+def broken_imports(
+    source: str,
+    package: str,
+    modules: Callable[[str], set[str] | None],
+    runtime_names: set[str],
+) -> list[BrokenImport]:
+    """``from ._generated[.X] import ...`` statements (relative, or absolute through
+    ``package``) naming a module or a name the regenerated ``_generated/`` lacks.
+
+    ``modules``: module of ``_generated`` ("" for the package itself) -> its top-level names,
+    or None when there is no such module (called only for modules user code imports);
+    ``runtime_names``: the public names of ``mcpgen_runtime``."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    found: list[BrokenImport] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or node.module is None:
+            continue
+        if node.level == 1:
+            module = node.module
+        elif node.level == 0 and node.module.startswith(package + "."):
+            module = node.module[len(package) + 1 :]
+        else:
+            continue
+        if module != "_generated" and not module.startswith("_generated."):
+            continue
+        sub = module[len("_generated.") :] if module != "_generated" else ""
+        have = modules(sub)
+        moved_to = _MOVED_MODULES.get(sub)
+        missing: list[str] = []
+        for alias in node.names:
+            if have is not None and alias.name in have:
+                continue
+            if not sub and modules(alias.name) is not None:
+                continue  # ``from ._generated import models``
+            missing.append(alias.name)
+        if not missing:
+            continue
+        targets: dict[str, list[str]] = {}
+        unknown: list[str] = []
+        for name in missing:
+            home = _home_of(name, moved_to, runtime_names)
+            if home is None:
+                unknown.append(name)
+            else:
+                targets.setdefault(home, []).append(name)
+        hints = [f"from {home} import {', '.join(names)}" for home, names in targets.items()]
+        if unknown:
+            where = f"_generated.{sub}" if sub else "_generated"
+            hints.append(f"{', '.join(unknown)}: not in {where} any more (renamed or removed tool?)")
+        statement = ast.get_source_segment(source, node) or f"from {module} import ..."
+        found.append(
+            BrokenImport(
+                line=node.lineno,
+                col=node.col_offset + 1,
+                statement=" ".join(statement.split()),
+                replacement="; ".join(hints),
+            )
+        )
+    return found
