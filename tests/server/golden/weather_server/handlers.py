@@ -3,18 +3,23 @@
 mcpgen created this file once and never overwrites it. After the manifest changes, run
 ``mcpgen server`` again: it lists tools that are missing here and methods whose tool is gone.
 Raise ``ToolError("what went wrong and how to fix it")`` for errors the model should see;
-any other exception is logged (stderr) and reported as a generic internal error.
+any other exception is logged (stderr) and reported as a generic internal error. Content
+blocks for ``ToolResult`` (``TextContent``, ``ImageContent``, ...) come from ``mcpgen_runtime``.
 """
 
 from __future__ import annotations
 
-from ._generated import WeatherToolsBase, ToolContext, ToolError, ToolResult
-from ._generated.models import GetWeatherInput
-from ._generated.models import GetWeatherOutput
-from ._generated.models import GetForecastInput
-from ._generated.models import GetForecastOutput
-from ._generated.models import WeatherMapInput
-from ._generated.models import ReportOutageInput
+from mcpgen_runtime import ToolContext, ToolError, ToolResult
+
+from ._generated import WeatherToolsBase
+from ._generated.models import (
+    GetWeatherInput,
+    GetWeatherOutput,
+    GetForecastInput,
+    GetForecastOutput,
+    WeatherMapInput,
+    ReportOutageInput,
+)
 
 __all__ = ["Handlers", "ToolError", "ToolResult"]
 
