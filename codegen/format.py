@@ -47,7 +47,7 @@ def format_python(source: str) -> str:
 @functools.cache
 def ruff_binary() -> str:
     try:
-        from ruff.__main__ import find_ruff_bin
+        from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
     except ImportError as exc:  # pragma: no cover - ruff is a dependency
         raise McpgenError("ruff is not installed (pip install mcpgen installs it)") from exc
     return str(find_ruff_bin())

@@ -1,4 +1,5 @@
-"""mcpgen's own code passes ``mypy --strict`` (the generated packages have their own tests)."""
+"""mcpgen's own code and the runtime pass ``mypy --strict`` (the generated packages have their
+own tests)."""
 
 from __future__ import annotations
 
@@ -13,5 +14,14 @@ def test_codegen_passes_mypy_strict(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "codegen"],
         cwd=ROOT, capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_runtime_passes_mypy_strict(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"),
+         "-p", "mcpgen_runtime"],
+        cwd=ROOT / "runtime", capture_output=True, text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -28,23 +28,31 @@ from ._version import API_VERSION, __version__, require_api
 
 if TYPE_CHECKING:
     from mcp_wire.v2026_07_28 import (
-        Annotations,
-        AudioContent,
-        BlobResourceContents,
-        CallToolResult,
-        EmbeddedResource,
-        Icon,
-        ImageContent,
-        ResourceLink,
-        Role,
-        TextContent,
-        TextResourceContents,
+        Annotations as Annotations,
+        AudioContent as AudioContent,
+        BlobResourceContents as BlobResourceContents,
+        CallToolResult as CallToolResult,
+        EmbeddedResource as EmbeddedResource,
+        Icon as Icon,
+        ImageContent as ImageContent,
+        ResourceLink as ResourceLink,
+        Role as Role,
+        TextContent as TextContent,
+        TextResourceContents as TextResourceContents,
     )
 
-    from .models import OpenModel
-    from .server.cli import run_cli
-    from .server.context import ToolContext, ToolError, ToolResult
-    from .server.tools import ServerInfo, ToolBinding, build_server
+    from .models import OpenModel as OpenModel
+    from .server.cli import run_cli as run_cli
+    from .server.context import (
+        ToolContext as ToolContext,
+        ToolError as ToolError,
+        ToolResult as ToolResult,
+    )
+    from .server.tools import (
+        ServerInfo as ServerInfo,
+        ToolBinding as ToolBinding,
+        build_server as build_server,
+    )
 
 _WIRE = "mcp_wire.v2026_07_28"
 _LAZY: dict[str, str] = {

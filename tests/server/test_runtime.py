@@ -107,9 +107,10 @@ def test_invalid_arguments_tell_what_to_fix(behaviours: ModuleType, spec_dir: Pa
     _check(spec_dir, version, "CallToolResult", result)
     assert result["isError"] is True
     text = result["content"][0]["text"]
-    assert "'text' is a required property" in text
-    assert "/times: 9 is greater than the maximum of 3" in text
-    assert "/mode: 'loud' is not one of ['plain', 'shout']" in text
+    # jsonschema-rs messages: instance path plus reason.
+    assert '- (root): "text" is a required property' in text
+    assert "- /times: 9 is greater than the maximum of 3" in text
+    assert '- /mode: "loud" is not one of "plain" or "shout"' in text
     assert "'extra' was unexpected" in text
 
 

@@ -48,7 +48,7 @@ def test_generated_server_runs_on_the_runtime_wheel_alone(runtime_venv: Path, tm
         [str(py), "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
         capture_output=True, text=True, check=True,
     )
-    installed = {d["name"].lower() for d in json.loads(listing.stdout)}
+    installed = {d["name"].lower().replace("_", "-") for d in json.loads(listing.stdout)}
     assert "mcpgen-runtime" in installed and "jsonschema-rs" in installed
     assert not installed & {"mcpgen", "datamodel-code-generator", "black", "ruff", "jinja2"}
 
