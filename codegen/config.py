@@ -15,7 +15,8 @@ Only the ``check`` and ``breaking`` tables are read here::
     fail-on = "error"
 
 Unknown keys, unknown rule ids and bad values are usage errors (exit 2), so a typo never
-silently turns a rule off. Other ``[tool.mcpgen.*]`` tables belong to other commands.
+silently turns a rule off. A rule's former id (``YAML_DUPLICATE_KEY`` for ``DUPLICATE_KEY``) is
+accepted and means the current one. Other ``[tool.mcpgen.*]`` tables belong to other commands.
 """
 
 from __future__ import annotations
@@ -116,6 +117,8 @@ def parse_rule_config(t: Any, where: str, known: Collection[str], path: str) -> 
     def fail(msg: str) -> McpgenError:
         return McpgenError(f"[{where}] {msg}", path=path)
 
+    from codegen.check.registry import canonical_id  # former rule ids (aliases) are accepted
+
     if not isinstance(t, dict):
         raise fail("must be a table")
     unknown = sorted(set(t) - _KEYS)
@@ -126,7 +129,7 @@ def parse_rule_config(t: Any, where: str, known: Collection[str], path: str) -> 
         v = t.get(key, [])
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             raise fail(f"{key} must be a list of rule ids")
-        ids = frozenset(x.strip().upper() for x in v)
+        ids = frozenset(canonical_id(x) for x in v)
         bad = sorted(ids - set(known))
         if bad:
             raise fail(f"{key}: unknown rule {bad[0]!r} (see `mcpgen rules`)")
@@ -137,7 +140,7 @@ def parse_rule_config(t: Any, where: str, known: Collection[str], path: str) -> 
         raise fail("severity must be a table of RULE_ID = \"error\"|\"warning\"|\"info\"|\"off\"")
     severity: dict[str, Severity | None] = {}
     for rid, value in sev_table.items():
-        rid_u = rid.strip().upper()
+        rid_u = canonical_id(rid)
         if rid_u not in known:
             raise fail(f"severity: unknown rule {rid!r} (see `mcpgen rules`)")
         if not isinstance(value, str):

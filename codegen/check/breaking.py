@@ -18,27 +18,39 @@ from codegen.schemawalk import LocalRefs, esc, get_pointer
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.manifest.model import Manifest, ToolDef
 
-rule("TOOL_NO_DELETE", BREAKING, E, "Tools are not removed or renamed (clients and prompts call them by name).")
+rule("TOOL_NO_DELETE", BREAKING, E, "Tools are not removed or renamed (clients and prompts call them by name).",
+     why="Existing clients, prompts and agents call the old name and fail.")
 rule("INPUT_REQUIRED_NO_ADD", BREAKING, E,
-     "No input parameter becomes required (existing calls that omit it would be rejected).")
-rule("INPUT_PROPERTY_NO_DELETE", BREAKING, E, "Input parameters are not removed (existing calls send them).")
+     "No input parameter becomes required (existing calls that omit it would be rejected).",
+     why="Existing calls omit the parameter and are rejected.")
+rule("INPUT_PROPERTY_NO_DELETE", BREAKING, E, "Input parameters are not removed (existing calls send them).",
+     why="Existing calls still send it; closed schemas reject them, open ones silently drop it.")
 rule("INPUT_PROPERTY_SAME_TYPE", BREAKING, E,
-     "An input parameter's type is not narrowed (values valid before stay valid).")
+     "An input parameter's type is not narrowed (values valid before stay valid).",
+     why="Values existing callers send stop validating.")
 rule("ENUM_VALUE_NO_DELETE", BREAKING, E,
-     "Input enum values are not removed and no enum is imposed on a free parameter.")
+     "Input enum values are not removed and no enum is imposed on a free parameter.",
+     why="Values existing callers send stop validating.")
 rule("INPUT_ADDITIONAL_PROPERTIES_NO_CLOSE", BREAKING, E,
-     "An input object that accepted unknown keys does not start rejecting them (additionalProperties: false).")
-rule("OUTPUT_SCHEMA_NO_DELETE", BREAKING, E, "A tool's outputSchema is not removed (clients validate structuredContent with it).")
-rule("OUTPUT_PROPERTY_NO_DELETE", BREAKING, E, "Output properties are not removed (clients read them).")
+     "An input object that accepted unknown keys does not start rejecting them (additionalProperties: false).",
+     why="Existing calls with extra keys are rejected.")
+rule("OUTPUT_SCHEMA_NO_DELETE", BREAKING, E, "A tool's outputSchema is not removed (clients validate structuredContent with it).",
+     why="Clients that read structuredContent lose it.")
+rule("OUTPUT_PROPERTY_NO_DELETE", BREAKING, E, "Output properties are not removed (clients read them).",
+     why="Clients that read the property fail.")
 rule("OUTPUT_REQUIRED_NO_DELETE", BREAKING, E,
-     "A required output property stays required (clients rely on it being present).")
+     "A required output property stays required (clients rely on it being present).",
+     why="Clients that rely on the property being present fail when it is absent.")
 rule("OUTPUT_PROPERTY_SAME_TYPE", BREAKING, E,
-     "An output property's type is not widened or changed (clients parse the old type).")
+     "An output property's type is not widened or changed (clients parse the old type).",
+     why="Clients parse the old type and fail on the new one.")
 rule("OUTPUT_ENUM_VALUE_NO_ADD", BREAKING, W,
-     "Output enums gain no values (strict clients reject unknown values).")
+     "Output enums gain no values (strict clients reject unknown values).",
+     why="Only strict clients (exhaustive matches on the enum) fail; most pass unknown values through.")
 rule("ANNOTATION_SAFETY_NO_WEAKEN", BREAKING, E,
      "Safety annotations are not weakened: readOnlyHint true->false, destructiveHint false->true, "
-     "idempotentHint true->false, openWorldHint false->true (absent = false/true/false/true).")
+     "idempotentHint true->false, openWorldHint false->true (absent = false/true/false/true).",
+     why="Clients stop asking for confirmation of calls that now have side effects.")
 
 _ANNOTATION_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
                         "openWorldHint": True}

@@ -9,35 +9,60 @@ from typing import Any
 from mcpgen_runtime.revisions import KNOWN_REVISIONS, TOOL_FIELDS, tool_field_revisions
 
 from codegen.check.context import ManifestCtx, ToolCtx
-from codegen.check.registry import ALL_REVISIONS, LINT, E, I, W, checker, rule, since
+from codegen.check.registry import ALL_REVISIONS, LINT, SPEC, E, I, W, checker, rule, since
 from codegen.schemawalk import get_pointer, unesc
 
-rule("TOOL_FIELD_REVISION", LINT, W,
+rule("TOOL_FIELD_REVISION", LINT, I,
      "Tool fields exist in every targeted revision (annotations 2025-03-26+, title/outputSchema/_meta "
-     "2025-06-18+, icons 2025-11-25+, execution only 2025-11-25); elsewhere clients ignore them.")
-rule("TOOL_DESCRIPTION_MISSING", LINT, W, "Every tool has a non-empty description (models choose tools by it).")
-rule("PROPERTY_DESCRIPTION_MISSING", LINT, W,
-     "Every input parameter has a description (models fill arguments from it).")
-rule("ANNOTATION_UNKNOWN_FIELD", LINT, W,
+     "2025-06-18+, icons 2025-11-25+, execution only 2025-11-25); elsewhere clients ignore them.",
+     default_enabled=False,
+     why="Off: clients ignore fields their revision lacks and the runtime shapes responses per "
+         "revision, so the field is harmless; where behaviour depends on it, "
+         "TOOL_TASK_REQUIRED_REVISION warns.")
+rule("TOOL_TASK_REQUIRED_REVISION", LINT, W,
+     "A tool with execution.taskSupport: required is not served to revisions without tasks "
+     "(every revision but 2025-11-25).", ALL_REVISIONS - {"2025-11-25"},
+     why="Clients on those revisions cannot make the task-augmented call the tool requires: every "
+         "call fails (-32601).")
+rule("TOOL_DESCRIPTION_MISSING", LINT, W, "Every tool has a non-empty description (models choose tools by it).",
+     why="Models choose tools by their description; without one the tool is picked wrongly or never.")
+rule("PROPERTY_DESCRIPTION_MISSING", LINT, I,
+     "Every input parameter has a description (models fill arguments from it).",
+     why="Info: models fill most parameters well from the name and type; describe the ambiguous ones.")
+rule("ANNOTATION_UNKNOWN_FIELD", LINT, I,
      "Tool annotations use only title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint.",
-     since("2025-03-26"))
+     since("2025-03-26"),
+     why="Info: clients ignore annotations they do not know (a misspelt hint is "
+         "ANNOTATION_FIELD_TYPO, a warning).")
+rule("ANNOTATION_FIELD_TYPO", LINT, W,
+     "An unknown annotation that is a misspelling of a known hint (readonlyHint, destructive_hint...).",
+     since("2025-03-26"),
+     why="Clients ignore it, so the hint you meant is missing: a read-only tool is treated as "
+         "destructive and every call asks for confirmation.")
 rule("ANNOTATION_TYPE", LINT, E,
-     "Annotation values have the right type (title: string; *Hint: boolean).", since("2025-03-26"))
+     "Annotation values have the right type (title: string; *Hint: boolean).", since("2025-03-26"),
+     why=SPEC)
 rule("ANNOTATION_CONTRADICTION", LINT, W,
      "Annotations do not contradict each other (readOnlyHint: true with destructiveHint: true).",
-     since("2025-03-26"))
+     since("2025-03-26"),
+     why="Clients pick one of the two hints; which one varies, so confirmation prompts do too.")
 rule("ANNOTATION_REDUNDANT", LINT, I,
-     "destructiveHint/idempotentHint mean nothing when readOnlyHint is true.", since("2025-03-26"))
-rule("ICON_SRC", LINT, E, "An icon's src is an https: URL or a data: URI.", since("2025-11-25"))
-rule("ICON_SRC_HTTPS", LINT, W, "An icon's src uses https:, not plain http:.", since("2025-11-25"))
+     "destructiveHint/idempotentHint mean nothing when readOnlyHint is true.", since("2025-03-26"),
+     why="Info: harmless; clients ignore the extra hints.")
+rule("ICON_SRC", LINT, E, "An icon's src is an https: URL or a data: URI.", since("2025-11-25"),
+     why=SPEC + " Clients must not load other schemes.")
+rule("ICON_SRC_HTTPS", LINT, W, "An icon's src uses https:, not plain http:.", since("2025-11-25"),
+     why="Clients (and browsers, as mixed content) refuse to load plain-http icons.")
 rule("ICON_SIZES", LINT, E, "Icon sizes are a list of WxH strings (e.g. 48x48) or \"any\".",
-     since("2025-11-25"))
-rule("ICON_THEME", LINT, E, "An icon's theme is light or dark.", since("2025-11-25"))
+     since("2025-11-25"), why=SPEC)
+rule("ICON_THEME", LINT, E, "An icon's theme is light or dark.", since("2025-11-25"), why=SPEC)
 rule("EXECUTION_TASK_SUPPORT", LINT, E,
-     "execution.taskSupport is forbidden, optional or required.", frozenset(("2025-11-25",)))
+     "execution.taskSupport is forbidden, optional or required.", frozenset(("2025-11-25",)), why=SPEC)
 rule("SERVER_NAME_BLANK", LINT, E,
-     "An explicit server name is not blank (it becomes serverInfo.name; omit it to use the file name).")
-rule("MANIFEST_NO_TOOLS", LINT, W, "The manifest defines at least one tool.")
+     "An explicit server name is not blank (it becomes serverInfo.name; omit it to use the file name).",
+     why="serverInfo.name is required; a blank one breaks clients that key servers by name.")
+rule("MANIFEST_NO_TOOLS", LINT, W, "The manifest defines at least one tool.",
+     why="A server generated from it offers clients nothing.")
 
 # Tool fields that some revision lacks -> the revisions that have them (one table, the runtime's).
 _ALWAYS = frozenset.intersection(*TOOL_FIELDS.values())
@@ -75,6 +100,20 @@ def check_field_revisions(ctx: ToolCtx) -> None:
                  "that revision ignore it", key=True)
 
 
+@checker("TOOL_TASK_REQUIRED_REVISION")
+def check_task_required(ctx: ToolCtx) -> None:
+    ex = ctx.raw.get("execution")
+    if not isinstance(ex, dict) or ex.get("taskSupport") != "required":
+        return
+    revs = ctx.revs("TOOL_TASK_REQUIRED_REVISION")
+    if revs:
+        which = f"revisions {', '.join(revs)} have" if len(revs) > 1 else f"revision {revs[0]} has"
+        ctx.emit("TOOL_TASK_REQUIRED_REVISION", "/execution/taskSupport",
+                 f"taskSupport: required, but {which} no tasks: clients on them cannot call "
+                 "this tool (a plain call gets -32601); use optional, or target only 2025-11-25 "
+                 "with `protocol`")
+
+
 @checker("TOOL_DESCRIPTION_MISSING", "PROPERTY_DESCRIPTION_MISSING")
 def check_descriptions(ctx: ToolCtx) -> None:
     d = ctx.raw.get("description")
@@ -107,7 +146,8 @@ def _has_description(s: dict[str, Any]) -> bool:
     return isinstance(d, str) and bool(d.strip())
 
 
-@checker("ANNOTATION_UNKNOWN_FIELD", "ANNOTATION_TYPE", "ANNOTATION_CONTRADICTION", "ANNOTATION_REDUNDANT")
+@checker("ANNOTATION_UNKNOWN_FIELD", "ANNOTATION_FIELD_TYPO", "ANNOTATION_TYPE",
+         "ANNOTATION_CONTRADICTION", "ANNOTATION_REDUNDANT")
 def check_annotations(ctx: ToolCtx) -> None:
     ann = ctx.raw.get("annotations")
     if ann is None:
@@ -121,9 +161,13 @@ def check_annotations(ctx: ToolCtx) -> None:
         if want is None:
             import difflib  # only on this rare path: it costs a few ms to import
 
-            close = difflib.get_close_matches(key, list(_ANNOTATIONS), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            ctx.emit("ANNOTATION_UNKNOWN_FIELD", ptr, f"unknown annotation {key!r}{hint}", key=True)
+            close = _typo_of(key) or difflib.get_close_matches(key, list(_ANNOTATIONS), n=1, cutoff=0.8)
+            if close:
+                ctx.emit("ANNOTATION_FIELD_TYPO", ptr,
+                         f"unknown annotation {key!r} (did you mean {close[0]!r}?); clients ignore "
+                         "it, so that hint is not given", key=True)
+            else:
+                ctx.emit("ANNOTATION_UNKNOWN_FIELD", ptr, f"unknown annotation {key!r}", key=True)
         elif not isinstance(value, want):
             ctx.emit("ANNOTATION_TYPE", ptr,
                      f"annotation {key!r} must be a {'string' if want is str else 'boolean'}, "
@@ -137,6 +181,12 @@ def check_annotations(ctx: ToolCtx) -> None:
             if key in ann and not (key == "destructiveHint" and ann[key] is True):
                 ctx.emit("ANNOTATION_REDUNDANT", "/annotations/" + key,
                          f"{key} is meaningless when readOnlyHint is true", key=True)
+
+
+def _typo_of(key: str) -> list[str]:
+    """The known annotation ``key`` spells differently only by case, ``_`` or ``-``."""
+    folded = key.replace("_", "").replace("-", "").lower()
+    return [k for k in _ANNOTATIONS if k.lower() == folded]
 
 
 def _json_type(v: Any) -> str:

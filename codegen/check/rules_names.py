@@ -5,19 +5,25 @@ from __future__ import annotations
 import re
 
 from codegen.check.context import ManifestCtx, ToolCtx
-from codegen.check.registry import LINT, E, W, checker, rule
+from codegen.check.registry import LINT, SPEC, E, W, checker, rule
 
 rule("TOOL_NAME_LENGTH", LINT, E,
      "Tool names are 1-128 characters (or the configured `name-max-length`, e.g. 64 for clients "
-     "such as Claude Desktop).")
+     "such as Claude Desktop).", why=SPEC + " Over the configured limit, the client drops or renames it.")
 rule("TOOL_NAME_CHARSET", LINT, E,
-     "Tool names use only A-Z a-z 0-9 _ - . (no spaces, commas, slashes or other characters).")
-rule("TOOL_NAME_UNIQUE", LINT, E, "Tool names are unique within the manifest (case-sensitive).")
+     "Tool names use only A-Z a-z 0-9 _ - . (no spaces, commas, slashes or other characters).",
+     why=SPEC + " Model APIs refuse such function names.")
+rule("TOOL_NAME_UNIQUE", LINT, E, "Tool names are unique within the manifest (case-sensitive).",
+     why=SPEC + " Only one of the tools can ever be called.")
 rule("TOOL_NAME_CASE_COLLISION", LINT, W,
-     "Tool names differ by more than letter case (case-insensitive clients would merge them).")
+     "Tool names differ by more than letter case (case-insensitive clients would merge them).",
+     why="Clients and model APIs that compare names case-insensitively merge the tools; one "
+         "becomes unreachable.")
 rule("TOOL_NAME_PORTABLE", LINT, W,
      "Tool names match ^[a-zA-Z0-9_-]{1,64}$, the function-name pattern of major LLM APIs "
-     "(off by default; enable it when models call the tools directly).", default_enabled=False)
+     "(off by default; enable it when models call the tools directly).", default_enabled=False,
+     why="Off: clients map names for their model API; enable it when your client passes names "
+         "through as they are (a dot or a name over 64 characters is then rejected).")
 
 _ALLOWED = re.compile(r"[A-Za-z0-9_.\-]*\Z")
 _PORTABLE = re.compile(r"[A-Za-z0-9_\-]{1,64}\Z")

@@ -7,32 +7,42 @@ from typing import Any
 
 from codegen.check.context import ToolCtx
 from codegen.check.dialects import D2020, dialect_of, meta_errors
-from codegen.check.registry import LINT, E, I, W, checker, rule, since
+from codegen.check.registry import LINT, SPEC, E, I, W, checker, rule, since
 from codegen.schemawalk import COMBINATORS, Node, esc
 
-rule("INPUT_SCHEMA_REQUIRED", LINT, E, "Every tool has an inputSchema that is a JSON object (never null).")
-rule("INPUT_SCHEMA_ROOT_OBJECT", LINT, E, "The inputSchema root declares `type: object` (tool arguments are objects).")
+rule("INPUT_SCHEMA_REQUIRED", LINT, E, "Every tool has an inputSchema that is a JSON object (never null).",
+     why=SPEC)
+rule("INPUT_SCHEMA_ROOT_OBJECT", LINT, E, "The inputSchema root declares `type: object` (tool arguments are objects).",
+     why=SPEC + " Model APIs refuse the tool.")
 rule("INPUT_SCHEMA_ROOT_COMBINATOR", LINT, W,
      "The inputSchema root has no anyOf/oneOf/allOf/not/if/then/else: Anthropic, Bedrock, Vertex and "
-     "Azure reject such tools (some clients drop them silently).")
+     "Azure reject such tools (some clients drop them silently).",
+     why="Allowed by the spec, but the model APIs most clients use refuse the tool, so it fails there.")
 rule("INPUT_SCHEMA_NO_PARAMS_OPEN", LINT, I,
      "A tool without parameters says `additionalProperties: false` (the spec's recommended form).",
-     since("2025-11-25"))
+     since("2025-11-25"),
+     why="Info: a recommendation; clients call a tool with an open empty schema without trouble.")
 rule("OUTPUT_SCHEMA_ROOT_OBJECT", LINT, E,
      "The outputSchema root declares `type: object` (required up to 2025-11-25; any type from 2026-07-28).",
-     frozenset(("2025-06-18", "2025-11-25")))
+     frozenset(("2025-06-18", "2025-11-25")), why=SPEC + " Clients validating structuredContent fail.")
 rule("SCHEMA_DIALECT_UNKNOWN", LINT, E,
      "A tool schema's `$schema` names a JSON Schema dialect mcpgen knows (2020-12, 2019-09, draft-07/06/04); "
-     "an unsupported dialect must be answered with an error.")
-rule("SCHEMA_DIALECT_PORTABLE", LINT, W,
+     "an unsupported dialect must be answered with an error.",
+     why=SPEC + " Clients cannot validate with the schema.")
+rule("SCHEMA_DIALECT_PORTABLE", LINT, I,
      "Tool schemas use JSON Schema 2020-12, the one dialect every client must support "
-     "(several clients reject draft-07).", since("2025-11-25"))
+     "(a client may reject draft-07).", since("2025-11-25"),
+     why="Info: draft-07 is what the TypeScript SDK (zod) emits and what clients in use accept; "
+         "2020-12 is only the one dialect the spec guarantees.")
 rule("SCHEMA_VALID", LINT, E,
-     "Each tool schema is a valid JSON Schema of its dialect (checked against the official meta-schema).")
+     "Each tool schema is a valid JSON Schema of its dialect (checked against the official meta-schema).",
+     why=SPEC + " Validating clients fail on every call.")
 rule("SCHEMA_REF_UNRESOLVED", LINT, E,
-     "Every $ref in a tool schema resolves inside that schema (clients never fetch other files or URLs).")
+     "Every $ref in a tool schema resolves inside that schema (clients never fetch other files or URLs).",
+     why=SPEC + " Validating clients fail on every call.")
 rule("SCHEMA_REQUIRED_UNDEFINED", LINT, E,
-     "Every name in `required` is declared in the same object's `properties`.")
+     "Every name in `required` is declared in the same object's `properties`.",
+     why="The model is never told about the required name, so its calls fail validation.")
 
 _ELSEWHERE = ("patternProperties", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if",
               "dependentSchemas", "dependencies", "unevaluatedProperties")

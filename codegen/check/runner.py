@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from mcpgen_runtime.revisions import KNOWN_REVISIONS
+
 from codegen.check import catalog
 from codegen.check.context import ManifestCtx, Options, Sink, ToolCtx
-from codegen.check.registry import CHECKERS, LINT, RULES, Rule
+from codegen.check.registry import ALIASES, CHECKERS, LINT, RULES, Rule, canonical_id
 from codegen.config import RuleConfig
 from codegen.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from codegen.errors import McpgenError
-from codegen.manifest.model import KNOWN_REVISIONS, Manifest
+from codegen.manifest.model import Manifest
 
 
 def rule_severity(r: Rule, cfg: RuleConfig) -> Severity | None:
@@ -87,8 +89,11 @@ def _with_severity(d: Diagnostic, sev: Severity) -> Diagnostic:
 
 
 def apply_ignores(diags: Iterable[Diagnostic], ignores: dict[int, frozenset[str]]) -> list[Diagnostic]:
+    """Drop findings silenced by ``# mcpgen: ignore`` comments (former rule ids count too)."""
     if not ignores:
         return list(diags)
+    if ALIASES:
+        ignores = {line: frozenset(canonical_id(r) for r in ids) for line, ids in ignores.items()}
     return [d for d in diags if d.rule_id not in ignores.get(d.line, ())]
 
 

@@ -17,7 +17,7 @@ YAML 1.1 reader (PyYAML, many CI tools) would see something else are reported:
   Warning, not error: the value mcpgen loads is well defined, but another tool may disagree.
 * ``YAML_TIMESTAMP`` (warning): unquoted dates/times stay strings (1.1: datetime objects). Not
   reported under ``/protocol``, where a bare revision date is exactly what is expected.
-* ``YAML_DUPLICATE_KEY`` (error, also for JSON): the last value wins, as in most parsers, but
+* ``DUPLICATE_KEY`` (error, also for JSON; formerly ``YAML_DUPLICATE_KEY``): the last value wins, as in most parsers, but
   silently losing half of a definition is a real bug.
 
 Merge keys (``<<: *base``) are applied (YAML 1.1 / yaml-language-server behaviour); aliases are
@@ -143,7 +143,7 @@ def _parse_json_doc(text: str, path: str) -> Document:
         raise McpgenError(f"invalid JSON: {exc.message}", path=path, line=line, col=col) from None
     diags = [
         Diagnostic(
-            "YAML_DUPLICATE_KEY",
+            "DUPLICATE_KEY",
             Severity.ERROR,
             Location(path, *loc.line_col(off), ptr),
             f"duplicate key {unescape(ptr.rsplit('/', 1)[-1])!r}; the last value wins",

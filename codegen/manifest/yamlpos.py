@@ -164,7 +164,7 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
                 if key in top.seen:
                     first = top.seen[key]
                     diags.append(Diagnostic(
-                        "YAML_DUPLICATE_KEY", Severity.ERROR,
+                        "DUPLICATE_KEY", Severity.ERROR,
                         Location(path, *_pos(mark), kptr),
                         f"duplicate key {key!r}; the last value wins",
                         (Location(path, *_pos(first), kptr),),

@@ -204,6 +204,23 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
               properties:
                 x: {type: string, x-mcp-header: Region}
         """, [(8, 41)]),
+    ("X_MCP_HEADER_INTEGER_RANGE", """
+        protocol: 2026-07-28
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                ok: {type: integer, minimum: -9007199254740991, maximum: 9007199254740991, x-mcp-header: Ok}
+                big: {type: integer, maximum: 9007199254740992, x-mcp-header: Big}
+                low:
+                  type: integer
+                  x-mcp-header: Low
+                  exclusiveMinimum: -1e20
+                  enum: [1, 99999999999999999999]
+                  default: 1
+                s: {type: string, maxLength: 99999999999999999999, x-mcp-header: S}
+        """, [(8, 39), (12, 29), (13, 21)]),
     ("X_MCP_HEADER_TYPE", """
         protocol: 2026-07-28
         tools:
@@ -269,6 +286,22 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             icons: [{src: "https://x.test/i.png"}]
             execution: {taskSupport: optional}
         """, [(4, 5), (6, 5), (8, 5), (9, 5)]),
+    ("TOOL_TASK_REQUIRED_REVISION", """
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: required}
+          - name: b
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """, [(4, 30)]),
+    ("TOOL_TASK_REQUIRED_REVISION", """
+        protocol: [2025-11-25]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: required}
+        """, []),
     ("TOOL_DESCRIPTION_MISSING", """
         tools:
           - name: a
@@ -302,8 +335,14 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
         tools:
           - name: a
             inputSchema: {type: object}
-            annotations: {readonlyHint: true, title: T}
-        """, [(4, 19)]),
+            annotations: {readonlyHint: true, title: T, x-vendor: 1, category: io}
+        """, [(4, 49), (4, 62)]),
+    ("ANNOTATION_FIELD_TYPO", """
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            annotations: {readonlyHint: true, title: T, destructive_hint: false, idempotent: true}
+        """, [(4, 19), (4, 49), (4, 74)]),
     ("ANNOTATION_TYPE", """
         tools:
           - name: a

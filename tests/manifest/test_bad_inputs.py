@@ -38,7 +38,7 @@ FINDINGS = {
     "number.json": [("MANIFEST_SCHEMA", "found the number 42", (1, 1))],
     "empty.yaml": [("MANIFEST_SCHEMA", "the file is empty", (1, 1))],
     "tools_not_a_list.yaml": [("MANIFEST_SCHEMA", "`tools` must be a list, not a mapping", (3, 3))],
-    "duplicate_keys.json": [("YAML_DUPLICATE_KEY", "duplicate key 'tools'", (3, 3))],
+    "duplicate_keys.json": [("DUPLICATE_KEY", "duplicate key 'tools'", (3, 3))],
     "recursive_ref.yaml": [("REF_CYCLE", "A -> B -> A", (3, 13))],
     "network_ref.yaml": [("REF_NETWORK", "never fetches", (6, 19))],
     "outside_root.yaml": [("REF_OUTSIDE_ROOT", "outside the manifest's directory", (6, 19))],

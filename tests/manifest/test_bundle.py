@@ -270,7 +270,7 @@ def test_diagnostics_in_referenced_files_point_into_them(write, tmp_path) -> Non
     res = load_manifest(write("m.yaml", "tools: [{name: a, inputSchema: {type: object, $ref: 'common.yaml#/A'}}]\n"))
     got = sorted((d.rule_id, d.path, where(d)) for d in res.diagnostics)
     p = str(tmp_path / "common.yaml")
-    assert got == [("REF_NETWORK", p, (4, 9)), ("YAML_DUPLICATE_KEY", p, (3, 3))]
+    assert got == [("DUPLICATE_KEY", p, (3, 3)), ("REF_NETWORK", p, (4, 9))]
 
 
 def test_shared_def_used_by_many_tools_reports_once(write) -> None:

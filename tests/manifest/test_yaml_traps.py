@@ -84,7 +84,7 @@ def test_boolean_words_as_keys_stay_strings() -> None:
 def test_duplicate_keys_yaml() -> None:
     doc = load("tools:\n  - name: a\n    name: b\n")
     assert doc.value == {"tools": [{"name": "b"}]}
-    [d] = by_rule(doc.diagnostics, "YAML_DUPLICATE_KEY")
+    [d] = by_rule(doc.diagnostics, "DUPLICATE_KEY")
     assert where(d) == (3, 5) and d.severity.label == "error"
     assert [(r.line, r.col) for r in d.related] == [(2, 5)]
     assert "'name'" in d.message
@@ -93,7 +93,7 @@ def test_duplicate_keys_yaml() -> None:
 def test_duplicate_keys_json() -> None:
     doc = parse_text('{"tools": [\n {"name": "a",\n  "name": "b"}]}', "t.json")
     assert doc.value == {"tools": [{"name": "b"}]}
-    [d] = by_rule(doc.diagnostics, "YAML_DUPLICATE_KEY")
+    [d] = by_rule(doc.diagnostics, "DUPLICATE_KEY")
     assert where(d) == (3, 3) and d.location.pointer == "/tools/0/name"
     assert [(r.line, r.col) for r in d.related] == [(2, 3)]
 
