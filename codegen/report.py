@@ -24,9 +24,14 @@ def render(
     *,
     rules: Mapping[str, Any] | None = None,
     related_label: str = "was at",
+    collapse: bool = False,
 ) -> str:
-    """``rules`` (id -> registry Rule) feeds SARIF's rule table; other formats ignore it."""
+    """``rules`` (id -> registry Rule) feeds SARIF's rule table; other formats ignore it.
+    ``collapse`` (text only): repeated non-error findings of one rule in one file become one
+    line (``collapsed_lines``); the machine formats always list every finding."""
     if fmt == "text":
+        if collapse:
+            return "".join(line + "\n" for line in collapsed_lines(diags, related_label))
         return "".join(text_line(d, related_label) + "\n" for d in diags)
     if fmt == "json":
         return json.dumps(as_json(diags), indent=2) + "\n"
@@ -44,10 +49,56 @@ def text_line(d: Diagnostic, related_label: str = "was at") -> str:
     return line
 
 
-def summary(diags: Sequence[Diagnostic], files: int) -> str:
+COLLAPSE_AT = 4
+"""A rule that fires this many times (or more) in one file, below error, collapses to one line."""
+SHOWN_LOCATIONS = 3
+"""How many further locations a collapsed line names."""
+
+
+def collapsed_lines(diags: Sequence[Diagnostic], related_label: str = "was at") -> list[str]:
+    """Text lines, with each (file, rule, severity) group of at least ``COLLAPSE_AT`` warnings or
+    infos collapsed into one line at its first finding, naming the count and the next
+    locations. Errors are never collapsed: each gets its own line."""
+    groups: dict[tuple[str, str, Severity], list[Diagnostic]] = {}
+    for d in diags:
+        if d.severity < Severity.ERROR:
+            groups.setdefault((d.path, d.rule_id, d.severity), []).append(d)
+    out: list[str] = []
+    for d in diags:
+        group = groups.get((d.path, d.rule_id, d.severity)) if d.severity < Severity.ERROR else None
+        if group is None or len(group) < COLLAPSE_AT:
+            out.append(text_line(d, related_label))
+        elif group[0] is d:
+            more = [f"{o.line}:{o.col}" for o in group[1 : 1 + SHOWN_LOCATIONS]]
+            rest = ", ..." if len(group) > 1 + SHOWN_LOCATIONS else ""
+            out.append(f"{text_line(d, related_label)} [+{len(group) - 1} more {d.rule_id} in "
+                       f"this file, at {', '.join(more)}{rest}; --verbose lists each]")
+    return out
+
+
+def summary(diags: Sequence[Diagnostic], files: int, hidden_info: int = 0) -> str:
+    """``mcpgen: 1 error, 2 warnings in 1 file``; ``hidden_info`` info findings not printed are
+    counted, with the flag that shows them."""
     counts = {s: sum(1 for d in diags if d.severity == s) for s in Severity}
     parts = [f"{counts[s]} {s.label}{'s' if counts[s] != 1 else ''}" for s in reversed(Severity) if counts[s]]
-    return f"mcpgen: {', '.join(parts) or 'no findings'} in {files} file{'s' if files != 1 else ''}"
+    line = f"mcpgen: {', '.join(parts) or 'no findings'} in {files} file{'s' if files != 1 else ''}"
+    if hidden_info:
+        line += (f"; {hidden_info} info finding{'s' if hidden_info != 1 else ''} hidden "
+                 "(--show-info lists them)")
+    return line
+
+
+def statistics(diags: Sequence[Diagnostic], fmt: str = "text") -> str:
+    """Counts per rule, most frequent first (ruff's ``--statistics``): text or json."""
+    counts: dict[tuple[str, Severity], int] = {}
+    for d in diags:
+        counts[(d.rule_id, d.severity)] = counts.get((d.rule_id, d.severity), 0) + 1
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], -kv[0][1], kv[0][0]))
+    if fmt == "json":
+        return json.dumps([{"rule_id": rid, "severity": sev.label, "count": n}
+                           for (rid, sev), n in rows], indent=2) + "\n"
+    width = max((len(rid) for (rid, _), _ in rows), default=0)
+    return "".join(f"{n:>5}  {rid:<{width}}  {sev.label}\n" for (rid, sev), n in rows)
 
 
 def _loc_json(loc: Location) -> dict[str, Any]:

@@ -15,7 +15,14 @@ _CHECK_HELP = """Lint MCP tool manifests (YAML or JSON) against the spec's rules
 
 Prints one line per finding, `path:line:col: severity RULE_ID message`. Every rule has a
 stable id, a default severity and the protocol revisions it applies to (the manifest's
-`protocol` list selects them); `mcpgen rules` lists them all.
+`protocol` list selects them); `mcpgen rules` lists them all, with the reason for each default.
+
+\b
+Defaults mean "act on this": an error is a spec violation or a manifest mcpgen cannot use, a
+warning means a real client or model fails or degrades. Advice is `info`: counted in the
+summary, listed with --show-info (text and github output; json and sarif always list it).
+A warning or info that repeats 4 or more times in one file is collapsed into one line naming
+the count and the next locations (--verbose lists each); errors are never collapsed.
 
 \b
 Exit codes: 0 no findings at or above --fail-on; 1 findings; 2 unreadable input or usage error.
@@ -59,6 +66,12 @@ def _fail_on_option(f: click.decorators.FC) -> click.decorators.FC:
 @click.option("--disable", multiple=True, metavar="RULE", help="Turn a rule off (repeatable).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Read [tool.mcpgen] from this pyproject.toml instead of searching.")
+@click.option("--show-info", is_flag=True,
+              help="List info findings too (text and github output; they are always counted).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="One line per finding: never collapse repeated findings.")
+@click.option("--statistics", is_flag=True,
+              help="Print the number of findings per rule instead of the findings (text or json).")
 def check(
     files: tuple[str, ...],
     fmt: str,
@@ -67,33 +80,51 @@ def check(
     enable: tuple[str, ...],
     disable: tuple[str, ...],
     config_path: Path | None,
+    show_info: bool,
+    verbose: bool,
+    statistics: bool,
 ) -> None:
     from codegen.check import catalog
     from codegen.check.runner import check_file, exit_code
     from codegen.config import load_config
+    from codegen.diagnostics import Severity
     from codegen.report import render, summary
+    from codegen.report import statistics as stats_table
 
+    if statistics and fmt not in ("text", "json"):
+        raise click.UsageError("--statistics prints text or json")
     rules = catalog.load_all()
     cfg = load_config(rules, explicit=config_path).check
     cfg = cfg.merged(enable=_ids(enable, rules), disable=_ids(disable, rules), fail_on=fail_on,
                      name_max_length=name_profile)
     results = [check_file(f, cfg) for f in files]
     diags = [d for r in results for d in r.diagnostics]
-    out = render(diags, fmt, rules=rules, related_label="see")
+    if statistics:
+        click.echo(stats_table(diags, fmt), nl=False)
+        code = exit_code(results, cfg.fail_on)
+        if code:
+            sys.exit(code)
+        return
+    # info is advice: counted, listed on request (or when it fails the run)
+    hide_info = fmt in ("text", "github") and not show_info and cfg.fail_on != Severity.INFO
+    shown = [d for d in diags if d.severity > Severity.INFO] if hide_info else diags
+    out = render(shown, fmt, rules=rules, related_label="see", collapse=not verbose)
     if out:
         click.echo(out, nl=False)
     if fmt == "text" and diags:
-        click.echo(summary(diags, len(files)), err=True)
+        click.echo(summary(shown, len(files), hidden_info=len(diags) - len(shown)), err=True)
     code = exit_code(results, cfg.fail_on)
     if code:
         sys.exit(code)
 
 
 def _ids(values: tuple[str, ...], rules: Collection[str]) -> list[str]:
+    from codegen.check.registry import canonical_id
+
     out = []
     for v in values:
         for part in v.split(","):
-            rid = part.strip().upper()
+            rid = canonical_id(part)
             if rid and rid not in rules:
                 raise click.BadParameter(f"unknown rule {part.strip()!r} (see `mcpgen rules`)")
             if rid:
@@ -106,7 +137,8 @@ def _ids(values: tuple[str, ...], rules: Collection[str]) -> list[str]:
 @click.option("--category", type=click.Choice(("load", "lint", "breaking")), default=None,
               help="Only rules of this category.")
 def rules(fmt: str, category: str | None) -> None:
-    """List every rule: id, category, default severity, revisions and purpose."""
+    """List every rule: id, category, default severity, revisions, purpose and why it has that
+    default."""
     from codegen.check import catalog
     from codegen.check.registry import CATEGORIES, describe_revisions
 
@@ -120,9 +152,14 @@ def rules(fmt: str, category: str | None) -> None:
     width = max(len(r.id) for r in ordered)
     rwidth = max(len(describe_revisions(r.revisions)) for r in ordered)
     click.echo(f"{'RULE':<{width}}  {'CATEGORY':<8}  {'DEFAULT':<7}  {'REVISIONS':<{rwidth}}  PURPOSE")
+    pad = " " * (width + 2)
     for r in ordered:
-        flags = "" if r.default_enabled else " (off by default)"
+        default = r.severity.label if r.default_enabled else "off"
+        flags = "" if r.default_enabled else f" (off by default; {r.severity.label} when enabled)"
         click.echo(
-            f"{r.id:<{width}}  {r.category:<8}  {r.severity.label:<7}  "
+            f"{r.id:<{width}}  {r.category:<8}  {default:<7}  "
             f"{describe_revisions(r.revisions):<{rwidth}}  {r.purpose}{flags}"
         )
+        click.echo(f"{pad}why: {r.why}")
+        if r.aliases:
+            click.echo(f"{pad}formerly: {', '.join(r.aliases)}")

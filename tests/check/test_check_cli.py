@@ -32,11 +32,14 @@ protocol: [2025-11-25]
 tools:
   - name: get weather
     description: Weather.
+    annotations: {readonlyHint: true}
     inputSchema:
       type: object
       properties:
         city: {type: string}
 """
+TYPO = ("bad.yaml:5:19: warning ANNOTATION_FIELD_TYPO unknown annotation 'readonlyHint' (did you "
+        "mean 'readOnlyHint'?); clients ignore it, so that hint is not given")
 
 
 def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -65,10 +68,18 @@ def test_findings_exit_1_with_exact_lines(work: Path) -> None:
     assert p.stdout.splitlines() == [
         "bad.yaml:3:11: error TOOL_NAME_CHARSET tool name 'get weather' contains space; "
         "allowed are A-Z a-z 0-9 _ - .",
-        "bad.yaml:8:9: warning PROPERTY_DESCRIPTION_MISSING parameter 'city' of tool "
-        "'get weather' has no description",
+        TYPO,
     ]
-    assert "1 error, 1 warning in 1 file" in p.stderr
+    assert p.stderr == ("mcpgen: 1 error, 1 warning in 1 file; 1 info finding hidden "
+                        "(--show-info lists them)\n")
+    info = ("bad.yaml:9:9: info PROPERTY_DESCRIPTION_MISSING parameter 'city' of tool "
+            "'get weather' has no description")
+    p = run("check", "bad.yaml", "--show-info", cwd=work)
+    assert p.stdout.splitlines()[1:] == [TYPO, info]
+    assert p.stderr == "mcpgen: 1 error, 1 warning, 1 info in 1 file\n"
+    # a run that fails on info lists the infos that fail it
+    p = run("check", "bad.yaml", "--fail-on", "info", cwd=work)
+    assert info in p.stdout.splitlines()
 
 
 def test_fail_on_levels(work: Path) -> None:
@@ -104,7 +115,8 @@ def test_json_format(work: Path) -> None:
     assert (d["path"], d["line"], d["col"], d["rule_id"], d["severity"]) == (
         "bad.yaml", 3, 11, "TOOL_NAME_CHARSET", "error")
     assert d["pointer"] == "/tools/0/name"
-    assert data["summary"] == {"error": 1, "warning": 1, "info": 0}
+    assert data["summary"] == {"error": 1, "warning": 1, "info": 1}  # json lists info too
+    assert [d["severity"] for d in data["diagnostics"]] == ["error", "warning", "info"]
 
 
 def test_github_format(work: Path) -> None:
@@ -113,7 +125,10 @@ def test_github_format(work: Path) -> None:
         "::error file=bad.yaml,line=3,col=11,title=TOOL_NAME_CHARSET::tool name 'get weather' "
         "contains space; allowed are A-Z a-z 0-9 _ - ."
     )
-    assert p.stdout.splitlines()[1].startswith("::warning file=bad.yaml,line=8,col=9,")
+    assert p.stdout.splitlines()[1].startswith("::warning file=bad.yaml,line=5,col=19,")
+    assert len(p.stdout.splitlines()) == 2  # info hidden, as in text
+    p = run("check", "bad.yaml", "--format", "github", "--show-info", cwd=work)
+    assert p.stdout.splitlines()[2].startswith("::notice file=bad.yaml,line=9,col=9,")
 
 
 def test_sarif_format(work: Path) -> None:
@@ -128,7 +143,7 @@ def test_sarif_format(work: Path) -> None:
     region = res["locations"][0]["physicalLocation"]["region"]
     assert (region["startLine"], region["startColumn"]) == (3, 11)
     assert res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad.yaml"
-    assert run0["results"][1]["level"] == "warning"
+    assert [r["level"] for r in run0["results"]] == ["error", "warning", "note"]
 
 
 def test_pyproject_config(work: Path) -> None:
@@ -141,7 +156,8 @@ def test_pyproject_config(work: Path) -> None:
     sub.mkdir()
     p = run("check", "../bad.yaml", cwd=sub)  # found by walking up
     assert p.returncode == 1
-    assert [l.split(" ")[1:3] for l in p.stdout.splitlines()] == [["error", "PROPERTY_DESCRIPTION_MISSING"]]
+    assert [l.split(" ")[1:3] for l in p.stdout.splitlines()] == [
+        ["warning", "ANNOTATION_FIELD_TYPO"], ["error", "PROPERTY_DESCRIPTION_MISSING"]]
     (work / "pyproject.toml").write_text('[tool.mcpgen.check]\nfail-on = "none"\n')
     assert run("check", "bad.yaml", cwd=work).returncode == 0
 
@@ -173,6 +189,7 @@ def test_bad_config_exit_2(work: Path, bad: str) -> None:
 
 def test_inline_ignore(work: Path) -> None:
     text = BAD.replace("  - name: get weather", "  - name: get weather  # mcpgen: ignore TOOL_NAME_CHARSET")
+    text = text.replace("{readonlyHint: true}", "{readonlyHint: true}  # mcpgen: ignore ANNOTATION_FIELD_TYPO")
     text = text.replace("        city: {type: string}",
                         "        # mcpgen: ignore PROPERTY_DESCRIPTION_MISSING\n        city: {type: string}")
     (work / "ignored.yaml").write_text(text)
@@ -183,24 +200,30 @@ def test_inline_ignore(work: Path) -> None:
 def test_rules_lists_every_rule(work: Path) -> None:
     p = run("rules", "--format", "json", cwd=work)
     rules = {r["id"]: r for r in json.loads(p.stdout)}
-    for rid in ("TOOL_NAME_CHARSET", "MANIFEST_SCHEMA", "YAML_DUPLICATE_KEY", "REF_CYCLE",
+    for rid in ("TOOL_NAME_CHARSET", "MANIFEST_SCHEMA", "DUPLICATE_KEY", "REF_CYCLE",
                 "TOOL_NO_DELETE", "X_MCP_HEADER_TYPE", "INPUT_UNREADABLE"):
         assert rid in rules
     assert rules["EXECUTION_TASK_SUPPORT"]["revisions"] == ["2025-11-25"]
     assert rules["X_MCP_HEADER_TYPE"]["revisions"] == ["2026-07-28", "draft"]
     assert all(r["purpose"] and r["severity"] in ("error", "warning", "info") for r in rules.values())
+    assert all(r["why"] for r in rules.values())  # every default says why
+    assert rules["DUPLICATE_KEY"]["aliases"] == ["YAML_DUPLICATE_KEY"]
+    assert "YAML_DUPLICATE_KEY" not in rules
     text = run("rules", cwd=work).stdout
-    assert "TOOL_NAME_PORTABLE" in text and "(off by default)" in text
+    assert "TOOL_NAME_PORTABLE" in text and "(off by default" in text
+    assert "why: " in text and "formerly: YAML_DUPLICATE_KEY" in text
 
 
 def test_revision_selection_names_the_revision(work: Path) -> None:
     text = CLEAN.replace("protocol: [2025-11-25]", "protocol: [2025-03-26, 2026-07-28]").replace(
         "    inputSchema:", "    outputSchema: {type: object}\n    inputSchema:")
     (work / "rev.yaml").write_text(text)
-    p = run("check", "rev.yaml", cwd=work)
-    assert "warning TOOL_FIELD_REVISION 'outputSchema' is not part of revision 2025-03-26" in p.stdout
+    assert run("check", "rev.yaml", cwd=work).stdout == ""  # off by default: harmless
+    p = run("check", "rev.yaml", "--enable", "TOOL_FIELD_REVISION", "--show-info", cwd=work)
+    assert "info TOOL_FIELD_REVISION 'outputSchema' is not part of revision 2025-03-26" in p.stdout
     (work / "rev2.yaml").write_text(text.replace("2025-03-26, ", ""))
-    assert run("check", "rev2.yaml", cwd=work).stdout == ""
+    p = run("check", "rev2.yaml", "--enable", "TOOL_FIELD_REVISION", "--show-info", cwd=work)
+    assert p.stdout == ""
 
 
 def test_check_does_not_import_heavy_modules(work: Path) -> None:
@@ -248,3 +271,83 @@ def test_generated_manifests_are_clean(tmp_path: Path) -> None:
     files = sorted(p.name for p in tmp_path.iterdir())
     p = run("check", *files, "--fail-on", "info", "--enable", "TOOL_NAME_PORTABLE", cwd=tmp_path)
     assert (p.returncode, p.stdout) == (0, "")
+
+
+def test_bundled_example_is_clean() -> None:
+    """The README's first command: the weather example has no findings at all (not even info)."""
+    p = run("check", "examples/weather/tools.yaml", cwd=REPO)
+    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+    p = run("check", "examples/weather/tools.yaml", "--show-info", "--format", "json", cwd=REPO)
+    assert json.loads(p.stdout)["diagnostics"] == []
+
+
+REPEATED = """\
+protocol: [2025-11-25]
+tools:
+""" + "".join(f"""\
+  - name: t{i}
+    description: Tool {i}.
+    annotations: {{readonlyHint: true}}
+    inputSchema: {{type: object, properties: {{x: {{type: string, description: X.}}}}, required: [z]}}
+""" for i in range(6))
+
+
+def test_repeated_findings_collapse_but_errors_never_do(work: Path) -> None:
+    (work / "rep.yaml").write_text(REPEATED)
+    p = run("check", "rep.yaml", cwd=work)
+    lines = p.stdout.splitlines()
+    errors = [l for l in lines if " error SCHEMA_REQUIRED_UNDEFINED " in l]
+    assert len(errors) == 6  # one line per error, always
+    typos = [l for l in lines if "ANNOTATION_FIELD_TYPO" in l]
+    assert typos == [
+        "rep.yaml:5:19: warning ANNOTATION_FIELD_TYPO unknown annotation 'readonlyHint' (did you "
+        "mean 'readOnlyHint'?); clients ignore it, so that hint is not given [+5 more "
+        "ANNOTATION_FIELD_TYPO in this file, at 9:19, 13:19, 17:19, ...; --verbose lists each]"]
+    assert p.stderr == "mcpgen: 6 errors, 6 warnings in 1 file\n"
+    verbose = run("check", "rep.yaml", "--verbose", cwd=work).stdout.splitlines()
+    assert len([l for l in verbose if "ANNOTATION_FIELD_TYPO" in l]) == 6
+    assert len(verbose) == 12
+    for fmt in ("json", "sarif", "github"):  # machine formats list every finding
+        out = run("check", "rep.yaml", "--format", fmt, cwd=work).stdout
+        assert out.count("ANNOTATION_FIELD_TYPO") >= 6, fmt
+
+
+def test_statistics(work: Path) -> None:
+    (work / "rep.yaml").write_text(REPEATED)
+    p = run("check", "rep.yaml", "bad.yaml", "--statistics", cwd=work)
+    assert p.returncode == 1
+    assert p.stdout.splitlines() == [
+        "    7  ANNOTATION_FIELD_TYPO         warning",
+        "    6  SCHEMA_REQUIRED_UNDEFINED     error",
+        "    1  TOOL_NAME_CHARSET             error",
+        "    1  PROPERTY_DESCRIPTION_MISSING  info",
+    ]
+    p = run("check", "rep.yaml", "--statistics", "--format", "json", cwd=work)
+    assert json.loads(p.stdout) == [  # most frequent first; errors first on a tie
+        {"rule_id": "SCHEMA_REQUIRED_UNDEFINED", "severity": "error", "count": 6},
+        {"rule_id": "ANNOTATION_FIELD_TYPO", "severity": "warning", "count": 6}]
+    assert run("check", "rep.yaml", "--statistics", "--format", "sarif", cwd=work).returncode == 2
+
+
+DUP = """\
+tools:
+  - name: a
+    name: b  # mcpgen: ignore YAML_DUPLICATE_KEY
+    description: B.
+    inputSchema: {type: object}
+"""
+
+
+def test_duplicate_key_keeps_its_old_id_as_an_alias(work: Path) -> None:
+    (work / "dup.json").write_text('{"tools": [{"name": "a", "name": "b", "description": "B.", "inputSchema": {"type": "object"}}]}')
+    p = run("check", "dup.json", cwd=work)
+    assert p.returncode == 1 and "error DUPLICATE_KEY duplicate key 'name'" in p.stdout
+    # the old id in an inline ignore comment, on the command line and in pyproject.toml
+    (work / "dup.yaml").write_text(DUP)
+    assert run("check", "dup.yaml", cwd=work).returncode == 0
+    assert run("check", "dup.json", "--disable", "YAML_DUPLICATE_KEY", cwd=work).returncode == 0
+    (work / "pyproject.toml").write_text('[tool.mcpgen.check]\nseverity = { YAML_DUPLICATE_KEY = "warning" }\n')
+    p = run("check", "dup.json", cwd=work)
+    assert p.returncode == 0 and "warning DUPLICATE_KEY" in p.stdout
+    (work / "pyproject.toml").write_text('[tool.mcpgen.check]\ndisable = ["yaml_duplicate_key"]\n')
+    assert run("check", "dup.json", cwd=work).stdout == ""
