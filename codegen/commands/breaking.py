@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -63,8 +64,9 @@ def breaking(manifests: tuple[str, ...], git_ref: str | None, fmt: str, fail_on:
         shown = new_path
         try:
             if which == "old" and git_ref is not None:
-                text, label = read_at_ref(new_path, git_ref)
-                res = load_manifest_text(text, label, base_dir=Path(new_path).resolve().parent)
+                text, label, read_bytes = read_at_ref(new_path, git_ref)
+                res = load_manifest_text(text, label, base_dir=Path(new_path).resolve().parent,
+                                         read_bytes=read_bytes)
                 shown = label
             else:
                 shown = manifests[0] if which == "old" else new_path
@@ -101,8 +103,9 @@ class NotAtRef(McpgenError):
     """The file does not exist at the ref (a new manifest): nothing can break."""
 
 
-def read_at_ref(path: str, ref: str) -> tuple[str, str]:
-    """(text of ``path`` at git ``ref``, label ``REF:repo/relative/path``)."""
+def read_at_ref(path: str, ref: str) -> tuple[str, str, Callable[[Path], bytes]]:
+    """(text of ``path`` at git ``ref``, label ``REF:repo/relative/path``, a reader of other
+    files at that ref for the manifest's file ``$ref``s)."""
     p = Path(path).resolve()
     if ref.startswith("-"):
         raise McpgenError(f"invalid git ref {ref!r}")
@@ -117,10 +120,33 @@ def read_at_ref(path: str, ref: str) -> tuple[str, str]:
         if "exists on disk, but not in" in exc.message or "does not exist in" in exc.message:
             raise NotAtRef(f"{rel} does not exist at {ref}; nothing to compare") from None
         raise
-    return text, f"{ref}:{rel}"
+    root = Path(top).resolve()
+
+    def read_bytes(file: Path) -> bytes:
+        """A file referenced by the manifest, as it is at ``ref`` (never the working tree)."""
+        try:
+            frel = file.relative_to(root).as_posix()
+        except ValueError:
+            raise McpgenError(f"not inside the git repository at {top}") from None
+        try:
+            return _git_bytes(["show", f"{ref}:{frel}"], root)
+        except McpgenError as exc:
+            if "exists on disk, but not in" in exc.message or "does not exist in" in exc.message:
+                raise McpgenError(f"no such file at {ref}") from None
+            raise
+
+    return text, f"{ref}:{rel}", read_bytes
 
 
 def _git(args: list[str], cwd: Path) -> str:
+    out = _git_bytes(args, cwd)
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:
+        raise McpgenError(f"git {' '.join(args)}: output is not UTF-8") from None
+
+
+def _git_bytes(args: list[str], cwd: Path) -> bytes:
     try:
         proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
     except FileNotFoundError:
@@ -130,7 +156,4 @@ def _git(args: list[str], cwd: Path) -> str:
     if proc.returncode != 0:
         err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise McpgenError(f"git {args[0]} failed: {err[-1] if err else 'exit ' + str(proc.returncode)}")
-    try:
-        return proc.stdout.decode("utf-8")
-    except UnicodeDecodeError:
-        raise McpgenError(f"git {' '.join(args)}: output is not UTF-8") from None
+    return proc.stdout

@@ -17,6 +17,7 @@ from bundling (``codegen.manifest.refs``). Unreadable input raises ``McpgenError
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,10 +47,13 @@ def load_manifest(path: str | Path) -> LoadResult:
     return load_from_document(load_document(path), Path(path).parent)
 
 
-def load_manifest_text(text: str, path: str, base_dir: str | Path | None = None) -> LoadResult:
+def load_manifest_text(text: str, path: str, base_dir: str | Path | None = None,
+                       read_bytes: Callable[[Path], bytes] | None = None) -> LoadResult:
     """Same as ``load_manifest`` for text read elsewhere (a git blob). File ``$ref``s resolve
-    against ``base_dir`` (default: the directory of ``path``)."""
-    return load_from_document(parse_text(text, path), Path(base_dir or Path(path).parent))
+    against ``base_dir`` (default: the directory of ``path``) and are read with ``read_bytes``
+    (default: from the disk), e.g. from the same git ref."""
+    return load_from_document(parse_text(text, path), Path(base_dir or Path(path).parent),
+                              read_bytes)
 
 
 def require_manifest(path: str | Path) -> Manifest:
@@ -68,7 +72,8 @@ def require_manifest(path: str | Path) -> Manifest:
     return result.manifest
 
 
-def load_from_document(doc: Document, base_dir: Path) -> LoadResult:
+def load_from_document(doc: Document, base_dir: Path,
+                       read_bytes: Callable[[Path], bytes] | None = None) -> LoadResult:
     diags = list(doc.diagnostics)
     value = doc.value
 
@@ -98,7 +103,7 @@ def load_from_document(doc: Document, base_dir: Path) -> LoadResult:
     defs = defs if isinstance(defs, dict) else {}
     from codegen.manifest.refs import Bundler
 
-    bundler = Bundler(doc, base_dir, diags)
+    bundler = Bundler(doc, base_dir, diags, read_bytes)
     tools = []
     for i, t in enumerate(tools_raw):
         if isinstance(t, dict):

@@ -32,6 +32,7 @@ import json
 import os
 import re
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -48,7 +49,7 @@ from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
 from codegen.manifest.jsonpos import escape
 from codegen.manifest.model import Dependency
-from codegen.manifest.sourcemap import MAX_BYTES, Document, load_document
+from codegen.manifest.sourcemap import MAX_BYTES, Document, decode, load_document, parse_text
 
 # keywords whose value is a map of name -> schema / a list of schemas / a schema
 _MAP_KW = frozenset(MAP_KEYWORDS)
@@ -103,8 +104,12 @@ def _ids(root: Any) -> set[str]:
 class Bundler:
     """Bundles the schemas of one manifest's tools; appends its findings to ``diags``."""
 
-    def __init__(self, doc: Document, base_dir: Path, diags: list[Diagnostic]) -> None:
+    def __init__(self, doc: Document, base_dir: Path, diags: list[Diagnostic],
+                 read_bytes: Callable[[Path], bytes] | None = None) -> None:
+        """``read_bytes``: reads a referenced file (e.g. from a git ref) instead of the disk;
+        raises ``McpgenError`` when it does not exist."""
         self.doc = doc
+        self.read_bytes = read_bytes
         self.root_dir = base_dir.resolve()
         self.diags = diags
         self._seen_diags: set[tuple[str, Location, str]] = set()
@@ -163,6 +168,19 @@ class Bundler:
 
     def file_doc(self, path: Path, shown: str) -> Document | McpgenError:
         key = str(path)
+        if key not in self._files and self.read_bytes is not None:
+            try:
+                data = self.read_bytes(path)
+                if len(data) > MAX_BYTES:
+                    raise McpgenError(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB; "
+                                      "refusing to load it", path=shown)
+                self._sha[key] = hashlib.sha256(data).hexdigest()
+                doc = parse_text(decode(data, shown), shown)
+            except McpgenError as exc:
+                self._files[key] = exc
+            else:
+                self._files[key] = doc
+                self.diags.extend(doc.diagnostics)
         if key not in self._files:
             try:  # hash first: a file changed between hashing and parsing reads as changed later
                 with open(path, "rb") as fh:

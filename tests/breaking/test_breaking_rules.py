@@ -206,3 +206,47 @@ def test_against_git_ref(tmp_path: Path) -> None:
     assert p.returncode == 0 and "does not exist at main" in p.stderr
     p = _run("breaking", str(tmp_path / "outside.yaml"), "--against", "main", cwd=repo)
     assert p.returncode == 2
+
+
+REF_MANIFEST = """\
+tools:
+  - name: search
+    description: Search.
+    inputSchema:
+      type: object
+      properties:
+        query: {$ref: "schemas/query.yaml#/Query"}
+"""
+
+
+def test_against_git_ref_reads_file_refs_at_that_ref(tmp_path: Path) -> None:
+    """The old side's file `$ref`s come from the ref, not from the working tree: a change made
+    only in a referenced file is seen, and a file missing at the ref is reported there."""
+    repo = tmp_path / "repo"
+    (repo / "tools" / "schemas").mkdir(parents=True)
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "tools" / "mcp.yaml").write_text(REF_MANIFEST)
+    query = repo / "tools" / "schemas" / "query.yaml"
+    query.write_text("Query: {type: string, enum: [fast, slow]}\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "base")
+    # only the referenced file changes in the working tree
+    query.write_text("Query: {type: string, enum: [fast]}\n")
+    p = _run("breaking", "mcp.yaml", "--against", "main", cwd=repo / "tools")
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "ENUM_VALUE_NO_DELETE" in p.stdout and "enum value 'slow' was removed" in p.stdout
+    # the same change committed: the ref and the working tree agree again
+    _git(repo, "commit", "-q", "-am", "narrow the enum")
+    assert _run("breaking", "mcp.yaml", "--against", "main", cwd=repo / "tools").returncode == 0
+    p = _run("breaking", "mcp.yaml", "--against", "main~1", cwd=repo / "tools")
+    assert p.returncode == 1 and "ENUM_VALUE_NO_DELETE" in p.stdout
+    # a file that exists only in the working tree is not read for the ref
+    from codegen.commands.breaking import read_at_ref
+    from codegen.errors import McpgenError
+
+    (repo / "tools" / "schemas" / "later.yaml").write_text("Query: {type: string}\n")
+    _, label, read_bytes = read_at_ref(str(repo / "tools" / "mcp.yaml"), "main")
+    assert label == "main:tools/mcp.yaml"
+    assert read_bytes(query.resolve()) == b"Query: {type: string, enum: [fast]}\n"
+    with pytest.raises(McpgenError, match="no such file at main"):
+        read_bytes((repo / "tools" / "schemas" / "later.yaml").resolve())
