@@ -51,7 +51,9 @@ HANDLERS_PY = '''\
 
 from __future__ import annotations
 
-from ._generated import BenchAddToolsBase, ToolContext
+from mcpgen_runtime import ToolContext
+
+from ._generated import BenchAddToolsBase
 from ._generated.models import AddInput, AddOutput
 
 
