@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 from mcpgen_runtime.jsonschema_facts import D4, D6, D7, D2019, D2020, dialect_of, pointer_from_path
@@ -48,7 +49,7 @@ def _any(_: str) -> bool:
 
 # Only ``regex`` is asserted, as jsonschema's FormatChecker(formats=("regex",)) does; the
 # meta-schemas' uri/uri-reference formats stay annotations.
-_FORMATS = {"regex": _regex_ok, "uri": _any, "uri-reference": _any, "iri": _any,
+_FORMATS: dict[str, Callable[[str], bool]] = {"regex": _regex_ok, "uri": _any, "uri-reference": _any, "iri": _any,
             "iri-reference": _any, "uri-template": _any}
 
 
