@@ -10,7 +10,7 @@ from mcpgen_runtime.revisions import KNOWN_REVISIONS, TOOL_FIELDS, tool_field_re
 
 from codegen.check.context import ManifestCtx, ToolCtx
 from codegen.check.registry import ALL_REVISIONS, LINT, SPEC, E, I, W, checker, rule, since
-from codegen.schemawalk import get_pointer, unesc
+from codegen.schemawalk import esc, get_pointer, unesc
 
 rule("TOOL_FIELD_REVISION", LINT, I,
      "Tool fields exist in every targeted revision (annotations 2025-03-26+, title/outputSchema/_meta "
@@ -156,7 +156,7 @@ def check_annotations(ctx: ToolCtx) -> None:
         ctx.emit("ANNOTATION_TYPE", "/annotations", "annotations must be an object")
         return
     for key, value in ann.items():
-        ptr = "/annotations/" + key.replace("~", "~0").replace("/", "~1")
+        ptr = "/annotations/" + esc(key)
         want = _ANNOTATIONS.get(key)
         if want is None:
             import difflib  # only on this rare path: it costs a few ms to import

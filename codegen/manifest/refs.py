@@ -43,6 +43,7 @@ from mcpgen_runtime.jsonschema_facts import (
     MAP_KEYWORDS,
     SINGLE_KEYWORDS,
     resolve_pointer,
+    unescape_token,
 )
 
 from codegen.diagnostics import Diagnostic, Location, Severity
@@ -362,7 +363,7 @@ class _ToolBundle:
 
     def _name(self, ctx: _Ctx, unit_ptr: str) -> str:
         stem = Path(ctx.key).stem if ctx.key else ""
-        last = unit_ptr.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+        last = unescape_token(unit_ptr.rsplit("/", 1)[-1])
         base = _NAME_OK.sub("_", last or stem or "schema")
         taken = set(self.own_defs) | set(self.new_defs)
         candidates = [base] + ([_NAME_OK.sub("_", f"{stem}_{base}")] if stem and last else [])
