@@ -40,6 +40,11 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
         "server",
         "Generate a typed, runnable MCP server package from a manifest.",
     ),
+    "init": (
+        "codegen.commands.init",
+        "init",
+        "Scaffold a new MCP server project (manifest, handlers, packaging, test).",
+    ),
 }
 
 

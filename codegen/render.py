@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 from codegen import pystyle
@@ -31,6 +32,22 @@ def comment(value: Any) -> str:
     whitespace (black would strip it)."""
     text = repr(str(value))[1:-1].rstrip()
     return "# " + text if text else "#"
+
+
+def yamlstr(value: Any) -> str:
+    """A YAML double-quoted scalar holding ``str(value)`` exactly (a JSON string is one)."""
+    return json.dumps(str(value), ensure_ascii=True)
+
+
+def tomlstr(value: Any) -> str:
+    """A TOML basic string holding ``str(value)`` exactly."""
+    return json.dumps(str(value), ensure_ascii=True).replace("\x7f", "\\u007f")
+
+
+def tomlkey(value: Any) -> str:
+    """A TOML key: bare when it may be, else quoted."""
+    text = str(value)
+    return text if text and all(c.isascii() and (c.isalnum() or c in "-_") for c in text) else tomlstr(text)
 
 
 def ident(value: Any) -> str:
@@ -60,6 +77,9 @@ def environment() -> Any:
     env.filters["pyrepr"] = pyrepr
     env.filters["comment"] = comment
     env.filters["ident"] = ident
+    env.filters["yamlstr"] = yamlstr
+    env.filters["tomlstr"] = tomlstr
+    env.filters["tomlkey"] = tomlkey
     return env
 
 

@@ -61,6 +61,8 @@ class Outcome:
     written: int = 0
     created: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    server_name: str | None = None
+    """``serverInfo.name`` (known when the package was generated in this run)."""
 
 
 def _dist_version(name: str) -> str:
@@ -154,6 +156,7 @@ def build_server_package(manifest: Path, out_dir: Path, package: str, *, check: 
     result = EmitResult()
     create_user_files(pkg_dir, rendered.user, result)
     outcome.written = len(rendered.owned)
+    outcome.server_name = rendered.server_name
     outcome.created = result.created_user_files
     outcome.warnings = user_file_warnings(pkg_dir, package, rendered.owned.get)
     return outcome
@@ -167,6 +170,7 @@ class RenderedPackage:
     """The create-once files, formatted (paths relative to the package)."""
     digest: str
     """The inputs digest, including every ``$ref``-reached file the loader read."""
+    server_name: str
     dependencies: dict[str, str]
     """Those files: relative path -> sha256 (the manifest itself not included)."""
     targets: dict[str, str]
@@ -198,6 +202,7 @@ def _render(manifest: Path, package: str, base_parts: list[bytes | str]) -> Rend
         owned={k: formatted[f"{OWNED_DIR}/{k}"] for k in files.owned},
         user={k: formatted[k] for k in files.user},
         digest=digest,
+        server_name=ir.server_name,
         dependencies=deps,
         targets=targets,
     )

@@ -1,0 +1,73 @@
+"""``mcpgen init``'s project: a starter manifest, its handlers, packaging and a test. Pure: the
+project as ``{relative path: text}``; ``codegen.commands.init`` writes it (create-once) and then
+generates the server package with ``mcpgen server``'s own code."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcpgen_runtime import __version__ as runtime_version
+
+from codegen.errors import McpgenError
+from codegen.naming import class_name_from, package_name_problem
+from codegen.resources import schema_dir
+
+MANIFEST = "tools.yaml"
+
+
+@dataclass(frozen=True)
+class Project:
+    server_name: str
+    package: str
+    files: dict[str, str]
+    """Paths relative to the project directory (forward slashes)."""
+
+
+def default_package(directory: Path) -> str:
+    """``my-weather`` -> ``my_weather_server``."""
+    stem = re.sub(r"[^0-9a-zA-Z]+", "_", directory.resolve().name).strip("_").lower() or "mcp"
+    if stem[0].isdigit():
+        stem = "mcp_" + stem
+    return stem if stem.endswith("_server") else stem + "_server"
+
+
+def schema_reference(project_dir: Path) -> str:
+    """The manifest schema as yaml-language-server should find it from ``project_dir``: the file
+    shipped with this mcpgen, relative when it can be."""
+    target = (schema_dir() / "manifest.schema.json").resolve()
+    try:
+        return Path(os.path.relpath(target, project_dir.resolve())).as_posix()
+    except ValueError:  # another drive (Windows)
+        return target.as_uri()
+
+
+def scaffold(project_dir: Path, *, package: str | None = None, name: str | None = None) -> Project:
+    from codegen.render import render
+
+    package = package or default_package(project_dir)
+    problem = package_name_problem(package)
+    if problem is not None:
+        raise McpgenError(f"--package {package!r} {problem}")
+    server_name = name or project_dir.resolve().name or package
+    if not server_name.strip():
+        raise McpgenError("--name must not be blank")
+    context = {
+        "server_name": server_name,
+        "package": package,
+        "dist_name": package.replace("_", "-"),
+        "base_class": class_name_from(server_name, suffix="ToolsBase", fallback="Server"),
+        "runtime_spec": f"=={runtime_version}",
+        "schema_path": schema_reference(project_dir),
+    }
+    files = {
+        MANIFEST: render("init/tools.yaml.jinja", **context),
+        "pyproject.toml": render("init/pyproject.toml.jinja", **context),
+        "README.md": render("init/README.md.jinja", **context),
+        f"{package}/handlers.py": render("init/handlers.py.jinja", **context),
+        f"{package}/__main__.py": render("init/main.py.jinja", **context),
+        "tests/test_server.py": render("init/test_server.py.jinja", **context),
+    }
+    return Project(server_name=server_name, package=package, files=files)
