@@ -12,6 +12,10 @@ The public API (import from here; everything else is internal)::
   ``TextContent``, ``ImageContent``, ``AudioContent``, ``ResourceLink``, ``EmbeddedResource``,
   ``Annotations``; the runtime downgrades blocks a client's revision lacks. All wire types of
   every revision are in ``mcp_wire.<revision>``.
+* Generated clients (``mcpgen client``): ``ToolClient`` (their base class), ``CallResult``,
+  ``SyncClient`` and the typed errors ``ClientError``, ``ToolCallError``, ``ProtocolError``,
+  ``CallTimeoutError``, ``ConnectionLostError``, ``ConnectError``, ``InvalidResultError``,
+  ``ArgumentsError``, ``InputRequiredError``, ``DriftError`` (see ``mcpgen_runtime.client``).
 * ``run_cli``, ``build_server``, ``ToolBinding``, ``ServerInfo``, ``OpenModel``: used by
   generated packages.
 
@@ -41,6 +45,22 @@ if TYPE_CHECKING:
         TextResourceContents as TextResourceContents,
     )
 
+    from .client import (
+        ArgumentsError as ArgumentsError,
+        CallResult as CallResult,
+        CallTimeoutError as CallTimeoutError,
+        ClientError as ClientError,
+        ClientTool as ClientTool,
+        ConnectError as ConnectError,
+        ConnectionLostError as ConnectionLostError,
+        DriftError as DriftError,
+        InputRequiredError as InputRequiredError,
+        InvalidResultError as InvalidResultError,
+        ProtocolError as ProtocolError,
+        SyncClient as SyncClient,
+        ToolCallError as ToolCallError,
+        ToolClient as ToolClient,
+    )
     from .models import OpenModel as OpenModel
     from .server.cli import run_cli as run_cli
     from .server.context import (
@@ -56,6 +76,20 @@ if TYPE_CHECKING:
 
 _WIRE = "mcp_wire.v2026_07_28"
 _LAZY: dict[str, str] = {
+    "ArgumentsError": "mcpgen_runtime.client",
+    "CallResult": "mcpgen_runtime.client",
+    "CallTimeoutError": "mcpgen_runtime.client",
+    "ClientError": "mcpgen_runtime.client",
+    "ClientTool": "mcpgen_runtime.client",
+    "ConnectError": "mcpgen_runtime.client",
+    "ConnectionLostError": "mcpgen_runtime.client",
+    "DriftError": "mcpgen_runtime.client",
+    "InputRequiredError": "mcpgen_runtime.client",
+    "InvalidResultError": "mcpgen_runtime.client",
+    "ProtocolError": "mcpgen_runtime.client",
+    "SyncClient": "mcpgen_runtime.client",
+    "ToolCallError": "mcpgen_runtime.client",
+    "ToolClient": "mcpgen_runtime.client",
     "OpenModel": "mcpgen_runtime.models",
     "run_cli": "mcpgen_runtime.server.cli",
     "ToolContext": "mcpgen_runtime.server.context",

@@ -1,0 +1,43 @@
+"""The client runtime of generated client packages (``mcpgen client``): ``ToolClient`` (the
+base class of every generated client), the typed errors, ``CallResult`` and the drift check."""
+
+from __future__ import annotations
+
+from .base import ClientOptions, ClientTool, Mode, ToolClient
+from .drift import Change, breaking_changes
+from .errors import (
+    ArgumentsError,
+    CallTimeoutError,
+    ClientError,
+    ConnectError,
+    ConnectionLostError,
+    DriftError,
+    InputRequiredError,
+    InvalidResultError,
+    ProtocolError,
+    ToolCallError,
+)
+from .results import CallResult, ContentBlock
+from .sync import SyncClient
+
+__all__ = [
+    "ArgumentsError",
+    "CallResult",
+    "CallTimeoutError",
+    "Change",
+    "ClientError",
+    "ClientOptions",
+    "ClientTool",
+    "ConnectError",
+    "ConnectionLostError",
+    "ContentBlock",
+    "DriftError",
+    "InputRequiredError",
+    "InvalidResultError",
+    "Mode",
+    "ProtocolError",
+    "SyncClient",
+    "ToolCallError",
+    "ToolClient",
+    "breaking_changes",
+]

@@ -1,0 +1,445 @@
+"""``ToolClient``: the base class of generated clients, on the official SDK's ``mcp.Client``.
+
+A generated client subclass holds only what depends on the manifest: one typed ``async``
+method per tool and the tool definitions (``MCPGEN_TOOLS``). Everything else is here:
+
+* connecting (``Client.stdio(cmd)``, ``Client.http(url)``, or any ``mcp.Client`` target),
+  the protocol mode (``auto``: ``server/discover`` then the legacy handshake; ``legacy``;
+  ``2026-07-28``), a connect timeout and per-call timeouts (``with_options(timeout=...)``);
+* arguments checked against the input model before anything is sent (``ArgumentsError``);
+* results: ``isError`` raises ``ToolCallError``; with an outputSchema, ``structuredContent``
+  is validated with jsonschema-rs (``SchemaCheck``, compiled once per tool, never fetching)
+  and returned as the typed output model; without one, a ``CallResult`` of wire content blocks;
+* 2026-07-28 ``InputRequiredResult``: the SDK's loop, with the user's elicitation / sampling
+  / roots callbacks and a bound on the rounds (``max_input_rounds``); ``x-mcp-header``
+  arguments are mirrored into ``Mcp-Param-*`` headers by the SDK;
+* ``verify=True``: at connect, the live tools are compared with ``MCPGEN_TOOLS`` using the
+  breaking-change rules (``DriftError``);
+* every failure is a typed ``ClientError`` (see ``errors``), never a hang: the handshake is
+  bounded by ``connect_timeout``.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import copy
+import json
+import shlex
+import sys
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict, TypeVar
+
+import anyio
+from mcp import Client, StdioServerParameters
+from mcp.client._input_required import InputRequiredRoundsExceededError
+from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult, ErrorData, Implementation
+from pydantic import BaseModel, ValidationError
+
+from ..server.validation import SchemaCheck, SchemaCompileError, pydantic_problems
+from .drift import Change, breaking_changes
+from .errors import (
+    ArgumentsError,
+    CallTimeoutError,
+    ClientError,
+    ConnectError,
+    ConnectionLostError,
+    DriftError,
+    InputRequiredError,
+    InvalidResultError,
+    ProtocolError,
+    ToolCallError,
+)
+from .results import CallResult, decode_content
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+
+if TYPE_CHECKING:
+    from typing_extensions import Self, Unpack
+
+    from .sync import SyncClient
+
+__all__ = ["ClientOptions", "ClientTool", "Mode", "ToolClient"]
+
+Mode = Literal["auto", "legacy", "2026-07-28"]
+_OutT = TypeVar("_OutT", bound=BaseModel)
+_MAX_LIST_PAGES = 1000
+_refusals: contextvars.ContextVar[list[ErrorData]] = contextvars.ContextVar("mcpgen_refusals")
+
+
+class ClientOptions(TypedDict, total=False):
+    """Keyword options of ``ToolClient`` and its ``stdio``/``http`` constructors."""
+
+    mode: Mode
+    timeout: float | None
+    connect_timeout: float | None
+    verify: bool
+    elicitation_callback: ElicitationFnT | None
+    sampling_callback: SamplingFnT | None
+    list_roots_callback: ListRootsFnT | None
+    logging_callback: LoggingFnT | None
+    max_input_rounds: int
+    client_info: Implementation | None
+
+
+class ClientTool:
+    """One tool as a generated client knows it: its exact definition (JSON text) and the
+    dialect of its outputSchema. The schema check is compiled on first use."""
+
+    __slots__ = ("_check", "_definition", "definition_json", "name", "output_dialect")
+
+    def __init__(self, name: str, definition_json: str, output_dialect: str | None = None) -> None:
+        self.name = name
+        self.definition_json = definition_json
+        self.output_dialect = output_dialect
+        self._definition: dict[str, Any] | None = None
+        self._check: SchemaCheck | None = None
+
+    @property
+    def definition(self) -> dict[str, Any]:
+        if self._definition is None:
+            value = json.loads(self.definition_json)
+            assert isinstance(value, dict)
+            self._definition = value
+        return self._definition
+
+    @property
+    def output_check(self) -> SchemaCheck | None:
+        if self._check is None and self.output_dialect is not None:
+            schema = self.definition.get("outputSchema")
+            if isinstance(schema, dict):
+                self._check = SchemaCheck(schema, self.output_dialect)
+        return self._check
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The one real error inside (nested) exception groups, or the group itself."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _describe(exc: BaseException) -> str:
+    exc = _leaf(exc)
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(_describe(e) for e in exc.exceptions[:3])
+    if isinstance(exc, MCPError):
+        return f"{exc.message} (JSON-RPC error {exc.code})"
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def _wrap_elicitation(fn: ElicitationFnT | None) -> ElicitationFnT | None:
+    if fn is None:
+        return None
+
+    async def wrapped(context: Any, params: Any) -> Any:
+        out = await fn(context, params)
+        if isinstance(out, ErrorData) and (seen := _refusals.get(None)) is not None:
+            seen.append(out)
+        return out
+
+    return wrapped
+
+
+def _wrap_sampling(fn: SamplingFnT | None) -> SamplingFnT | None:
+    if fn is None:
+        return None
+
+    async def wrapped(context: Any, params: Any) -> Any:
+        out = await fn(context, params)
+        if isinstance(out, ErrorData) and (seen := _refusals.get(None)) is not None:
+            seen.append(out)
+        return out
+
+    return wrapped
+
+
+@asynccontextmanager
+async def _http_transport(url: str, headers: Mapping[str, str]) -> AsyncIterator[Any]:
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    async with create_mcp_http_client(headers=dict(headers)) as http:
+        async with streamable_http_client(url, http_client=http) as streams:
+            yield streams
+
+
+class ToolClient:
+    """Base of every generated client. Use it as an async context manager::
+
+        async with WeatherClient.stdio(["python", "-m", "weather_server"]) as weather:
+            report = await weather.get_weather(city="Paris")
+    """
+
+    MCPGEN_TOOLS: ClassVar[tuple[ClientTool, ...]] = ()
+    """The tools this client was generated for (set by the generated subclass)."""
+    MCPGEN_SERVER: ClassVar[str] = "server"
+    """The manifest's server name (shown in errors)."""
+
+    def __init__(self, server: Any, *, describe: str | None = None, **options: Unpack[ClientOptions]) -> None:
+        """``server``: what ``mcp.Client`` accepts (a URL, ``StdioServerParameters``, a
+        ``Transport``, or an in-process SDK ``Server``). Prefer ``stdio()`` and ``http()``."""
+        self._server = server
+        self._label = describe or (server if isinstance(server, str) else type(server).__name__)
+        self._mode: Mode = options.get("mode", "auto")
+        self._timeout = options.get("timeout")
+        self._connect_timeout = options.get("connect_timeout", 30.0)
+        self._verify = options.get("verify", False)
+        self._options = options
+        self._client: Client | None = None
+        self._owner = True
+
+    @classmethod
+    def stdio(
+        cls,
+        command: Sequence[str] | str,
+        *,
+        env: Mapping[str, str] | None = None,
+        cwd: str | Path | None = None,
+        **options: Unpack[ClientOptions],
+    ) -> Self:
+        """Start ``command`` (a list, or a string split like a shell) and talk over its stdio.
+        ``env`` is added to the SDK's safe default environment (PATH, HOME, ...)."""
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise ConnectError("empty stdio command")
+        params = StdioServerParameters(
+            command=argv[0], args=argv[1:], env=dict(env) if env is not None else None, cwd=cwd
+        )
+        return cls(params, describe=f"stdio server {shlex.join(argv)!r}", **options)
+
+    @classmethod
+    def http(
+        cls, url: str, *, headers: Mapping[str, str] | None = None, **options: Unpack[ClientOptions]
+    ) -> Self:
+        """Connect to a Streamable HTTP endpoint (``http://127.0.0.1:8000/mcp``); ``headers``
+        are sent with every request (e.g. ``Authorization``)."""
+        target: Any = url if not headers else _http_transport(url, headers)
+        return cls(target, describe=url, **options)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Self:
+        if self._client is not None:
+            raise ClientError(f"{self._label}: already connected")
+        opts = self._options
+        client = Client(
+            self._server,
+            mode=self._mode,
+            read_timeout_seconds=self._timeout,
+            elicitation_callback=_wrap_elicitation(opts.get("elicitation_callback")),
+            sampling_callback=_wrap_sampling(opts.get("sampling_callback")),
+            list_roots_callback=opts.get("list_roots_callback"),
+            logging_callback=opts.get("logging_callback"),
+            input_required_max_rounds=opts.get("max_input_rounds", 10),
+            client_info=opts.get("client_info"),
+        )
+        try:
+            with anyio.fail_after(self._connect_timeout):
+                await client.__aenter__()
+        except TimeoutError:
+            raise ConnectError(
+                f"{self._label}: no answer to the handshake within {self._connect_timeout} s"
+            ) from None
+        except Exception as exc:  # noqa: BLE001 - every transport failure becomes ConnectError
+            raise ConnectError(f"{self._label}: cannot connect: {_describe(exc)}") from exc
+        self._client = client
+        if self._verify:
+            try:
+                changes = [c for c in await self.drift() if c.severity == "error"]
+            except BaseException:
+                await self.__aexit__(None, None, None)
+                raise
+            if changes:
+                await self.__aexit__(None, None, None)
+                raise DriftError(self._label, changes)
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        client, self._client = self._client, None
+        if client is not None and self._owner:
+            try:
+                await client.__aexit__(exc_type, exc, tb)
+            except Exception:  # noqa: BLE001 - a broken transport must not mask the caller's error
+                if exc is None:
+                    raise
+
+    def with_options(self, *, timeout: float | None) -> Self:
+        """The same connection with another per-call timeout (seconds; None: no limit)."""
+        clone = copy.copy(self)
+        clone._timeout = timeout
+        clone._owner = False
+        return clone
+
+    def sync(self) -> SyncClient[Self]:
+        """A blocking facade (its own event loop thread): ``with c.sync() as s: s.call(...)``."""
+        from .sync import SyncClient
+
+        return SyncClient(self)
+
+    @property
+    def mcp(self) -> Client:
+        """The underlying ``mcp.Client`` (connected)."""
+        if self._client is None:
+            raise ClientError(f"{self._label}: not connected (use `async with`)")
+        return self._client
+
+    @property
+    def protocol_version(self) -> str:
+        return self.mcp.protocol_version
+
+    @property
+    def server_info(self) -> Implementation | None:
+        return self.mcp.server_info
+
+    # -- drift -------------------------------------------------------------------------------
+
+    async def list_live_tools(self) -> list[dict[str, Any]]:
+        """Every page of the server's ``tools/list`` (as the SDK keeps them), as dicts."""
+        client = self.mcp
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        seen: set[str] = set()
+        try:
+            for _ in range(_MAX_LIST_PAGES):
+                page = await client.list_tools(cursor=cursor, cache_mode="refresh")
+                tools.extend(t.model_dump(mode="json", by_alias=True, exclude_unset=True) for t in page.tools)
+                cursor = page.next_cursor
+                if cursor is None:
+                    return tools
+                if cursor in seen:
+                    raise InvalidResultError("tools/list", f"the server repeated the cursor {cursor!r}")
+                seen.add(cursor)
+        except ClientError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise self._map_error("tools/list", exc) from exc
+        raise InvalidResultError("tools/list", f"more than {_MAX_LIST_PAGES} pages")
+
+    async def drift(self) -> list[Change]:
+        """Changes of the live tools (vs ``MCPGEN_TOOLS``) that break this client."""
+        live = await self.list_live_tools()
+        return breaking_changes([t.definition for t in self.MCPGEN_TOOLS], live)
+
+    # -- calls (used by the generated methods) -------------------------------------------------
+
+    def _mcpgen_arguments(
+        self, tool: ClientTool, input_model: type[BaseModel], kwargs: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        given = {k: v for k, v in kwargs.items() if v is not None}
+        try:
+            model = input_model.model_validate(given)
+        except ValidationError as exc:
+            raise ArgumentsError(tool.name, pydantic_problems(exc.errors())) from None
+        return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+    def _map_error(self, tool: str, exc: BaseException) -> ClientError:
+        exc = _leaf(exc)
+        if isinstance(exc, ClientError):
+            return exc
+        if isinstance(exc, MCPError):
+            if exc.code == REQUEST_TIMEOUT:
+                return CallTimeoutError(exc.code, exc.message, exc.data, tool=tool)
+            if exc.code == CONNECTION_CLOSED:
+                return ConnectionLostError(exc.code, f"{self._label}: {exc.message}", exc.data, tool=tool)
+            return ProtocolError(exc.code, exc.message, exc.data, tool=tool)
+        if isinstance(exc, InputRequiredRoundsExceededError):
+            return InputRequiredError(
+                tool, f"the server still asked for input after {exc.max_rounds} rounds (max_input_rounds)"
+            )
+        if isinstance(exc, ValidationError):
+            return InvalidResultError(tool, "the result is malformed", pydantic_problems(exc.errors()))
+        if isinstance(exc, TimeoutError):
+            return CallTimeoutError(REQUEST_TIMEOUT, f"timed out: {exc}", tool=tool)
+        if isinstance(exc, RuntimeError) and str(exc).startswith(("Invalid structured content", "Tool ")):
+            return InvalidResultError(tool, str(exc))
+        if isinstance(exc, (OSError, EOFError, anyio.BrokenResourceError, anyio.ClosedResourceError)):
+            return ConnectionLostError(CONNECTION_CLOSED, f"{self._label}: {_describe(exc)}", tool=tool)
+        return ClientError(f"tool {tool!r}: {_describe(exc)}")
+
+    async def _mcpgen_call(
+        self, tool: ClientTool, input_model: type[BaseModel], kwargs: Mapping[str, Any]
+    ) -> CallToolResult:
+        arguments = self._mcpgen_arguments(tool, input_model, kwargs)
+        client = self.mcp
+        refusals: list[ErrorData] = []
+        token = _refusals.set(refusals)
+        try:
+            result = await client.call_tool(tool.name, arguments, read_timeout_seconds=self._timeout)
+        except Exception as exc:  # noqa: BLE001 - mapped to typed errors
+            if refusals and isinstance(_leaf(exc), MCPError):
+                r = refusals[0]
+                raise InputRequiredError(
+                    tool.name, f"a callback declined the server's input request: {r.message}", r.code
+                ) from exc
+            if isinstance(exc, BaseExceptionGroup) and not isinstance(_leaf(exc), MCPError):
+                raise InputRequiredError(tool.name, f"a callback raised: {_describe(exc)}") from exc
+            raise self._map_error(tool.name, exc) from exc
+        finally:
+            _refusals.reset(token)
+        if result.is_error:
+            raise ToolCallError(tool.name, self._content(tool, result), result.structured_content)
+        return result
+
+    def _content(self, tool: ClientTool, result: CallToolResult) -> list[Any]:
+        try:
+            return decode_content(result.content)
+        except ValidationError as exc:
+            raise InvalidResultError(
+                tool.name, "malformed content blocks", pydantic_problems(exc.errors()), result.content
+            ) from None
+
+    async def _mcpgen_call_output(
+        self,
+        tool: ClientTool,
+        input_model: type[BaseModel],
+        kwargs: Mapping[str, Any],
+        output_model: type[_OutT],
+    ) -> _OutT:
+        result = await self._mcpgen_call(tool, input_model, kwargs)
+        structured = result.structured_content
+        if structured is None and "structured_content" not in result.model_fields_set:
+            raise InvalidResultError(
+                tool.name,
+                "no structuredContent although the tool declares an outputSchema",
+                received=[b.model_dump(mode="json", exclude_none=True) for b in result.content],
+            )
+        check = tool.output_check
+        if check is not None:
+            try:
+                problems = check.problems(structured)
+            except SchemaCompileError as exc:
+                raise InvalidResultError(tool.name, f"the outputSchema is unusable: {exc}") from None
+            if problems:
+                raise InvalidResultError(
+                    tool.name, "structuredContent does not match the outputSchema", problems, structured
+                )
+        try:
+            return output_model.model_validate(structured)
+        except ValidationError as exc:
+            raise InvalidResultError(
+                tool.name, "structuredContent does not fit the output model",
+                pydantic_problems(exc.errors()), structured,
+            ) from None
+
+    async def _mcpgen_call_content(
+        self, tool: ClientTool, input_model: type[BaseModel], kwargs: Mapping[str, Any]
+    ) -> CallResult:
+        result = await self._mcpgen_call(tool, input_model, kwargs)
+        return CallResult(
+            content=self._content(tool, result),
+            structured=result.structured_content,
+            meta=result.meta,
+        )
+

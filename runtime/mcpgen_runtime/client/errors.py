@@ -1,0 +1,133 @@
+"""Typed errors of generated clients. Every failure of a call or a connection is one of these
+(never a bare SDK, pydantic, httpx or anyio exception), so callers can catch ``ClientError``.
+
+========================  ================================================================
+``ToolCallError``         the tool ran and answered ``isError: true`` (``content`` holds why)
+``ProtocolError``         the server answered a JSON-RPC error (``code``, ``message``, ``data``)
+``CallTimeoutError``      no answer within the timeout (a ``ProtocolError``, code -32001)
+``ConnectionLostError``   the server went away during the call (code -32000)
+``ConnectError``          the server could not be reached or did not complete the handshake
+``InvalidResultError``    what came back breaks the protocol or the tool's outputSchema
+``ArgumentsError``        the arguments do not fit the tool's inputSchema (nothing was sent)
+``InputRequiredError``    a 2026-07-28 ``InputRequiredResult`` loop failed or hit its bound
+``DriftError``            ``verify=True``: the live tools break what this client was built for
+========================  ================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .drift import Change
+    from .results import ContentBlock
+
+__all__ = [
+    "ArgumentsError",
+    "CallTimeoutError",
+    "ClientError",
+    "ConnectError",
+    "ConnectionLostError",
+    "DriftError",
+    "InputRequiredError",
+    "InvalidResultError",
+    "ProtocolError",
+    "ToolCallError",
+]
+
+_SHOW = 500
+
+
+def _clip(text: str, limit: int = _SHOW) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class ClientError(Exception):
+    """Base of every error a generated client raises."""
+
+
+class ToolCallError(ClientError):
+    """The tool answered ``isError: true``. ``content`` holds the blocks it sent (wire types),
+    ``text`` their text, ``structured`` any ``structuredContent``."""
+
+    def __init__(
+        self, tool: str, content: Sequence[ContentBlock], structured: Any = None
+    ) -> None:
+        self.tool = tool
+        self.content = list(content)
+        self.structured = structured
+        self.text = "\n".join(t for b in self.content if (t := getattr(b, "text", None)))
+        super().__init__(f"tool {tool!r} failed: {_clip(self.text) or '(no text content)'}")
+
+
+class ProtocolError(ClientError):
+    """The server answered with a JSON-RPC error."""
+
+    def __init__(self, code: int, message: str, data: Any = None, *, tool: str | None = None) -> None:
+        self.code = code
+        self.message = message
+        self.data = data
+        self.tool = tool
+        where = f"tool {tool!r}: " if tool else ""
+        super().__init__(f"{where}{_clip(message)} (JSON-RPC error {code})")
+
+
+class CallTimeoutError(ProtocolError, TimeoutError):
+    """No answer within the call's timeout (the request was cancelled)."""
+
+
+class ConnectionLostError(ProtocolError, ConnectionError):
+    """The connection closed (the server exited or the stream broke) while waiting."""
+
+
+class ConnectError(ClientError, ConnectionError):
+    """The server could not be started or reached, or the handshake failed or timed out."""
+
+
+class InvalidResultError(ClientError):
+    """The result breaks the protocol or the tool's outputSchema (missing or non-conforming
+    ``structuredContent``). ``problems`` lists what is wrong; ``received`` is what came back."""
+
+    def __init__(self, tool: str, what: str, problems: Sequence[str] = (), received: Any = None) -> None:
+        self.tool = tool
+        self.problems = list(problems)
+        self.received = received
+        detail = "; ".join(p.removeprefix("- ") for p in self.problems[:3])
+        shown = _clip(repr(received), 200)
+        super().__init__(
+            f"tool {tool!r}: {what}" + (f": {_clip(detail)}" if detail else "") + f" (received: {shown})"
+        )
+
+
+class ArgumentsError(ClientError, ValueError):
+    """The arguments do not fit the tool's inputSchema; nothing was sent."""
+
+    def __init__(self, tool: str, problems: Sequence[str]) -> None:
+        self.tool = tool
+        self.problems = list(problems)
+        super().__init__(f"tool {tool!r}: invalid arguments: {_clip('; '.join(self.problems))}")
+
+
+class InputRequiredError(ClientError):
+    """A 2026-07-28 ``InputRequiredResult`` could not be satisfied: more rounds than the bound,
+    a callback refused (``code``/``message`` from its ``ErrorData``) or raised."""
+
+    def __init__(self, tool: str, message: str, code: int | None = None) -> None:
+        self.tool = tool
+        self.code = code
+        super().__init__(f"tool {tool!r}: {message}")
+
+
+class DriftError(ClientError):
+    """``verify=True``: the server's live tools break what this client was generated from.
+    ``changes`` lists each breaking change; ``str()`` is a readable report."""
+
+    def __init__(self, server: str, changes: Sequence[Change]) -> None:
+        self.changes = list(changes)
+        lines = [f"  {c.rule}: {c.message}" for c in self.changes]
+        super().__init__(
+            f"{server}: the live tools differ from the manifest this client was generated from "
+            f"({len(self.changes)} breaking change{'s' if len(self.changes) != 1 else ''}):\n"
+            + "\n".join(lines)
+        )
