@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from codegen.cli import cli
 from codegen.server.handlers_report import handlers_report, tool_methods_from_base
 from tests.server.helpers import REPO, WEATHER
-from tests.server.regen_golden import GOLDEN, golden_files
+from tests.server.regen_golden import golden_files, on_disk_files
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -32,11 +32,7 @@ def test_golden_weather_package(request: pytest.FixtureRequest) -> None:
         from tests.server.regen_golden import main
 
         main()
-    on_disk = {
-        p.relative_to(GOLDEN).as_posix(): p.read_text(encoding="utf-8")
-        for p in GOLDEN.rglob("*")
-        if p.is_file()
-    }
+    on_disk = on_disk_files()
     assert sorted(on_disk) == sorted(files), "file set changed: python -m tests.server.regen_golden"
     for rel, text in files.items():
         assert on_disk[rel] == text, f"{rel} differs from golden: python -m tests.server.regen_golden"

@@ -16,10 +16,20 @@ except ImportError:
     ) from None
 require_api(RUNTIME_API, package="weather_server", generator="mcpgen 0.2.0")
 
-from mcpgen_runtime import ToolContext, ToolError, ToolResult, run_cli  # noqa: E402
+# Imported after the check, so an unfit runtime fails with its message, not an AttributeError.
+from mcpgen_runtime import (  # noqa: E402
+    ToolContext,
+    ToolError,
+    ToolResult,
+    run_cli,
+)
 
-from .base import WeatherToolsBase  # noqa: E402
-from .server import create_server  # noqa: E402
+from .base import (  # noqa: E402
+    WeatherToolsBase,
+)
+from .server import (  # noqa: E402
+    create_server,
+)
 
 __all__ = [
     "WeatherToolsBase",
