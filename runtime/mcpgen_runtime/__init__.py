@@ -62,6 +62,13 @@ if TYPE_CHECKING:
         ToolClient as ToolClient,
     )
     from .models import OpenModel as OpenModel
+    from .server.asking import (
+        Elicit as Elicit,
+        Elicitation as Elicitation,
+        ListRoots as ListRoots,
+        RequestStateKey as RequestStateKey,
+        Sample as Sample,
+    )
     from .server.cli import run_cli as run_cli
     from .server.context import (
         ToolContext as ToolContext,
@@ -92,6 +99,11 @@ _LAZY: dict[str, str] = {
     "ToolClient": "mcpgen_runtime.client",
     "OpenModel": "mcpgen_runtime.models",
     "run_cli": "mcpgen_runtime.server.cli",
+    "Elicit": "mcpgen_runtime.server.asking",
+    "Elicitation": "mcpgen_runtime.server.asking",
+    "ListRoots": "mcpgen_runtime.server.asking",
+    "RequestStateKey": "mcpgen_runtime.server.asking",
+    "Sample": "mcpgen_runtime.server.asking",
     "ToolContext": "mcpgen_runtime.server.context",
     "ToolError": "mcpgen_runtime.server.context",
     "ToolResult": "mcpgen_runtime.server.context",

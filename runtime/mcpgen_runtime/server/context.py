@@ -6,12 +6,19 @@ import logging
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from mcp.server.context import ServerRequestContext
 from pydantic import BaseModel
 
 from ..revisions import MODERN_REVISIONS, at_least
+
+if TYPE_CHECKING:
+    from mcp_wire.v2026_07_28 import CreateMessageResult, Root
+
+    from .asking import CallInputs, Elicitation, Question
+
+M = TypeVar("M", bound=BaseModel)
 
 __all__ = ["ContentBlock", "LOG_LEVELS", "ToolContext", "ToolError", "ToolResult"]
 
@@ -64,6 +71,10 @@ class ToolResult:
 class _LogLevelSource(Protocol):
     client_log_level: str
 
+    async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool: ...
+
+    def is_enabled(self, name: str) -> bool: ...
+
 
 class ToolContext:
     """What a handler knows about the request it serves.
@@ -72,17 +83,19 @@ class ToolContext:
     handlers keep working.
     """
 
-    __slots__ = ("_request", "_tool_name", "_levels")
+    __slots__ = ("_request", "_tool_name", "_levels", "_inputs")
 
     def __init__(
         self,
         request: ServerRequestContext[Any, Any],
         tool_name: str,
         levels: _LogLevelSource,
+        inputs: CallInputs | None = None,
     ) -> None:
         self._request = request
         self._tool_name = tool_name
         self._levels = levels
+        self._inputs = inputs
 
     @property
     def protocol_version(self) -> str:
@@ -146,3 +159,128 @@ class ToolContext:
                 logger=self._tool_name,
                 related_request_id=self._request.request_id,
             )
+
+    # -- list_changed ----------------------------------------------------------------------
+
+    async def set_tool_enabled(self, name: str | Sequence[str], enabled: bool) -> bool:
+        """Enable or disable tools at run time (feature flags, scopes) for every client of
+        this server process; a change sends ``notifications/tools/list_changed`` (handshake
+        revisions: on each connection; 2026-07-28: on ``subscriptions/listen`` streams that
+        asked for it). True when the set of listed tools changed."""
+        names = [name] if isinstance(name, str) else list(name)
+        return await self._levels.set_enabled(names, enabled)
+
+    def tool_enabled(self, name: str) -> bool:
+        return self._levels.is_enabled(name)
+
+    # -- asking the user / the client's model (see ``asking``) ------------------------------
+
+    def client_supports(self, kind: str) -> bool:
+        """Whether the client declared the capability for ``kind``: ``"elicitation"``,
+        ``"sampling"`` or ``"roots"`` (per request on 2026-07-28, per connection before)."""
+        caps = self._request.session.client_capabilities
+        if caps is None:
+            return False
+        return getattr(caps, kind, None) is not None
+
+    async def elicit(self, model: type[M], message: str, *, key: str | None = None) -> Elicitation[M]:
+        """Ask the user to fill in ``model`` (a flat pydantic model); the typed answer.
+
+        2026-07-28: the handler is re-run from the start on the client's retry; everything
+        before this line runs again (keep side effects after the last question).
+        """
+        from .asking import Elicit
+
+        (answer,) = await self.ask(Elicit(model, message, key))
+        result: Elicitation[M] = answer
+        return result
+
+    async def sample(
+        self,
+        messages: str | Sequence[Mapping[str, Any]],
+        *,
+        max_tokens: int = 256,
+        system_prompt: str | None = None,
+        temperature: float | None = None,
+        key: str | None = None,
+    ) -> CreateMessageResult:
+        """Ask the client's model for a completion (``sampling/createMessage``)."""
+        from .asking import Sample
+
+        (answer,) = await self.ask(
+            Sample(messages, max_tokens, system_prompt, temperature, key)
+        )
+        result: CreateMessageResult = answer
+        return result
+
+    async def list_roots(self, *, key: str | None = None) -> list[Root]:
+        """The client's roots (``roots/list``)."""
+        from .asking import ListRoots
+
+        (answer,) = await self.ask(ListRoots(key))
+        result: list[Root] = answer
+        return result
+
+    async def ask(self, *questions: Question) -> list[Any]:
+        """Ask several questions at once (one round trip on 2026-07-28); answers in order:
+        ``Elicitation`` for ``Elicit``, ``CreateMessageResult`` for ``Sample``, a list of
+        ``Root`` for ``ListRoots``."""
+        from mcp.shared.exceptions import MCPError
+
+        from .asking import InputRequired
+
+        missing = [q.kind for q in questions if not self.client_supports(q.kind)]
+        if self.protocol_version in MODERN_REVISIONS:
+            if missing:
+                raise MCPError(
+                    code=-32021,
+                    message=f"Tool {self._tool_name!r} needs the client capabilities: "
+                    + ", ".join(sorted(set(missing))),
+                    data={"requiredCapabilities": {k: {} for k in sorted(set(missing))}},
+                )
+            inputs = self._inputs
+            if inputs is None:  # pragma: no cover - the runtime always passes them
+                raise RuntimeError("no input state for this call")
+            answers: list[Any] = []
+            pending: dict[str, dict[str, Any]] = {}
+            for q in questions:
+                key = inputs.next_key(q)
+                found, answer = inputs.lookup(key, q)
+                if found:
+                    answers.append(answer)
+                else:
+                    pending[key] = q.request()
+            if pending:
+                raise InputRequired(pending)
+            return answers
+        if missing:
+            raise ToolError(
+                f"Tool {self._tool_name!r} needs to ask the client ({', '.join(missing)}), "
+                "but the client did not declare that capability; use a client that supports "
+                + " and ".join(sorted(set(missing)))
+                + "."
+            )
+        return [await self._ask_legacy(q) for q in questions]
+
+    async def _ask_legacy(self, question: Question) -> Any:
+        import mcp.types as types
+        from mcp.shared.message import ServerMessageMetadata
+
+        from .asking import parse_answer
+
+        request = question.request()
+        pairs: dict[str, tuple[Any, Any]] = {
+            "elicitation": (types.ElicitRequest, types.ElicitResult),
+            "sampling": (types.CreateMessageRequest, types.CreateMessageResult),
+            "roots": (types.ListRootsRequest, types.ListRootsResult),
+        }
+        req_cls, res_cls = pairs[question.kind]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = await self._request.session.send_request(
+                req_cls.model_validate(request),
+                res_cls,
+                metadata=ServerMessageMetadata(related_request_id=self._request.request_id),
+            )
+        raw = res.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return parse_answer(question, raw)

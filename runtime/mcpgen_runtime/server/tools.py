@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import uuid
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -29,6 +30,16 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
+from ..revisions import MODERN_REVISIONS
+from .asking import (
+    AnswerError,
+    CallInputs,
+    InputRequired,
+    RequestStateError,
+    RequestStateKey,
+    args_digest,
+    question_digest,
+)
 from .context import LOGGER, ContentBlock, ToolContext, ToolError, ToolResult
 from .shaping import BLOCK_TYPES, has_result_type, shape_call_result, shape_tool, text_block
 
@@ -145,11 +156,69 @@ class _CompiledTool:
 
 
 class _Runtime(Generic[H]):
-    def __init__(self, tools: list[_CompiledTool], page_size: int | None) -> None:
+    def __init__(
+        self,
+        tools: list[_CompiledTool],
+        page_size: int | None,
+        state_key: RequestStateKey | None = None,
+    ) -> None:
         self.tools = tools
         self.page_size = page_size
         self.by_name = {t.name: t for t in tools}
         self.client_log_level = "debug"
+        self.state_key = state_key or RequestStateKey()
+        self.disabled: set[str] = set()
+        from mcp.server.subscriptions import InMemorySubscriptionBus
+
+        self.bus = InMemorySubscriptionBus()
+        self.connections: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+
+    # -- list_changed -------------------------------------------------------------------------
+
+    def _remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
+        """Handshake-era connections get ``notifications/tools/list_changed`` on their own
+        channel; remember each one seen (weakly)."""
+        if ctx.protocol_version in MODERN_REVISIONS:
+            return
+        conn = getattr(ctx.session, "_connection", None)
+        if conn is not None:
+            self.connections[id(conn)] = conn
+
+    def is_enabled(self, name: str) -> bool:
+        return name in self.by_name and name not in self.disabled
+
+    def visible(self) -> list[_CompiledTool]:
+        if not self.disabled:
+            return self.tools
+        return [t for t in self.tools if t.name not in self.disabled]
+
+    async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool:
+        """Enable or disable tools; announce the change once. True when something changed."""
+        unknown = [n for n in names if n not in self.by_name]
+        if unknown:
+            raise ValueError(f"unknown tools: {', '.join(unknown)}")
+        before = set(self.disabled)
+        if enabled:
+            self.disabled.difference_update(names)
+        else:
+            self.disabled.update(names)
+        if self.disabled == before:
+            return False
+        await self.notify_list_changed()
+        return True
+
+    async def notify_list_changed(self) -> None:
+        """``notifications/tools/list_changed``: to every open 2026-07-28
+        ``subscriptions/listen`` stream that asked for it, and on every handshake-era
+        connection seen (stdio, HTTP sessions' standalone streams)."""
+        from mcp.shared.subscriptions import ToolsListChanged
+
+        await self.bus.publish(ToolsListChanged())
+        for conn in list(self.connections.values()):
+            try:
+                await conn.send_tool_list_changed()
+            except Exception as exc:  # a closed connection: forget it
+                LOGGER.debug("tools/list_changed not delivered: %s", exc)
 
     # -- tools/list ---------------------------------------------------------------------
 
@@ -168,15 +237,15 @@ class _Runtime(Generic[H]):
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
+        self._remember(ctx)
+        tools = self.visible()
         start = self._decode_cursor(params.cursor if params is not None else None)
-        end = (
-            len(self.tools) if not self.page_size else min(start + self.page_size, len(self.tools))
-        )
+        end = len(tools) if not self.page_size else min(start + self.page_size, len(tools))
         version = ctx.protocol_version
         result: dict[str, Any] = {
-            "tools": [shape_tool(t.definition, version) for t in self.tools[start:end]]
+            "tools": [shape_tool(t.definition, version) for t in tools[start:end]]
         }
-        if end < len(self.tools):
+        if end < len(tools):
             result["nextCursor"] = f"mcpgen-offset:{end}"
         if has_result_type(version):
             result["resultType"] = "complete"
@@ -205,13 +274,67 @@ class _Runtime(Generic[H]):
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> dict[str, Any]:
         tool = self.by_name.get(params.name)
-        if tool is None:
+        self._remember(ctx)
+        if tool is None or tool.name in self.disabled:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
-        result = await self._run(tool, ctx, params.arguments or {})
+        arguments = params.arguments or {}
+        inputs: CallInputs | None = None
+        if ctx.protocol_version in MODERN_REVISIONS:
+            opened = self._open_inputs(tool, ctx, arguments)
+            if isinstance(opened, dict):
+                return shape_call_result(opened, ctx.protocol_version)
+            inputs = opened
+        result = await self._run(tool, ctx, arguments, inputs)
+        if result.get("resultType") == "input_required":
+            return result
         return shape_call_result(result, ctx.protocol_version)
 
-    async def _run(
+    def _open_inputs(
         self, tool: _CompiledTool, ctx: ServerRequestContext[Any, Any], arguments: Any
+    ) -> CallInputs | dict[str, Any]:
+        """This round's answers (2026-07-28): the verified requestState and inputResponses;
+        or the tool error for a genuine but unusable state."""
+        raw = ctx.params if isinstance(ctx.params, Mapping) else {}
+        state = raw.get("requestState")
+        responses = raw.get("inputResponses")
+        if responses is not None and not isinstance(responses, Mapping):
+            raise MCPError(code=types.INVALID_PARAMS, message="inputResponses must be an object")
+        sealed: dict[str, Any] = {}
+        pending: dict[str, str] | None = None
+        if state is not None:
+            if not isinstance(state, str):
+                raise MCPError(code=types.INVALID_PARAMS, message="requestState must be a string")
+            try:
+                sealed, pending = self.state_key.open(state, tool.name, args_digest(arguments))
+            except RequestStateError as exc:
+                if exc.integrity:
+                    raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
+                return _error_result(exc.message)
+        return CallInputs(sealed, responses or {}, pending)
+
+    def _input_required(
+        self, tool: _CompiledTool, arguments: Any, inputs: CallInputs, exc: InputRequired
+    ) -> dict[str, Any]:
+        from mcp_wire.v2026_07_28 import InputRequiredResult
+
+        state = self.state_key.seal(
+            tool.name,
+            args_digest(arguments),
+            inputs.used,
+            {k: question_digest(v) for k, v in exc.pending.items()},
+        )
+        result = InputRequiredResult.model_validate(
+            {"resultType": "input_required", "inputRequests": exc.pending, "requestState": state}
+        )
+        dumped: dict[str, Any] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return dumped
+
+    async def _run(
+        self,
+        tool: _CompiledTool,
+        ctx: ServerRequestContext[Any, Any],
+        arguments: Any,
+        inputs: CallInputs | None = None,
     ) -> dict[str, Any]:
         from .validation import SchemaCompileError
 
@@ -234,12 +357,18 @@ class _Runtime(Generic[H]):
                 + "\n".join(problems)
                 + "\nCorrect these arguments to match the tool's inputSchema and call it again."
             )
-        tctx = ToolContext(ctx, tool.name, self)
+        tctx = ToolContext(ctx, tool.name, self, inputs)
         try:
             value = await tool.invoke(args, tctx)
             return self._to_result(tool, output_check, value)
+        except InputRequired as exc:
+            if inputs is None:  # pragma: no cover - only raised on 2026-07-28
+                raise
+            return self._input_required(tool, arguments, inputs, exc)
         except ToolError as exc:
             return _error_result(exc.message)
+        except AnswerError as exc:
+            return _error_result(f"Tool {tool.name!r} could not use the client's answer: {exc}")
         except MCPError:
             raise
         except NotImplementedError:
@@ -350,6 +479,8 @@ def build_server(
     *,
     page_size: int | None = None,
     list_ttl_ms: int = 0,
+    request_state_key: RequestStateKey | bytes | None = None,
+    list_changed: bool = False,
 ) -> Server[Any]:
     """An SDK ``Server`` serving ``bindings`` with ``handlers`` (an instance of the generated
     base class); each schema is compiled once, on the tool's first call."""
@@ -358,7 +489,12 @@ def build_server(
     compiled = [
         _CompiledTool(json.loads(b.definition_json), b, _bind(handlers, b)) for b in bindings
     ]
-    runtime: _Runtime[H] = _Runtime(tools=compiled, page_size=page_size)
+    key = (
+        request_state_key
+        if isinstance(request_state_key, RequestStateKey)
+        else RequestStateKey(request_state_key)
+    )
+    runtime: _Runtime[H] = _Runtime(tools=compiled, page_size=page_size, state_key=key)
     server: Server[Any] = Server(
         info.name,
         version=info.version,
@@ -374,5 +510,21 @@ def build_server(
         on_call_tool=runtime.call_tool,  # type: ignore[arg-type]
     )
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, runtime.set_level)
+    from mcp.server.lowlevel.server import NotificationOptions
+    from mcp.server.subscriptions import ListenHandler
+
+    server.add_request_handler(
+        "subscriptions/listen", types.SubscriptionsListenRequestParams, ListenHandler(runtime.bus)
+    )
+    if list_changed:
+        plain = server.create_initialization_options
+
+        def _with_list_changed(
+            notification_options: NotificationOptions | None = None, *a: Any, **kw: Any
+        ) -> Any:
+            return plain(notification_options or NotificationOptions(tools_changed=True), *a, **kw)
+
+        server.create_initialization_options = _with_list_changed  # type: ignore[method-assign]
+    server.mcpgen_runtime = runtime  # type: ignore[attr-defined]
     server.middleware.append(runtime.restore_exact_schemas)
     return server

@@ -1,0 +1,386 @@
+"""Asking the user (elicitation) or the client's model (sampling) from inside a handler.
+
+One handler API on every revision::
+
+    answer = await ctx.elicit(Confirm, "Delete 3 files?")
+    if answer.action == "accept" and answer.data.ok: ...
+
+* **2026-07-28** (multi round-trip, SEP-2322). The first ``ctx.elicit`` whose answer is not
+  known yet stops the handler: the runtime answers the call with an ``InputRequiredResult``
+  (the generated wire type) carrying the question under a key and a sealed ``requestState``.
+  The client retries the same call with ``inputResponses``; the runtime runs the handler
+  again **from the start**, and this time ``ctx.elicit`` returns the answer. Answers of
+  earlier rounds travel inside the sealed ``requestState``, so a handler may ask several
+  questions one after the other (one round each) or at once with ``ctx.ask(...)`` (one round).
+* **Legacy revisions** (2025-06-18, 2025-11-25 and older): the same call sends the SDK's
+  server-to-client request (``elicitation/create``, ``sampling/createMessage``, ``roots/list``)
+  on the request's own stream and waits for the answer; the handler runs once.
+* A client that did not declare the capability is never asked: the call fails with a clear
+  tool error (legacy) or ``-32021`` ``MissingRequiredClientCapability`` (2026-07-28).
+
+**The side-effect rule.** On 2026-07-28 everything a handler does before its last question
+runs once per round. Put side effects (writes, payments, messages) after the last
+``await ctx.elicit(...)``/``ctx.sample(...)``, or make them idempotent; read-only work before
+a question is fine.
+
+``requestState`` is attacker-controlled input: it is an HMAC-SHA256-sealed document bound to
+the tool name, a digest of the arguments, the questions asked and an expiry. A state whose
+seal does not verify (tampered, truncated, forged, oversized) is rejected with JSON-RPC
+``-32602``; a genuine state presented for another tool or other arguments, or after its
+expiry, gets a tool error (``isError: true``) that says what to do.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+__all__ = [
+    "Elicit",
+    "Elicitation",
+    "InputRequired",
+    "ListRoots",
+    "Question",
+    "RequestStateError",
+    "RequestStateKey",
+    "Sample",
+]
+
+M = TypeVar("M", bound=BaseModel)
+
+MAX_REQUEST_STATE_BYTES = 64 * 1024
+"""A ``requestState`` longer than this is refused before it is decoded."""
+
+DEFAULT_STATE_TTL_S = 600.0
+KEY_ENV = "MCPGEN_REQUEST_STATE_KEY"
+"""Environment variable holding the server's requestState key (any string of 32+ bytes, or
+``hex:<64+ hex digits>``). Every worker / replica serving one endpoint needs the same key."""
+
+
+# ----------------------------------------------------------------------------- questions
+
+
+@dataclass(frozen=True)
+class Elicit(Generic[M]):
+    """Ask the user to fill a form whose fields are ``model``'s (flat, primitive fields)."""
+
+    model: type[M]
+    message: str
+    key: str | None = None
+
+    kind: Literal["elicitation"] = field(default="elicitation", init=False)
+
+    def request(self) -> dict[str, Any]:
+        schema = self.model.model_json_schema()
+        schema.pop("title", None)
+        schema.pop("description", None)
+        return {
+            "method": "elicitation/create",
+            "params": {"message": self.message, "requestedSchema": schema},
+        }
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Ask the client's model for a completion (``sampling/createMessage``).
+
+    ``messages``: a prompt string (one user message) or wire ``SamplingMessage`` JSON objects.
+    """
+
+    messages: str | Sequence[Mapping[str, Any]]
+    max_tokens: int = 256
+    system_prompt: str | None = None
+    temperature: float | None = None
+    key: str | None = None
+
+    kind: Literal["sampling"] = field(default="sampling", init=False)
+
+    def request(self) -> dict[str, Any]:
+        if isinstance(self.messages, str):
+            msgs: list[Any] = [
+                {"role": "user", "content": {"type": "text", "text": self.messages}}
+            ]
+        else:
+            msgs = [dict(m) for m in self.messages]
+        params: dict[str, Any] = {"messages": msgs, "maxTokens": self.max_tokens}
+        if self.system_prompt is not None:
+            params["systemPrompt"] = self.system_prompt
+        if self.temperature is not None:
+            params["temperature"] = self.temperature
+        return {"method": "sampling/createMessage", "params": params}
+
+
+@dataclass(frozen=True)
+class ListRoots:
+    """Ask the client for its roots (``roots/list``)."""
+
+    key: str | None = None
+
+    kind: Literal["roots"] = field(default="roots", init=False)
+
+    def request(self) -> dict[str, Any]:
+        return {"method": "roots/list"}
+
+
+Question = Elicit[Any] | Sample | ListRoots
+
+CAPABILITY = {"elicitation": "elicitation", "sampling": "sampling", "roots": "roots"}
+
+
+@dataclass(frozen=True)
+class Elicitation(Generic[M]):
+    """The user's answer to ``ctx.elicit``: ``accept`` (``data`` is the typed form),
+    ``decline`` or ``cancel`` (``data`` is ``None``)."""
+
+    action: Literal["accept", "decline", "cancel"]
+    data: M | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.action == "accept" and self.data is not None
+
+
+class InputRequired(BaseException):
+    """Raised inside a handler (2026-07-28) when answers are missing; the runtime turns it into
+    an ``InputRequiredResult``. A ``BaseException`` (like ``asyncio.CancelledError``), so an
+    ``except Exception`` in a handler does not swallow it."""
+
+    def __init__(self, pending: dict[str, dict[str, Any]]) -> None:
+        super().__init__(f"input required: {sorted(pending)}")
+        self.pending = pending
+
+
+class AnswerError(Exception):
+    """An input response that does not answer its question (wrong type, bad form content)."""
+
+
+def question_digest(request: Mapping[str, Any]) -> str:
+    text = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def parse_answer(question: Question, raw: Any) -> Any:
+    """The typed answer to ``question`` from the client's raw JSON response."""
+    from mcp_wire.v2026_07_28 import CreateMessageResult, ElicitResult, ListRootsResult
+
+    try:
+        if isinstance(question, Elicit):
+            res = ElicitResult.model_validate(raw)
+            if res.action != "accept":
+                return Elicitation(action=res.action, data=None)
+            try:
+                data = question.model.model_validate(res.content or {})
+            except ValidationError as exc:
+                msgs = "; ".join(
+                    f"{'/'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+                    for e in exc.errors(include_url=False, include_input=False)
+                )
+                raise AnswerError(f"the form content does not match the question: {msgs}") from None
+            return Elicitation(action="accept", data=data)
+        if isinstance(question, Sample):
+            return CreateMessageResult.model_validate(raw)
+        return list(ListRootsResult.model_validate(raw).roots)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        where = "/".join(str(p) for p in first["loc"]) or "(root)"
+        raise AnswerError(
+            f"the response is not a valid {question.kind} result ({where}: {first['msg']})"
+        ) from None
+
+
+# ----------------------------------------------------------------------------- requestState
+
+
+class RequestStateError(Exception):
+    """A ``requestState`` that cannot be used.
+
+    ``integrity``: True when the seal did not verify (tampered, truncated, forged, too long);
+    the runtime answers -32602. False for a genuine state used for another call or expired;
+    the runtime answers a tool error.
+    """
+
+    def __init__(self, message: str, *, integrity: bool) -> None:
+        super().__init__(message)
+        self.message = message
+        self.integrity = integrity
+
+
+def _b64e(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _b64d(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def parse_key(text: str) -> bytes:
+    """A key from configuration: ``hex:...`` or any string of at least 32 bytes."""
+    if text.startswith("hex:"):
+        try:
+            key = bytes.fromhex(text[4:])
+        except ValueError:
+            raise ValueError(f"{KEY_ENV}: 'hex:' must be followed by hex digits") from None
+    else:
+        key = text.encode()
+    if len(key) < 32:
+        raise ValueError(f"{KEY_ENV}: the requestState key needs at least 32 bytes")
+    return key
+
+
+class RequestStateKey:
+    """The HMAC key that seals ``requestState``: given, from ``$MCPGEN_REQUEST_STATE_KEY``, or
+    generated at start (then a state is only good in this process)."""
+
+    __slots__ = ("_key", "ttl", "generated")
+
+    def __init__(self, key: bytes | None = None, *, ttl: float = DEFAULT_STATE_TTL_S) -> None:
+        self.generated = False
+        if key is None:
+            env = os.environ.get(KEY_ENV)
+            if env:
+                key = parse_key(env)
+            else:
+                key, self.generated = os.urandom(32), True
+        if len(key) < 32:
+            raise ValueError("the requestState key needs at least 32 bytes")
+        self._key = hashlib.sha256(b"mcpgen requestState v1\0" + key).digest()
+        if ttl <= 0:
+            raise ValueError("the requestState ttl must be positive")
+        self.ttl = ttl
+
+    def _mac(self, payload: bytes) -> bytes:
+        return hmac.new(self._key, payload, hashlib.sha256).digest()
+
+    def seal(
+        self,
+        tool: str,
+        args_digest: str,
+        answers: Mapping[str, Any],
+        pending: Mapping[str, str],
+    ) -> str:
+        """A sealed state: the answers so far and the digests of the questions now asked."""
+        doc = {
+            "v": 1,
+            "t": tool,
+            "a": args_digest,
+            "exp": int(time.time() + self.ttl),
+            "n": _b64e(os.urandom(8)),
+            "ans": answers,
+            "p": pending,
+        }
+        payload = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()
+        return "m1." + _b64e(payload) + "." + _b64e(self._mac(payload))
+
+    def open(
+        self, state: str, tool: str, args_digest: str
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """(answers, pending question digests) sealed in ``state``, after checking seal,
+        binding and expiry."""
+        if len(state) > MAX_REQUEST_STATE_BYTES:
+            raise RequestStateError(
+                f"requestState is {len(state)} characters long; the limit is "
+                f"{MAX_REQUEST_STATE_BYTES}",
+                integrity=True,
+            )
+        parts = state.split(".")
+        if len(parts) != 3 or parts[0] != "m1":
+            raise RequestStateError(
+                "requestState is not one this server issued (malformed); retry the call "
+                "without requestState and inputResponses",
+                integrity=True,
+            )
+        try:
+            payload, mac = _b64d(parts[1]), _b64d(parts[2])
+        except (binascii.Error, ValueError):
+            raise RequestStateError(
+                "requestState is not one this server issued (bad encoding)", integrity=True
+            ) from None
+        if not hmac.compare_digest(mac, self._mac(payload)):
+            raise RequestStateError(
+                "requestState failed its integrity check (tampered, truncated or issued by "
+                "another server); retry the call without requestState and inputResponses",
+                integrity=True,
+            )
+        doc = json.loads(payload)
+        if doc.get("t") != tool or doc.get("a") != args_digest:
+            raise RequestStateError(
+                f"requestState was issued for a different call (another tool or other "
+                f"arguments), not for this call of {tool!r}; call the tool again without "
+                "requestState",
+                integrity=False,
+            )
+        if not isinstance(doc.get("exp"), int) or doc["exp"] < time.time():
+            raise RequestStateError(
+                "requestState has expired; call the tool again without requestState to be "
+                "asked again",
+                integrity=False,
+            )
+        answers, pending = doc.get("ans"), doc.get("p")
+        return (
+            dict(answers) if isinstance(answers, dict) else {},
+            dict(pending) if isinstance(pending, dict) else {},
+        )
+
+
+def args_digest(arguments: Any) -> str:
+    text = json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# ----------------------------------------------------------------------------- one call
+
+
+class CallInputs:
+    """What one ``tools/call`` round knows about questions and answers (2026-07-28).
+
+    ``sealed``: answers carried by a verified requestState, ``{key: {"q": digest, "r": raw}}``.
+    ``fresh``: this retry's ``inputResponses`` (raw JSON by key).
+    ``used``: answers the handler consumed in this run; sealed into the next requestState.
+    """
+
+    __slots__ = ("sealed", "fresh", "pending", "used", "counter")
+
+    def __init__(
+        self,
+        sealed: Mapping[str, Any],
+        fresh: Mapping[str, Any],
+        pending: Mapping[str, str] | None,
+    ) -> None:
+        self.sealed = dict(sealed)
+        self.fresh = dict(fresh)
+        self.pending = None if pending is None else dict(pending)
+        """Question digests the last round asked (None: no requestState, first round)."""
+        self.used: dict[str, Any] = {}
+        self.counter = 0
+
+    def next_key(self, question: Question) -> str:
+        self.counter += 1
+        return question.key or f"{question.kind}-{self.counter}"
+
+    def lookup(self, key: str, question: Question) -> tuple[bool, Any]:
+        """(found, typed answer) for ``question`` asked under ``key``."""
+        request = question.request()
+        digest = question_digest(request)
+        prior = self.sealed.get(key)
+        if isinstance(prior, dict) and prior.get("q") == digest:
+            self.used[key] = prior
+            return True, parse_answer(question, prior.get("r"))
+        if key in self.fresh and (self.pending is None or self.pending.get(key) == digest):
+            raw = self.fresh[key]
+            try:
+                answer = parse_answer(question, raw)
+            except AnswerError as exc:
+                raise AnswerError(f"inputResponses[{key!r}]: {exc}") from None
+            self.used[key] = {"q": digest, "r": raw}
+            return True, answer
+        return False, None
