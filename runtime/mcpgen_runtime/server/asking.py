@@ -267,13 +267,15 @@ class RequestStateKey:
         args_digest: str,
         answers: Mapping[str, Any],
         pending: Mapping[str, str],
+        *,
+        expires_at: float | None = None,
     ) -> str:
         """A sealed state: the answers so far and the digests of the questions now asked."""
         doc = {
             "v": 1,
             "t": tool,
             "a": args_digest,
-            "exp": int(time.time() + self.ttl),
+            "exp": int(time.time() + self.ttl if expires_at is None else expires_at),
             "n": _b64e(os.urandom(8)),
             "ans": answers,
             "p": pending,
