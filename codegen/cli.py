@@ -40,6 +40,21 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
         "server",
         "Generate a typed, runnable MCP server package from a manifest.",
     ),
+    "client": (
+        "codegen.commands.client",
+        "client",
+        "Generate a typed MCP client package from a manifest.",
+    ),
+    "pull": (
+        "codegen.commands.pull",
+        "pull",
+        "Write a manifest from a live MCP server's tools/list (every page, any revision).",
+    ),
+    "drift": (
+        "codegen.commands.pull",
+        "drift",
+        "Compare a live MCP server's tools with a manifest (breaking-change rules).",
+    ),
     "init": (
         "codegen.commands.init",
         "init",

@@ -50,6 +50,35 @@ def tomlkey(value: Any) -> str:
     return text if text and all(c.isascii() and (c.isalnum() or c in "-_") for c in text) else tomlstr(text)
 
 
+def docstring(value: Any, indent: int = 0) -> str:
+    """A complete triple-quoted docstring literal holding ``value`` (any text): backslashes
+    are escaped, and every double quote next to another one or at the end, so no character
+    sequence can close the literal; other
+    non-printable characters (including CR, tab, NUL, lone surrogates and line separators such
+    as U+2028) are shown as escapes; newlines stay, continued at ``indent`` spaces; trailing
+    whitespace is dropped (formatters would strip it)."""
+    text = str(value).strip()
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            # Only quotes next to another quote, or at the very end, could close the literal.
+            lone = (i + 1 < len(text) and text[i + 1] != '"') and (i == 0 or text[i - 1] != '"')
+            out.append('"' if lone else '\\"')
+        elif ch == "\n":
+            out.append("\n")
+        else:
+            out.append(pystyle._escape_char(ch))
+    pad = " " * indent
+    lines = [line.rstrip() for line in "".join(out).strip().split("\n")]
+    body = ("\n" + pad).join(lines).replace(pad + "\n", "\n")
+    body = "\n".join(line.rstrip() for line in body.split("\n"))
+    if "\n" in body:
+        body += "\n" + pad
+    return '"""' + body + '"""'
+
+
 def ident(value: Any) -> str:
     """Pass an identifier through, refusing anything that is not a safe one."""
     if not isinstance(value, str) or not (is_safe_identifier(value) or _dunder_ok(value)):
@@ -77,6 +106,7 @@ def environment() -> Any:
     env.filters["pyrepr"] = pyrepr
     env.filters["comment"] = comment
     env.filters["ident"] = ident
+    env.filters["docstring"] = docstring
     env.filters["yamlstr"] = yamlstr
     env.filters["tomlstr"] = tomlstr
     env.filters["tomlkey"] = tomlkey

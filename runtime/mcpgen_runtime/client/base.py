@@ -15,8 +15,8 @@ method per tool and the tool definitions (``MCPGEN_TOOLS``). Everything else is 
   arguments are mirrored into ``Mcp-Param-*`` headers by the SDK;
 * ``verify=True``: at connect, the live tools are compared with ``MCPGEN_TOOLS`` using the
   breaking-change rules (``DriftError``);
-* every failure is a typed ``ClientError`` (see ``errors``), never a hang: the handshake is
-  bounded by ``connect_timeout``.
+* every failure is a typed ``ClientError`` (see ``errors``), never a hang: the handshake and
+  ``tools/list`` are bounded by ``connect_timeout`` (default 30 s), calls by ``timeout``.
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ __all__ = ["ClientOptions", "ClientTool", "Mode", "ToolClient"]
 Mode = Literal["auto", "legacy", "2026-07-28"]
 _OutT = TypeVar("_OutT", bound=BaseModel)
 _MAX_LIST_PAGES = 1000
+_NO_LIMIT = 10.0**9  # seconds: a call without a timeout
 _refusals: contextvars.ContextVar[list[ErrorData]] = contextvars.ContextVar("mcpgen_refusals")
 
 
@@ -232,7 +233,8 @@ class ToolClient:
         client = Client(
             self._server,
             mode=self._mode,
-            read_timeout_seconds=self._timeout,
+            # Bounds the handshake and tools/list; calls pass their own timeout.
+            read_timeout_seconds=self._connect_timeout,
             elicitation_callback=_wrap_elicitation(opts.get("elicitation_callback")),
             sampling_callback=_wrap_sampling(opts.get("sampling_callback")),
             list_roots_callback=opts.get("list_roots_callback"),
@@ -241,12 +243,7 @@ class ToolClient:
             client_info=opts.get("client_info"),
         )
         try:
-            with anyio.fail_after(self._connect_timeout):
-                await client.__aenter__()
-        except TimeoutError:
-            raise ConnectError(
-                f"{self._label}: no answer to the handshake within {self._connect_timeout} s"
-            ) from None
+            await client.__aenter__()
         except Exception as exc:  # noqa: BLE001 - every transport failure becomes ConnectError
             raise ConnectError(f"{self._label}: cannot connect: {_describe(exc)}") from exc
         self._client = client
@@ -376,7 +373,11 @@ class ToolClient:
         refusals: list[ErrorData] = []
         token = _refusals.set(refusals)
         try:
-            result = await client.call_tool(tool.name, arguments, read_timeout_seconds=self._timeout)
+            result = await client.call_tool(
+                tool.name,
+                arguments,
+                read_timeout_seconds=self._timeout if self._timeout is not None else _NO_LIMIT,
+            )
         except Exception as exc:  # noqa: BLE001 - mapped to typed errors
             if refusals and isinstance(_leaf(exc), MCPError):
                 r = refusals[0]

@@ -1,0 +1,80 @@
+"""Client package generation: ``ClientIR`` -> ``{relative path: text}``. Pure (no file I/O).
+
+* ``owned``: ``<package>/_generated/`` (rewritten every run): the typed models, the client
+  class (one ``async`` method per tool), the tool definitions (for output validation and
+  ``verify=True``) and the runtime API check;
+* ``user``: ``<package>/__init__.py`` (created once).
+
+Unformatted: ``codegen.format.format_tree`` formats at the edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codegen.client.ir import ClientIR, ClientToolIR
+from codegen.client.params import ModelsInfo, read_models
+from codegen.render import render
+from codegen.server.generate import header_line
+
+OWNED_DIR = "_generated"
+OWNED_TEMPLATES: dict[str, str] = {
+    "__init__.py": "client/__init__.py.jinja",
+    "client.py": "client/client.py.jinja",
+    "models.py": "client/models.py.jinja",
+    "tools.py": "client/tools.py.jinja",
+    "py.typed": "client/py.typed.jinja",
+}
+USER_TEMPLATES: dict[str, str] = {"__init__.py": "client/package_init.py.jinja"}
+TEMPLATES: tuple[str, ...] = tuple(sorted({*OWNED_TEMPLATES.values(), *USER_TEMPLATES.values()}))
+
+
+@dataclass(frozen=True)
+class ClientFiles:
+    owned: dict[str, str]
+    user: dict[str, str]
+
+
+def _models_source(ir: ClientIR) -> str:
+    from codegen.typegen import generate_tool_models
+
+    specs = [(t.class_stem, t.input_schema, t.output_schema) for t in ir.tools]
+    return generate_tool_models(specs, base_import="from mcpgen_runtime.models import OpenModel")
+
+
+def generate_client(ir: ClientIR) -> ClientFiles:
+    header = header_line(ir.manifest_name)
+    models = _models_source(ir) if ir.tools else ""
+    info = (read_models(models, [t.input_model for t in ir.tools],
+                        {t.input_model: t.input_schema for t in ir.tools})
+            if ir.tools else ModelsInfo({}, ()))
+    bodies = {"models.py": models}
+    docs = [_doc(t, info) for t in ir.tools]
+    owned = {
+        rel: render(template, header=header, ir=ir, body=bodies.get(rel, ""), info=info, docs=docs)
+        for rel, template in OWNED_TEMPLATES.items()
+    }
+    user = {rel: render(template, ir=ir) for rel, template in USER_TEMPLATES.items()}
+    return ClientFiles(owned=owned, user=user)
+
+
+def _doc(tool: ClientToolIR, info: ModelsInfo) -> str:
+    """The method's docstring text (escaped by the template's ``docstring`` filter)."""
+    parts: list[str] = []
+    if tool.title:
+        parts.append(tool.title)
+    if tool.description:
+        parts.append(tool.description.strip())
+    parts.append(f"Calls the tool {tool.name!r}.")
+    method = info.methods.get(tool.input_model)
+    if method is not None and method.params:
+        lines = ["Args:"]
+        for p in method.params:
+            desc = " ".join((p.description or "").split())
+            lines.append(f"    {p.name}: {desc}".rstrip())
+        parts.append("\n".join(lines))
+    if tool.output_model:
+        parts.append(f"Returns the validated structuredContent as {tool.output_model}.")
+    else:
+        parts.append("Returns the result's content blocks (CallResult).")
+    return "\n\n".join(parts)
