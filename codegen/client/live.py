@@ -1,0 +1,155 @@
+"""Reading a live MCP server's tools (``mcpgen pull`` and ``mcpgen drift``).
+
+Connects with the official SDK's ``mcp.Client`` (``auto`` mode by default: ``server/discover``
+for 2026-07-28 servers, the ``initialize`` handshake for every older revision), reads every page
+of ``tools/list`` *as sent* (raw JSON objects, key order kept, nothing dropped or re-shaped by
+client-side models; the SDK still checks each page against the negotiated revision's schema),
+and closes. Everything is bounded by one timeout; every failure is one ``McpgenError`` line.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.errors import McpgenError
+
+MAX_PAGES = 1000
+
+
+@dataclass(frozen=True)
+class Target:
+    stdio: str | None = None
+    url: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.url if self.url is not None else f"stdio:{self.stdio}"
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    tools: list[dict[str, Any]]
+    server: dict[str, Any]
+    """``server`` block for a manifest: name, version, title, description, websiteUrl, ..."""
+    protocol: str
+    """The negotiated revision."""
+    label: str
+
+
+def parse_target(stdio: str | None, url: str | None) -> Target:
+    if (stdio is None) == (url is None):
+        raise McpgenError("give exactly one of --stdio CMD or --url URL")
+    if stdio is not None:
+        try:
+            argv = shlex.split(stdio)
+        except ValueError as exc:
+            raise McpgenError(f"--stdio: cannot split the command: {exc}") from None
+        if not argv:
+            raise McpgenError("--stdio: empty command")
+    if url is not None and not url.lower().startswith(("http://", "https://")):
+        raise McpgenError(f"--url must be an http:// or https:// URL, not {url!r}")
+    return Target(stdio=stdio, url=url)
+
+
+def _describe(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    from mcp.shared.exceptions import MCPError
+
+    if isinstance(exc, MCPError):
+        return f"{exc.message} (JSON-RPC error {exc.code})"
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        errs = exc.errors()
+        first = errs[0] if errs else {"loc": (), "msg": str(exc)}
+        loc = "/".join(str(p) for p in first["loc"])
+        return f"malformed answer: {loc or '(root)'}: {first['msg']}"
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(_describe(e) for e in exc.exceptions[:3])
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _check_tools(tools: list[Any], label: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i, tool in enumerate(tools):
+        if not isinstance(tool, dict):
+            raise McpgenError(f"{label}: tools/list item {i} is not an object")
+        name = tool.get("name")
+        if not isinstance(name, str):
+            raise McpgenError(f"{label}: tools/list item {i} has no string name")
+        if not isinstance(tool.get("inputSchema"), dict):
+            raise McpgenError(f"{label}: tool {name!r} has no inputSchema object")
+        out.append(tool)
+    return out
+
+
+async def _fetch(target: Target, mode: str, timeout: float) -> LiveServer:
+    import anyio
+    import mcp_types as types
+    from mcp import Client, StdioServerParameters
+    from pydantic import TypeAdapter
+
+    server: Any
+    if target.stdio is not None:
+        argv = shlex.split(target.stdio)
+        server = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
+    else:
+        server = target.url
+    raw = TypeAdapter(dict[str, Any])
+    tools: list[Any] = []
+    with anyio.fail_after(timeout):
+        async with Client(server, mode=mode, read_timeout_seconds=timeout, cache=None) as client:
+            cursor: str | None = None
+            seen: set[str] = set()
+            for _ in range(MAX_PAGES):
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+                page = await client.session.send_request(types.ListToolsRequest(params=params), raw)
+                items = page.get("tools")
+                if not isinstance(items, list):
+                    raise McpgenError(f"{target.label}: tools/list answer has no tools array")
+                tools.extend(items)
+                nxt = page.get("nextCursor")
+                if nxt is None:
+                    break
+                if not isinstance(nxt, str) or nxt in seen:
+                    raise McpgenError(f"{target.label}: tools/list repeats the cursor {nxt!r}")
+                seen.add(nxt)
+                cursor = nxt
+            else:
+                raise McpgenError(f"{target.label}: tools/list has more than {MAX_PAGES} pages")
+            info = client.server_info
+            srv: dict[str, Any] = (
+                info.model_dump(mode="json", by_alias=True, exclude_none=True) if info is not None else {}
+            )
+            if client.instructions:
+                srv["instructions"] = client.instructions
+            protocol = client.protocol_version
+    return LiveServer(_check_tools(tools, target.label), srv, protocol, target.label)
+
+
+def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> LiveServer:
+    """The server's tools (every page), its info and the negotiated revision."""
+    import anyio
+
+    try:
+        return anyio.run(_fetch, target, mode, timeout)
+    except McpgenError:
+        raise
+    except TimeoutError:
+        raise McpgenError(f"{target.label}: no complete answer within {timeout:g} s (--timeout)") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - one line, never a traceback
+        inner = exc
+        while isinstance(inner, BaseExceptionGroup) and len(inner.exceptions) == 1:
+            inner = inner.exceptions[0]
+        if isinstance(inner, McpgenError):
+            raise inner from None
+        if isinstance(inner, TimeoutError):
+            raise McpgenError(f"{target.label}: no complete answer within {timeout:g} s (--timeout)") from None
+        raise McpgenError(f"{target.label}: cannot read the tools: {_describe(exc)}") from None

@@ -1,0 +1,97 @@
+"""``mcpgen pull``: a live server's tools as a manifest (YAML or JSON) that ``mcpgen check``
+and ``mcpgen client`` read; ``mcpgen drift``: the live tools against a manifest, with the
+breaking-change rules of ``mcpgen breaking``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from codegen.client.live import LiveServer
+from codegen.diagnostics import Diagnostic, Severity
+from codegen.errors import McpgenError
+
+_SERVER_KEYS = ("name", "version", "title", "description", "instructions", "websiteUrl", "icons")
+
+
+_TOOL_KEYS = ("name", "title", "description", "annotations", "inputSchema", "outputSchema")
+
+
+def _wire_order(tool: dict[str, Any]) -> dict[str, Any]:
+    """The tool's top-level keys in the spec's order (values untouched; schemas as sent)."""
+    first = {k: tool[k] for k in _TOOL_KEYS if k in tool}
+    return {**first, **{k: v for k, v in tool.items() if k not in first}}
+
+
+def manifest_document(live: LiveServer) -> dict[str, Any]:
+    server = {k: live.server[k] for k in _SERVER_KEYS if k in live.server}
+    server.setdefault("name", "server")
+    server.setdefault("version", "0.0.0")
+    return {"server": server, "protocol": [live.protocol], "tools": [_wire_order(t) for t in live.tools]}
+
+
+def manifest_text(live: LiveServer, path: Path) -> str:
+    doc = manifest_document(live)
+    shown = repr(live.label)[1:-1]
+    if path.suffix.lower() == ".json":
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    import yaml
+
+    head = (f"# Pulled by `mcpgen pull` from {shown} (protocol {live.protocol}, "
+            f"{len(live.tools)} tools): the server's tools/list as sent.\n")
+    try:
+        body = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100,
+                              default_flow_style=False)
+    except yaml.YAMLError as exc:
+        raise McpgenError(f"{live.label}: the tools cannot be written as YAML ({exc}); use -o FILE.json") from None
+    return head + body
+
+
+def check_written(path: Path) -> list[Diagnostic]:
+    """``mcpgen check``'s findings on the written manifest (default configuration)."""
+    from codegen.check import catalog
+    from codegen.check.runner import check_file
+    from codegen.config import load_config
+
+    rules = catalog.load_all()
+    cfg = load_config(rules).check
+    return check_file(str(path), cfg).diagnostics
+
+
+def write_manifest(live: LiveServer, path: Path) -> tuple[int, list[Diagnostic]]:
+    """Write the manifest; return (tools written, check errors)."""
+    text = manifest_text(live, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(text, encoding="utf-8", newline="\n")
+        tmp.replace(path)
+    except OSError as exc:
+        raise McpgenError(f"cannot write: {exc.strerror or exc}", path=str(path)) from None
+    errors = [d for d in check_written(path) if d.severity >= Severity.ERROR]
+    return len(live.tools), errors
+
+
+def drift_diagnostics(manifest_path: Path, live: LiveServer) -> tuple[list[Diagnostic], Any]:
+    """Breaking changes from the manifest (old) to the live tools (new), and the config."""
+    from codegen.check import catalog
+    from codegen.check.breaking import compare
+    from codegen.check.registry import BREAKING
+    from codegen.check.runner import active_rules
+    from codegen.config import load_config
+    from codegen.diagnostics import sort_diagnostics
+    from codegen.manifest.load import load_manifest_text, require_manifest
+    from codegen.manifest.model import KNOWN_REVISIONS
+
+    old = require_manifest(manifest_path)
+    label = f"<live {live.label}>.json"
+    text = json.dumps({"tools": live.tools}, indent=2, ensure_ascii=False)
+    res = load_manifest_text(text, label, base_dir=manifest_path.resolve().parent)
+    if res.manifest is None:
+        first = res.errors[0].message if res.errors else "unusable tool list"
+        raise McpgenError(f"{live.label}: the live tools cannot be compared: {first}")
+    rules = catalog.load_all()
+    cfg = load_config(rules).breaking
+    active = active_rules((BREAKING,), KNOWN_REVISIONS, cfg)
+    return sort_diagnostics(compare(old, res.manifest, active)), cfg

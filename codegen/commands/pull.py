@@ -1,0 +1,95 @@
+"""``mcpgen pull (--stdio CMD | --url URL) -o FILE`` and ``mcpgen drift MANIFEST (--stdio CMD |
+--url URL)``. Thin: parse flags, call ``codegen.client.live`` / ``codegen.client.pull``, print."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from codegen.errors import EXIT_FINDINGS, McpgenError
+
+_MODES = click.Choice(("auto", "legacy", "2026-07-28"))
+
+
+def _target_options(fn: object) -> object:
+    for deco in reversed((
+        click.option("--stdio", "stdio", metavar="CMD", default=None,
+                     help='Start the server with this command (split like a shell), e.g. "python -m my_server".'),
+        click.option("--url", "url", metavar="URL", default=None,
+                     help="Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp."),
+        click.option("--mode", type=_MODES, default="auto", show_default=True,
+                     help="auto: server/discover, then the initialize handshake; legacy; 2026-07-28."),
+        click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
+                     help="Seconds for connecting and reading every page."),
+    )):
+        fn = deco(fn)  # type: ignore[operator]
+    return fn
+
+
+@click.command("pull")
+@_target_options
+@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Manifest to write (.yaml/.yml, or .json).")
+def pull(stdio: str | None, url: str | None, mode: str, timeout: float, output: Path) -> None:
+    """Write a manifest from a live MCP server: every page of tools/list, as sent, plus the
+    server's info and the negotiated revision. Compile it with `mcpgen client`.
+
+    Exit 2 (one line) when the server cannot be reached or answers badly, or when the written
+    manifest has errors `mcpgen check` reports (it is written anyway, to inspect).
+    """
+    from codegen.client.live import fetch_live, parse_target
+    from codegen.client.pull import write_manifest
+
+    target = parse_target(stdio, url)
+    live = fetch_live(target, mode=mode, timeout=timeout)
+    count, errors = write_manifest(live, output)
+    if errors:
+        first = errors[0]
+        more = f" (+{len(errors) - 1} more; run: mcpgen check {output})" if len(errors) > 1 else ""
+        raise McpgenError(
+            f"the server's tools fail mcpgen check: {first.line}:{first.col}: {first.rule_id} "
+            f"{first.message}{more}; the manifest was written anyway",
+            path=str(output),
+        )
+    click.echo(f"mcpgen: wrote {output} ({count} tools from {live.label}, protocol {live.protocol})",
+               err=True)
+
+
+@click.command("drift")
+@click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
+@_target_options
+@click.option("--format", "fmt", type=click.Choice(("text", "json", "github", "sarif")), default="text",
+              show_default=True)
+def drift(manifest: Path, stdio: str | None, url: str | None, mode: str, timeout: float, fmt: str) -> None:
+    """Compare a live server's tools with MANIFEST using the breaking-change rules of
+    `mcpgen breaking` (the manifest is the old side, the live server the new one).
+
+    Exit 1 on breaking drift, 0 when the server still serves what the manifest promises,
+    2 when the server or the manifest cannot be read.
+    """
+    from codegen.check import catalog
+    from codegen.check.registry import BREAKING
+    from codegen.client.live import fetch_live, parse_target
+    from codegen.client.pull import drift_diagnostics
+    from codegen.report import render, summary
+
+    target = parse_target(stdio, url)
+    if not manifest.is_file():
+        raise McpgenError("no such file", path=str(manifest))
+    live = fetch_live(target, mode=mode, timeout=timeout)
+    diags, cfg = drift_diagnostics(manifest, live)
+    rules = catalog.load_all()
+    out = render(diags, fmt, rules={k: v for k, v in rules.items() if v.category == BREAKING})
+    if out:
+        click.echo(out, nl=False)
+    failing = cfg.fail_on is not None and any(d.severity >= cfg.fail_on for d in diags)
+    if fmt == "text":
+        if diags:
+            click.echo(summary(diags, 1), err=True)
+        else:
+            click.echo(f"mcpgen: {live.label} serves every tool of {manifest} compatibly "
+                       f"({len(live.tools)} live tools, protocol {live.protocol})", err=True)
+    if failing:
+        sys.exit(EXIT_FINDINGS)
