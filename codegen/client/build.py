@@ -6,6 +6,7 @@ with ruff, write ``_generated/`` atomically (or diff it with ``check``), create 
 from __future__ import annotations
 
 import hashlib
+import sys
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -69,14 +70,20 @@ def _base_parts(manifest_path: Path, package: str) -> tuple[list[bytes | str], s
     try:
         data = manifest_path.read_bytes()
     except OSError as exc:
-        raise McpgenError(f"cannot read manifest: {exc.strerror or exc}", path=str(manifest_path))
+        raise McpgenError(
+            f"cannot read manifest: {exc.strerror or exc}", path=str(manifest_path)
+        ) from None
     parts: list[bytes | str] = [
-        "client", package, manifest_path.name, data,
-        _dist_version("datamodel-code-generator"), _dist_version("ruff"),
-        "runtime-api %d.%d" % API_VERSION,
+        "client",
+        package,
+        manifest_path.name,
+        data,
+        _dist_version("datamodel-code-generator"),
+        _dist_version("ruff"),
+        "runtime-api {}.{}".format(*API_VERSION),
         # the client parameters are read from the models with ast.unparse, whose output may
         # change between Python versions
-        "python %d.%d" % __import__("sys").version_info[:2],
+        "python {}.{}".format(*sys.version_info[:2]),
     ]
     tdir = templates_dir()
     for name in _TEMPLATES:
@@ -114,7 +121,9 @@ def _render(manifest: Path, package: str, base_parts: list[bytes | str]) -> Rend
     return RenderedClient(
         owned={k: formatted[f"{OWNED_DIR}/{k}"] for k in files.owned},
         user={k: formatted[k] for k in files.user},
-        digest=digest, dependencies=deps, targets=targets,
+        digest=digest,
+        dependencies=deps,
+        targets=targets,
     )
 
 
@@ -133,7 +142,9 @@ def build_client_package(manifest: Path, out_dir: Path, package: str, *, check: 
     if (
         recorded is not None
         and recorded.get(manifest.name) == manifest_sha
-        and is_up_to_date(owned, inputs_digest(*base_parts, *_ref_parts(manifest.name, recorded)), marker)
+        and is_up_to_date(
+            owned, inputs_digest(*base_parts, *_ref_parts(manifest.name, recorded)), marker
+        )
         and (check or all((pkg_dir / f).exists() for f in USER_FILES))
     ):
         outcome.up_to_date = True
@@ -143,9 +154,13 @@ def build_client_package(manifest: Path, out_dir: Path, package: str, *, check: 
         outcome.diff = diff_owned_tree(owned, rendered.owned)
         outcome.up_to_date = not outcome.diff
         return outcome
-    write_owned_tree(owned, rendered.owned, rendered.digest,
-                     dependencies={**rendered.dependencies, manifest.name: manifest_sha},
-                     dependency_targets=rendered.targets)
+    write_owned_tree(
+        owned,
+        rendered.owned,
+        rendered.digest,
+        dependencies={**rendered.dependencies, manifest.name: manifest_sha},
+        dependency_targets=rendered.targets,
+    )
     result = EmitResult()
     create_user_files(pkg_dir, rendered.user, result)
     outcome.written = len(rendered.owned)

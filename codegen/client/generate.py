@@ -45,9 +45,15 @@ def _models_source(ir: ClientIR) -> str:
 def generate_client(ir: ClientIR) -> ClientFiles:
     header = header_line(ir.manifest_name)
     models = _models_source(ir) if ir.tools else ""
-    info = (read_models(models, [t.input_model for t in ir.tools],
-                        {t.input_model: t.input_schema for t in ir.tools})
-            if ir.tools else ModelsInfo({}, ()))
+    info = (
+        read_models(
+            models,
+            [t.input_model for t in ir.tools],
+            {t.input_model: t.input_schema for t in ir.tools},
+        )
+        if ir.tools
+        else ModelsInfo({}, ())
+    )
     bodies = {"models.py": models}
     docs = [_doc(t, info) for t in ir.tools]
     owned = {

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import os
 import shlex
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from codegen.errors import McpgenError
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
 
 MAX_PAGES = 1000
 
@@ -92,7 +96,14 @@ async def _fetch(target: Target, mode: str, timeout: float) -> LiveServer:
     import anyio
     import mcp_types as types
     from mcp import Client, StdioServerParameters
-    from pydantic import TypeAdapter
+    from pydantic import BaseModel, ConfigDict, Field
+
+    class RawPage(BaseModel):
+        """A tools/list page as sent (tools stay plain JSON objects)."""
+
+        model_config = ConfigDict(extra="allow")
+        tools: Any = None
+        next_cursor: Any = Field(default=None, alias="nextCursor")
 
     server: Any
     if target.stdio is not None:
@@ -100,7 +111,6 @@ async def _fetch(target: Target, mode: str, timeout: float) -> LiveServer:
         server = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
     else:
         server = target.url
-    raw = TypeAdapter(dict[str, Any])
     tools: list[Any] = []
     with anyio.fail_after(timeout):
         async with Client(server, mode=mode, read_timeout_seconds=timeout, cache=None) as client:
@@ -108,12 +118,14 @@ async def _fetch(target: Target, mode: str, timeout: float) -> LiveServer:
             seen: set[str] = set()
             for _ in range(MAX_PAGES):
                 params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-                page = await client.session.send_request(types.ListToolsRequest(params=params), raw)
-                items = page.get("tools")
+                page = await client.session.send_request(
+                    types.ListToolsRequest(params=params), RawPage
+                )
+                items = page.tools
                 if not isinstance(items, list):
                     raise McpgenError(f"{target.label}: tools/list answer has no tools array")
                 tools.extend(items)
-                nxt = page.get("nextCursor")
+                nxt = page.next_cursor
                 if nxt is None:
                     break
                 if not isinstance(nxt, str) or nxt in seen:
@@ -124,7 +136,9 @@ async def _fetch(target: Target, mode: str, timeout: float) -> LiveServer:
                 raise McpgenError(f"{target.label}: tools/list has more than {MAX_PAGES} pages")
             info = client.server_info
             srv: dict[str, Any] = (
-                info.model_dump(mode="json", by_alias=True, exclude_none=True) if info is not None else {}
+                info.model_dump(mode="json", by_alias=True, exclude_none=True)
+                if info is not None
+                else {}
             )
             if client.instructions:
                 srv["instructions"] = client.instructions
@@ -141,7 +155,9 @@ def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> 
     except McpgenError:
         raise
     except TimeoutError:
-        raise McpgenError(f"{target.label}: no complete answer within {timeout:g} s (--timeout)") from None
+        raise McpgenError(
+            f"{target.label}: no complete answer within {timeout:g} s (--timeout)"
+        ) from None
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - one line, never a traceback
@@ -151,5 +167,7 @@ def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> 
         if isinstance(inner, McpgenError):
             raise inner from None
         if isinstance(inner, TimeoutError):
-            raise McpgenError(f"{target.label}: no complete answer within {timeout:g} s (--timeout)") from None
+            raise McpgenError(
+                f"{target.label}: no complete answer within {timeout:g} s (--timeout)"
+            ) from None
         raise McpgenError(f"{target.label}: cannot read the tools: {_describe(exc)}") from None

@@ -55,8 +55,13 @@ class ModelsInfo:
 
 
 def _strip_annotated(node: ast.expr) -> ast.expr:
-    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-            and node.value.id == "Annotated" and isinstance(node.slice, ast.Tuple) and node.slice.elts):
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "Annotated"
+        and isinstance(node.slice, ast.Tuple)
+        and node.slice.elts
+    ):
         return node.slice.elts[0]
     return node
 
@@ -67,7 +72,11 @@ def _alias(node: ast.expr) -> str | None:
     for meta in node.slice.elts[1:]:
         if isinstance(meta, ast.Call):
             for kw in meta.keywords:
-                if kw.arg == "alias" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                if (
+                    kw.arg == "alias"
+                    and isinstance(kw.value, ast.Constant)
+                    and isinstance(kw.value.value, str)
+                ):
                     return kw.value.value
     return None
 
@@ -98,8 +107,9 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if node.id in self.classes:
-            return ast.copy_location(ast.Attribute(value=ast.Name("_m", ast.Load()), attr=node.id,
-                                                   ctx=ast.Load()), node)
+            return ast.copy_location(
+                ast.Attribute(value=ast.Name("_m", ast.Load()), attr=node.id, ctx=ast.Load()), node
+            )
         if node.id in self.imported:
             self.used.add(node.id)
         elif node.id not in _BUILTIN:
@@ -107,8 +117,9 @@ class _Rewrite(ast.NodeTransformer):
         return node
 
 
-def read_models(source: str, input_models: list[str],
-                schemas: Mapping[str, Mapping[str, Any]]) -> ModelsInfo:
+def read_models(
+    source: str, input_models: list[str], schemas: Mapping[str, Mapping[str, Any]]
+) -> ModelsInfo:
     """Parameters of each ``input_models`` class in ``source``; ``schemas`` maps a model name
     to its inputSchema (for parameter descriptions)."""
     tree = ast.parse(source)
@@ -117,15 +128,24 @@ def read_models(source: str, input_models: list[str],
     for stmt in tree.body:
         if isinstance(stmt, ast.ClassDef):
             classes[stmt.name] = stmt
-        elif isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.module != "__future__" and stmt.level == 0:
+        elif (
+            isinstance(stmt, ast.ImportFrom)
+            and stmt.module
+            and stmt.module != "__future__"
+            and stmt.level == 0
+        ):
             for alias in stmt.names:
                 local = alias.asname or alias.name
-                line = f"from {stmt.module} import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+                line = f"from {stmt.module} import {alias.name}" + (
+                    f" as {alias.asname}" if alias.asname else ""
+                )
                 imported[local] = line
         elif isinstance(stmt, ast.Import):
             for alias in stmt.names:
                 local = alias.asname or alias.name.split(".")[0]
-                imported[local] = f"import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+                imported[local] = f"import {alias.name}" + (
+                    f" as {alias.asname}" if alias.asname else ""
+                )
     rewrite = _Rewrite(set(classes), imported)
     methods: dict[str, MethodParams] = {}
     for model in input_models:
@@ -138,8 +158,13 @@ def read_models(source: str, input_models: list[str],
             continue
         props = schemas.get(model, {}).get("properties")
         props = props if isinstance(props, dict) else {}
-        fields = [s for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-                  and s.target.id != "model_config"]
+        fields = [
+            s
+            for s in cls.body
+            if isinstance(s, ast.AnnAssign)
+            and isinstance(s.target, ast.Name)
+            and s.target.id != "model_config"
+        ]
         taken = {f.target.id for f in fields if isinstance(f.target, ast.Name)}
         params: list[Param] = []
         for f in fields:
@@ -166,9 +191,20 @@ def read_models(source: str, input_models: list[str],
                 default = "None"
                 if not _allows_none(typ):
                     annotation = f"{annotation} | None"
-            desc = props.get(prop, {}).get("description") if isinstance(props.get(prop), dict) else None
-            params.append(Param(name, field, annotation, default,
-                                desc if isinstance(desc, str) and desc.strip() else None))
+            desc = (
+                props.get(prop, {}).get("description")
+                if isinstance(props.get(prop), dict)
+                else None
+            )
+            params.append(
+                Param(
+                    name,
+                    field,
+                    annotation,
+                    default,
+                    desc if isinstance(desc, str) and desc.strip() else None,
+                )
+            )
         methods[model] = MethodParams(tuple(params), root=False)
     imports = tuple(sorted({imported[n] for n in rewrite.used}))
     return ModelsInfo(methods, imports)

@@ -28,7 +28,11 @@ def manifest_document(live: LiveServer) -> dict[str, Any]:
     server = {k: live.server[k] for k in _SERVER_KEYS if k in live.server}
     server.setdefault("name", "server")
     server.setdefault("version", "0.0.0")
-    return {"server": server, "protocol": [live.protocol], "tools": [_wire_order(t) for t in live.tools]}
+    return {
+        "server": server,
+        "protocol": [live.protocol],
+        "tools": [_wire_order(t) for t in live.tools],
+    }
 
 
 def manifest_text(live: LiveServer, path: Path) -> str:
@@ -36,15 +40,20 @@ def manifest_text(live: LiveServer, path: Path) -> str:
     shown = repr(live.label)[1:-1]
     if path.suffix.lower() == ".json":
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    import yaml
+    import yaml  # type: ignore[import-untyped]
 
-    head = (f"# Pulled by `mcpgen pull` from {shown} (protocol {live.protocol}, "
-            f"{len(live.tools)} tools): the server's tools/list as sent.\n")
+    head = (
+        f"# Pulled by `mcpgen pull` from {shown} (protocol {live.protocol}, "
+        f"{len(live.tools)} tools): the server's tools/list as sent.\n"
+    )
     try:
-        body = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100,
-                              default_flow_style=False)
+        body: str = yaml.safe_dump(
+            doc, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False
+        )
     except yaml.YAMLError as exc:
-        raise McpgenError(f"{live.label}: the tools cannot be written as YAML ({exc}); use -o FILE.json") from None
+        raise McpgenError(
+            f"{live.label}: the tools cannot be written as YAML ({exc}); use -o FILE.json"
+        ) from None
     return head + body
 
 

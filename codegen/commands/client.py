@@ -20,11 +20,21 @@ def _echo(msg: str) -> None:
 
 @click.command(name="client")
 @click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Directory that holds (or will hold) the package.")
-@click.option("--package", "package", required=True, help="Python package name, e.g. weather_client.")
-@click.option("--check", is_flag=True,
-              help="Write nothing; print a diff and exit 1 if the generated files are out of date.")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Directory that holds (or will hold) the package.",
+)
+@click.option(
+    "--package", "package", required=True, help="Python package name, e.g. weather_client."
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Write nothing; print a diff and exit 1 if the generated files are out of date.",
+)
 def client(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
     """Generate a typed MCP client package (on mcpgen-runtime and the official SDK's
     mcp.Client) from MANIFEST: one async method per tool.
@@ -40,8 +50,10 @@ def client(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
     if check:
         if outcome.diff:
             sys.stdout.write(outcome.diff)
-            _echo(f"mcpgen: {owned} is out of date; run: mcpgen client {manifest} --out {out_dir} "
-                  f"--package {package}")
+            _echo(
+                f"mcpgen: {owned} is out of date; run: mcpgen client {manifest} --out {out_dir} "
+                f"--package {package}"
+            )
             sys.exit(EXIT_FINDINGS)
         _echo(f"mcpgen: {outcome.pkg_dir} is up to date")
         return

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -13,25 +15,56 @@ from codegen.errors import EXIT_FINDINGS, McpgenError
 _MODES = click.Choice(("auto", "legacy", "2026-07-28"))
 
 
-def _target_options(fn: object) -> object:
-    for deco in reversed((
-        click.option("--stdio", "stdio", metavar="CMD", default=None,
-                     help='Start the server with this command (split like a shell), e.g. "python -m my_server".'),
-        click.option("--url", "url", metavar="URL", default=None,
-                     help="Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp."),
-        click.option("--mode", type=_MODES, default="auto", show_default=True,
-                     help="auto: server/discover, then the initialize handshake; legacy; 2026-07-28."),
-        click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
-                     help="Seconds for connecting and reading every page."),
-    )):
-        fn = deco(fn)  # type: ignore[operator]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _target_options(fn: _F) -> _F:
+    for deco in reversed(
+        (
+            click.option(
+                "--stdio",
+                "stdio",
+                metavar="CMD",
+                default=None,
+                help="Start the server with this command (split like a shell).",
+            ),
+            click.option(
+                "--url",
+                "url",
+                metavar="URL",
+                default=None,
+                help="Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp.",
+            ),
+            click.option(
+                "--mode",
+                type=_MODES,
+                default="auto",
+                show_default=True,
+                help="auto: server/discover, then the initialize handshake; legacy; 2026-07-28.",
+            ),
+            click.option(
+                "--timeout",
+                type=click.FloatRange(min=0.1),
+                default=30.0,
+                show_default=True,
+                help="Seconds for connecting and reading every page.",
+            ),
+        )
+    ):
+        fn = deco(fn)
     return fn
 
 
 @click.command("pull")
 @_target_options
-@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Manifest to write (.yaml/.yml, or .json).")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Manifest to write (.yaml/.yml, or .json).",
+)
 def pull(stdio: str | None, url: str | None, mode: str, timeout: float, output: Path) -> None:
     """Write a manifest from a live MCP server: every page of tools/list, as sent, plus the
     server's info and the negotiated revision. Compile it with `mcpgen client`.
@@ -53,16 +86,25 @@ def pull(stdio: str | None, url: str | None, mode: str, timeout: float, output: 
             f"{first.message}{more}; the manifest was written anyway",
             path=str(output),
         )
-    click.echo(f"mcpgen: wrote {output} ({count} tools from {live.label}, protocol {live.protocol})",
-               err=True)
+    click.echo(
+        f"mcpgen: wrote {output} ({count} tools from {live.label}, protocol {live.protocol})",
+        err=True,
+    )
 
 
 @click.command("drift")
 @click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
 @_target_options
-@click.option("--format", "fmt", type=click.Choice(("text", "json", "github", "sarif")), default="text",
-              show_default=True)
-def drift(manifest: Path, stdio: str | None, url: str | None, mode: str, timeout: float, fmt: str) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("text", "json", "github", "sarif")),
+    default="text",
+    show_default=True,
+)
+def drift(
+    manifest: Path, stdio: str | None, url: str | None, mode: str, timeout: float, fmt: str
+) -> None:
     """Compare a live server's tools with MANIFEST using the breaking-change rules of
     `mcpgen breaking` (the manifest is the old side, the live server the new one).
 
@@ -89,7 +131,10 @@ def drift(manifest: Path, stdio: str | None, url: str | None, mode: str, timeout
         if diags:
             click.echo(summary(diags, 1), err=True)
         else:
-            click.echo(f"mcpgen: {live.label} serves every tool of {manifest} compatibly "
-                       f"({len(live.tools)} live tools, protocol {live.protocol})", err=True)
+            click.echo(
+                f"mcpgen: {live.label} serves every tool of {manifest} compatibly "
+                f"({len(live.tools)} live tools, protocol {live.protocol})",
+                err=True,
+            )
     if failing:
         sys.exit(EXIT_FINDINGS)

@@ -38,8 +38,12 @@ def write_client(manifest: Path, out: Path, package: str) -> Path:
     files: RenderedClient = render_client(manifest, package)
     pkg = out / package
     sha = hashlib.sha256(manifest.read_bytes()).hexdigest()
-    write_owned_tree(pkg / "_generated", files.owned, files.digest,
-                     dependencies={**files.dependencies, manifest.name: sha})
+    write_owned_tree(
+        pkg / "_generated",
+        files.owned,
+        files.digest,
+        dependencies={**files.dependencies, manifest.name: sha},
+    )
     create_user_files(pkg, files.user, EmitResult())
     return pkg
 

@@ -22,8 +22,11 @@ from tests.client.regen_golden import GOLDEN, golden_files
 def test_golden_weather_client() -> None:
     """Regenerate with `python -m tests.client.regen_golden` (and review the diff)."""
     files = golden_files()
-    on_disk = {p.relative_to(GOLDEN).as_posix(): p.read_text(encoding="utf-8")
-               for p in GOLDEN.rglob("*") if p.is_file()}
+    on_disk = {
+        p.relative_to(GOLDEN).as_posix(): p.read_text(encoding="utf-8")
+        for p in GOLDEN.rglob("*")
+        if p.is_file()
+    }
     assert files == on_disk
 
 
@@ -40,7 +43,11 @@ def test_template_lists_agree() -> None:
 def test_reserved_method_names_are_the_runtime_public_attributes() -> None:
     from mcpgen_runtime import ToolClient
 
-    public = {n for n in dir(ToolClient) if not n.startswith("_") and not n.isupper() and n != "MCPGEN_TOOLS"}
+    public = {
+        n
+        for n in dir(ToolClient)
+        if not n.startswith("_") and not n.isupper() and n != "MCPGEN_TOOLS"
+    }
     assert public == set(RESERVED_METHODS)
 
 
@@ -57,7 +64,7 @@ def test_weather_client_shape() -> None:
     assert [ast.unparse(d) if d else None for d in gw.args.kw_defaults] == [None, "'metric'"]
     assert ast.unparse(gw.returns) == "_m.GetWeatherOutput"
     assert ast.unparse(methods["weather_map"].returns) == "_rt.CallResult"
-    assert "City name, e.g. \"Paris\"." in (ast.get_docstring(gw) or "")
+    assert 'City name, e.g. "Paris".' in (ast.get_docstring(gw) or "")
     # the generated package holds only manifest-dependent code
     lines = sum(len(p.read_text().splitlines()) for p in (GOLDEN / "_generated").glob("*.py"))
     assert lines < 300
@@ -65,9 +72,20 @@ def test_weather_client_shape() -> None:
 
 def test_mypy_strict_on_generated_weather_client(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "c"),
-         "-p", "weather_client"],
-        capture_output=True, text=True, cwd=GOLDEN.parent,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--cache-dir",
+            str(tmp_path / "c"),
+            "-p",
+            "weather_client",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=GOLDEN.parent,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
@@ -90,11 +108,14 @@ def test_cli_writes_then_noop_then_check(tmp_path: Path) -> None:
     assert "out of date" in stale.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["client", "missing.yaml", "--out", "x", "--package", "p"], "cannot read manifest"),
-    (["client", str(WEATHER), "--out", "x", "--package", "class"], "keyword"),
-    (["client", str(WEATHER), "--out", "x", "--package", "2abc"], "identifier"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["client", "missing.yaml", "--out", "x", "--package", "p"], "cannot read manifest"),
+        (["client", str(WEATHER), "--out", "x", "--package", "class"], "keyword"),
+        (["client", str(WEATHER), "--out", "x", "--package", "2abc"], "identifier"),
+    ],
+)
 def test_cli_bad_input_is_one_line_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
     proc = subprocess.run([*mcpgen_cmd(), *args], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
@@ -103,22 +124,44 @@ def test_cli_bad_input_is_one_line_exit_2(args: list[str], message: str, tmp_pat
 
 
 def test_help_does_not_import_generators() -> None:
-    code = ("import sys; from codegen.cli import main\n"
-            "try:\n main(['--help'])\nexcept SystemExit: pass\n"
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('jinja2', 'datamodel_code_generator', 'mcp', 'yaml')"
-            " or m.startswith('codegen.client')]\n"
-            "print(bad); assert not bad")
+    code = (
+        "import sys; from codegen.cli import main\n"
+        "try:\n main(['--help'])\nexcept SystemExit: pass\n"
+        "heavy = ('jinja2', 'datamodel_code_generator', 'mcp', 'yaml')\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in heavy"
+        " or m.startswith('codegen.client')]\n"
+        "print(bad); assert not bad"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-HOSTILE = ['"""', "'''", '\\', '"', "\\\"\"\"", "\n", "\r", "\x00", "\u2028", "\ud800", "\t", "end\\",
-           'x"', "__import__('os').system('touch PWNED')", "{{ x }}", "#", "é天"]
+HOSTILE = [
+    '"""',
+    "'''",
+    "\\",
+    '"',
+    '\\"""',
+    "\n",
+    "\r",
+    "\x00",
+    "\u2028",
+    "\ud800",
+    "\t",
+    "end\\",
+    'x"',
+    "__import__('os').system('touch PWNED')",
+    "{{ x }}",
+    "#",
+    "é天",
+]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(max_size=5)), max_size=8).map("".join),
-       st.sampled_from([0, 4, 8]))
+@given(
+    st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(max_size=5)), max_size=8).map("".join),
+    st.sampled_from([0, 4, 8]),
+)
 def test_docstring_filter_cannot_be_broken(text: str, indent: int) -> None:
     lit = docstring(text, indent)
     src = "def f():\n" + " " * max(indent, 4) + lit + "\n" + " " * max(indent, 4) + "return 1\n"

@@ -174,8 +174,8 @@ async def _http_transport(url: str, headers: Mapping[str, str]) -> AsyncIterator
 class ToolClient:
     """Base of every generated client. Use it as an async context manager::
 
-        async with WeatherClient.stdio(["python", "-m", "weather_server"]) as weather:
-            report = await weather.get_weather(city="Paris")
+    async with WeatherClient.stdio(["python", "-m", "weather_server"]) as weather:
+        report = await weather.get_weather(city="Paris")
     """
 
     MCPGEN_TOOLS: ClassVar[tuple[ClientTool, ...]] = ()
@@ -183,7 +183,9 @@ class ToolClient:
     MCPGEN_SERVER: ClassVar[str] = "server"
     """The manifest's server name (shown in errors)."""
 
-    def __init__(self, server: Any, *, describe: str | None = None, **options: Unpack[ClientOptions]) -> None:
+    def __init__(
+        self, server: Any, *, describe: str | None = None, **options: Unpack[ClientOptions]
+    ) -> None:
         """``server``: what ``mcp.Client`` accepts (a URL, ``StdioServerParameters``, a
         ``Transport``, or an in-process SDK ``Server``). Prefer ``stdio()`` and ``http()``."""
         self._server = server
@@ -311,12 +313,16 @@ class ToolClient:
         try:
             for _ in range(_MAX_LIST_PAGES):
                 page = await client.list_tools(cursor=cursor, cache_mode="refresh")
-                tools.extend(t.model_dump(mode="json", by_alias=True, exclude_unset=True) for t in page.tools)
+                tools.extend(
+                    t.model_dump(mode="json", by_alias=True, exclude_unset=True) for t in page.tools
+                )
                 cursor = page.next_cursor
                 if cursor is None:
                     return tools
                 if cursor in seen:
-                    raise InvalidResultError("tools/list", f"the server repeated the cursor {cursor!r}")
+                    raise InvalidResultError(
+                        "tools/list", f"the server repeated the cursor {cursor!r}"
+                    )
                 seen.add(cursor)
         except ClientError:
             raise
@@ -349,20 +355,32 @@ class ToolClient:
             if exc.code == REQUEST_TIMEOUT:
                 return CallTimeoutError(exc.code, exc.message, exc.data, tool=tool)
             if exc.code == CONNECTION_CLOSED:
-                return ConnectionLostError(exc.code, f"{self._label}: {exc.message}", exc.data, tool=tool)
+                return ConnectionLostError(
+                    exc.code, f"{self._label}: {exc.message}", exc.data, tool=tool
+                )
             return ProtocolError(exc.code, exc.message, exc.data, tool=tool)
         if isinstance(exc, InputRequiredRoundsExceededError):
             return InputRequiredError(
-                tool, f"the server still asked for input after {exc.max_rounds} rounds (max_input_rounds)"
+                tool,
+                f"the server still asked for input after {exc.max_rounds} rounds "
+                "(max_input_rounds)",
             )
         if isinstance(exc, ValidationError):
-            return InvalidResultError(tool, "the result is malformed", pydantic_problems(exc.errors()))
+            return InvalidResultError(
+                tool, "the result is malformed", pydantic_problems(exc.errors())
+            )
         if isinstance(exc, TimeoutError):
             return CallTimeoutError(REQUEST_TIMEOUT, f"timed out: {exc}", tool=tool)
-        if isinstance(exc, RuntimeError) and str(exc).startswith(("Invalid structured content", "Tool ")):
+        if isinstance(exc, RuntimeError) and str(exc).startswith(
+            ("Invalid structured content", "Tool ")
+        ):
             return InvalidResultError(tool, str(exc))
-        if isinstance(exc, (OSError, EOFError, anyio.BrokenResourceError, anyio.ClosedResourceError)):
-            return ConnectionLostError(CONNECTION_CLOSED, f"{self._label}: {_describe(exc)}", tool=tool)
+        if isinstance(
+            exc, (OSError, EOFError, anyio.BrokenResourceError, anyio.ClosedResourceError)
+        ):
+            return ConnectionLostError(
+                CONNECTION_CLOSED, f"{self._label}: {_describe(exc)}", tool=tool
+            )
         return ClientError(f"tool {tool!r}: {_describe(exc)}")
 
     async def _mcpgen_call(
@@ -382,7 +400,9 @@ class ToolClient:
             if refusals and isinstance(_leaf(exc), MCPError):
                 r = refusals[0]
                 raise InputRequiredError(
-                    tool.name, f"a callback declined the server's input request: {r.message}", r.code
+                    tool.name,
+                    f"a callback declined the server's input request: {r.message}",
+                    r.code,
                 ) from exc
             if isinstance(exc, BaseExceptionGroup) and not isinstance(_leaf(exc), MCPError):
                 raise InputRequiredError(tool.name, f"a callback raised: {_describe(exc)}") from exc
@@ -398,7 +418,10 @@ class ToolClient:
             return decode_content(result.content)
         except ValidationError as exc:
             raise InvalidResultError(
-                tool.name, "malformed content blocks", pydantic_problems(exc.errors()), result.content
+                tool.name,
+                "malformed content blocks",
+                pydantic_problems(exc.errors()),
+                result.content,
             ) from None
 
     async def _mcpgen_call_output(
@@ -421,17 +444,24 @@ class ToolClient:
             try:
                 problems = check.problems(structured)
             except SchemaCompileError as exc:
-                raise InvalidResultError(tool.name, f"the outputSchema is unusable: {exc}") from None
+                raise InvalidResultError(
+                    tool.name, f"the outputSchema is unusable: {exc}"
+                ) from None
             if problems:
                 raise InvalidResultError(
-                    tool.name, "structuredContent does not match the outputSchema", problems, structured
+                    tool.name,
+                    "structuredContent does not match the outputSchema",
+                    problems,
+                    structured,
                 )
         try:
             return output_model.model_validate(structured)
         except ValidationError as exc:
             raise InvalidResultError(
-                tool.name, "structuredContent does not fit the output model",
-                pydantic_problems(exc.errors()), structured,
+                tool.name,
+                "structuredContent does not fit the output model",
+                pydantic_problems(exc.errors()),
+                structured,
             ) from None
 
     async def _mcpgen_call_content(
@@ -443,4 +473,3 @@ class ToolClient:
             structured=result.structured_content,
             meta=result.meta,
         )
-

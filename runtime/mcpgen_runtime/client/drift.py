@@ -93,8 +93,9 @@ def _label(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def _pairs(old: Any, new: Any, oroot: Any, nroot: Any, path: str = "",
-           depth: int = 0) -> Iterator[tuple[Any, Any, str]]:
+def _pairs(
+    old: Any, new: Any, oroot: Any, nroot: Any, path: str = "", depth: int = 0
+) -> Iterator[tuple[Any, Any, str]]:
     old, new = _deref(old, oroot), _deref(new, nroot)
     yield old, new, path
     if depth > _MAX_DEPTH:
@@ -115,70 +116,133 @@ def _input(tname: str, old: Any, new: Any, out: list[Change]) -> None:
         if path:
             ot, nt = _types(o), _types(n)
             if nt is not None and (ot is None or any(not _covered(t, nt) for t in ot)):
-                out.append(Change("INPUT_PROPERTY_SAME_TYPE", tname,
-                                  f"{where}: type narrowed from {_fmt(ot)} to {_fmt(nt)}"))
+                out.append(
+                    Change(
+                        "INPUT_PROPERTY_SAME_TYPE",
+                        tname,
+                        f"{where}: type narrowed from {_fmt(ot)} to {_fmt(nt)}",
+                    )
+                )
         oe = o.get("enum") if isinstance(o, dict) else None
         ne = n.get("enum") if isinstance(n, dict) else None
         if isinstance(ne, list):
             if not isinstance(oe, list):
                 if not (isinstance(o, dict) and "const" in o):
-                    out.append(Change("ENUM_VALUE_NO_DELETE", tname,
-                                      f"{where}: an enum now restricts a parameter that accepted any value"))
+                    out.append(
+                        Change(
+                            "ENUM_VALUE_NO_DELETE",
+                            tname,
+                            f"{where}: an enum now restricts a parameter that accepted any value",
+                        )
+                    )
             else:
                 nset = {_canon(v) for v in ne}
                 for v in oe:
                     if _canon(v) not in nset:
-                        out.append(Change("ENUM_VALUE_NO_DELETE", tname, f"{where}: enum value {v!r} was removed"))
+                        out.append(
+                            Change(
+                                "ENUM_VALUE_NO_DELETE",
+                                tname,
+                                f"{where}: enum value {v!r} was removed",
+                            )
+                        )
         oprops, nprops = _props(o), _props(n)
         for name in oprops:
             if name not in nprops:
-                out.append(Change("INPUT_PROPERTY_NO_DELETE", tname,
-                                  f"tool {tname!r}: input parameter {_label(path, name)!r} was removed"))
+                out.append(
+                    Change(
+                        "INPUT_PROPERTY_NO_DELETE",
+                        tname,
+                        f"tool {tname!r}: input parameter {_label(path, name)!r} was removed",
+                    )
+                )
         oreq = set(_required(o))
         for name in _required(n):
             if name not in oreq:
                 what = "is a new required parameter" if name not in oprops else "became required"
-                out.append(Change("INPUT_REQUIRED_NO_ADD", tname,
-                                  f"tool {tname!r}: input parameter {_label(path, name)!r} {what}"))
-        if (isinstance(n, dict) and n.get("additionalProperties") is False and isinstance(o, dict)
-                and o.get("additionalProperties") is not False and ("properties" in o or not path)):
-            out.append(Change("INPUT_ADDITIONAL_PROPERTIES_NO_CLOSE", tname,
-                              f"{where}: additionalProperties closed (false); calls with extra keys are now rejected"))
+                out.append(
+                    Change(
+                        "INPUT_REQUIRED_NO_ADD",
+                        tname,
+                        f"tool {tname!r}: input parameter {_label(path, name)!r} {what}",
+                    )
+                )
+        if (
+            isinstance(n, dict)
+            and n.get("additionalProperties") is False
+            and isinstance(o, dict)
+            and o.get("additionalProperties") is not False
+            and ("properties" in o or not path)
+        ):
+            out.append(
+                Change(
+                    "INPUT_ADDITIONAL_PROPERTIES_NO_CLOSE",
+                    tname,
+                    f"{where}: additionalProperties closed (false); "
+                    "calls with extra keys are now rejected",
+                )
+            )
 
 
 def _output(tname: str, old: Any, new: Any, out: list[Change]) -> None:
     if not isinstance(old, dict):
         return
     if not isinstance(new, dict):
-        out.append(Change("OUTPUT_SCHEMA_NO_DELETE", tname, f"tool {tname!r}: outputSchema was removed"))
+        out.append(
+            Change("OUTPUT_SCHEMA_NO_DELETE", tname, f"tool {tname!r}: outputSchema was removed")
+        )
         return
     for o, n, path in _pairs(old, new, old, new):
         where = f"tool {tname!r} output" + (f" {path!r}" if path else "")
         ot, nt = _types(o), _types(n)
         if ot is not None and (nt is None or any(not _covered(t, ot) for t in nt)):
-            out.append(Change("OUTPUT_PROPERTY_SAME_TYPE", tname,
-                              f"{where}: type changed from {_fmt(ot)} to {_fmt(nt)}"))
+            out.append(
+                Change(
+                    "OUTPUT_PROPERTY_SAME_TYPE",
+                    tname,
+                    f"{where}: type changed from {_fmt(ot)} to {_fmt(nt)}",
+                )
+            )
         oe = o.get("enum") if isinstance(o, dict) else None
         ne = n.get("enum") if isinstance(n, dict) else None
         if isinstance(oe, list) and isinstance(ne, list):
             oset = {_canon(v) for v in oe}
             for v in ne:
                 if _canon(v) not in oset:
-                    out.append(Change("OUTPUT_ENUM_VALUE_NO_ADD", tname,
-                                      f"{where}: new enum value {v!r} may be rejected by clients", "warning"))
+                    out.append(
+                        Change(
+                            "OUTPUT_ENUM_VALUE_NO_ADD",
+                            tname,
+                            f"{where}: new enum value {v!r} may be rejected by clients",
+                            "warning",
+                        )
+                    )
         nprops = _props(n)
         for name in _props(o):
             if name not in nprops:
-                out.append(Change("OUTPUT_PROPERTY_NO_DELETE", tname,
-                                  f"tool {tname!r}: output property {_label(path, name)!r} was removed"))
+                out.append(
+                    Change(
+                        "OUTPUT_PROPERTY_NO_DELETE",
+                        tname,
+                        f"tool {tname!r}: output property {_label(path, name)!r} was removed",
+                    )
+                )
         nreq = set(_required(n))
         for name in _required(o):
             if name not in nreq and name in nprops:
-                out.append(Change("OUTPUT_REQUIRED_NO_DELETE", tname,
-                                  f"tool {tname!r}: output property {_label(path, name)!r} is no longer required"))
+                out.append(
+                    Change(
+                        "OUTPUT_REQUIRED_NO_DELETE",
+                        tname,
+                        f"tool {tname!r}: output property {_label(path, name)!r} "
+                        "is no longer required",
+                    )
+                )
 
 
-def _annotations(tname: str, oa: Mapping[str, Any], na: Mapping[str, Any], out: list[Change]) -> None:
+def _annotations(
+    tname: str, oa: Mapping[str, Any], na: Mapping[str, Any], out: list[Change]
+) -> None:
     rule = "ANNOTATION_SAFETY_NO_WEAKEN"
     o_ro = oa.get("readOnlyHint", False) is True
     n_ro = na.get("readOnlyHint", False) is True
@@ -186,7 +250,10 @@ def _annotations(tname: str, oa: Mapping[str, Any], na: Mapping[str, Any], out: 
         out.append(Change(rule, tname, f"tool {tname!r} is no longer read-only"))
         return
     if not o_ro and not n_ro:
-        if oa.get("destructiveHint", True) is False and na.get("destructiveHint", True) is not False:
+        if (
+            oa.get("destructiveHint", True) is False
+            and na.get("destructiveHint", True) is not False
+        ):
             out.append(Change(rule, tname, f"tool {tname!r} became destructive"))
         if oa.get("idempotentHint", False) is True and na.get("idempotentHint", False) is not True:
             out.append(Change(rule, tname, f"tool {tname!r} is no longer idempotent"))
@@ -198,8 +265,11 @@ def _dict(v: Any) -> dict[str, Any]:
     return v if isinstance(v, dict) else {}
 
 
-def breaking_changes(expected: Sequence[Mapping[str, Any]], live: Sequence[Mapping[str, Any]],
-                     names: Sequence[str] | None = None) -> list[Change]:
+def breaking_changes(
+    expected: Sequence[Mapping[str, Any]],
+    live: Sequence[Mapping[str, Any]],
+    names: Sequence[str] | None = None,
+) -> list[Change]:
     """Changes from ``expected`` (the manifest's tools) to ``live`` (a server's tools/list) that
     break a client built from ``expected``. ``names``: compare only these tools (default all)."""
     news: dict[str, Mapping[str, Any]] = {}

@@ -51,9 +51,7 @@ class ToolCallError(ClientError):
     """The tool answered ``isError: true``. ``content`` holds the blocks it sent (wire types),
     ``text`` their text, ``structured`` any ``structuredContent``."""
 
-    def __init__(
-        self, tool: str, content: Sequence[ContentBlock], structured: Any = None
-    ) -> None:
+    def __init__(self, tool: str, content: Sequence[ContentBlock], structured: Any = None) -> None:
         self.tool = tool
         self.content = list(content)
         self.structured = structured
@@ -64,7 +62,9 @@ class ToolCallError(ClientError):
 class ProtocolError(ClientError):
     """The server answered with a JSON-RPC error."""
 
-    def __init__(self, code: int, message: str, data: Any = None, *, tool: str | None = None) -> None:
+    def __init__(
+        self, code: int, message: str, data: Any = None, *, tool: str | None = None
+    ) -> None:
         self.code = code
         self.message = message
         self.data = data
@@ -89,14 +89,18 @@ class InvalidResultError(ClientError):
     """The result breaks the protocol or the tool's outputSchema (missing or non-conforming
     ``structuredContent``). ``problems`` lists what is wrong; ``received`` is what came back."""
 
-    def __init__(self, tool: str, what: str, problems: Sequence[str] = (), received: Any = None) -> None:
+    def __init__(
+        self, tool: str, what: str, problems: Sequence[str] = (), received: Any = None
+    ) -> None:
         self.tool = tool
         self.problems = list(problems)
         self.received = received
         detail = "; ".join(p.removeprefix("- ") for p in self.problems[:3])
         shown = _clip(repr(received), 200)
         super().__init__(
-            f"tool {tool!r}: {what}" + (f": {_clip(detail)}" if detail else "") + f" (received: {shown})"
+            f"tool {tool!r}: {what}"
+            + (f": {_clip(detail)}" if detail else "")
+            + f" (received: {shown})"
         )
 
 

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+from pydantic import TypeAdapter
+
 from mcp_wire.v2026_07_28 import (
     AudioContent,
     EmbeddedResource,
@@ -14,11 +16,12 @@ from mcp_wire.v2026_07_28 import (
     ResourceLink,
     TextContent,
 )
-from pydantic import TypeAdapter
 
 __all__ = ["CallResult", "ContentBlock", "decode_content"]
 
-ContentBlock: TypeAlias = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource
+ContentBlock: TypeAlias = (
+    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource
+)
 """A content block of a tool result (discriminated by ``type``)."""
 
 _BLOCKS: TypeAdapter[list[ContentBlock]] = TypeAdapter(list[ContentBlock])

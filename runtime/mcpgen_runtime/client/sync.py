@@ -1,8 +1,8 @@
 """A small blocking facade over a generated (async) client, on an event loop thread::
 
-    with WeatherClient.stdio(["python", "-m", "weather_server"]).sync() as weather:
-        report = weather.call(weather.client.get_weather, city="Paris")   # typed
-        report = weather.get_weather(city="Paris")                        # same, untyped
+with WeatherClient.stdio(["python", "-m", "weather_server"]).sync() as weather:
+    report = weather.call(weather.client.get_weather, city="Paris")   # typed
+    report = weather.get_weather(city="Paris")                        # same, untyped
 """
 
 from __future__ import annotations
@@ -43,7 +43,10 @@ class SyncClient(Generic[_C]):
         return self
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         portal, cm = self._portal, self._portal_cm
         self._portal = self._portal_cm = None
@@ -54,7 +57,9 @@ class SyncClient(Generic[_C]):
         finally:
             cm.__exit__(None, None, None)
 
-    def call(self, method: Callable[_P, Awaitable[_R]], /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+    def call(
+        self, method: Callable[_P, Awaitable[_R]], /, *args: _P.args, **kwargs: _P.kwargs
+    ) -> _R:
         """Run one of the client's async methods and wait for its result."""
         if self._portal is None:
             raise RuntimeError("SyncClient is not open (use `with`)")
