@@ -107,9 +107,7 @@ class Sample:
 
     def request(self) -> dict[str, Any]:
         if isinstance(self.messages, str):
-            msgs: list[Any] = [
-                {"role": "user", "content": {"type": "text", "text": self.messages}}
-            ]
+            msgs: list[Any] = [{"role": "user", "content": {"type": "text", "text": self.messages}}]
         else:
             msgs = [dict(m) for m in self.messages]
         params: dict[str, Any] = {"messages": msgs, "maxTokens": self.max_tokens}

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import hmac
+import importlib
 import importlib.util
+import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -13,15 +17,34 @@ from mcp.server.lowlevel import Server
 
 __all__ = ["run_cli"]
 
+WORKER_ENV = "MCPGEN_WORKER_SPEC"
+"""How ``--workers N`` tells each uvicorn worker process what to build (JSON)."""
+AUTH_ENV = "MCPGEN_AUTH_TOKENS"
+"""Bearer tokens accepted on HTTP, comma-separated (instead of ``--auth-token`` on the
+command line, which other local users can read in the process list)."""
 
-def run_cli(
-    create: Callable[..., Server[Any]],
-    handlers: Any,
-    argv: Sequence[str] | None = None,
-    *,
-    prog: str | None = None,
-) -> None:
-    """``python -m <package> [--http [--host H] [--port N]] [--page-size N] [--loop L]``."""
+
+class StaticTokenVerifier:
+    """The SDK's ``TokenVerifier`` hook over a fixed set of bearer tokens (constant time)."""
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        self._tokens = [t.encode() for t in tokens if t]
+        if not self._tokens:
+            raise ValueError("no bearer token given")
+
+    async def verify_token(self, token: str) -> Any:
+        from mcp.server.auth.provider import AccessToken
+
+        given = token.encode()
+        ok = False
+        for t in self._tokens:
+            ok |= hmac.compare_digest(given, t)
+        if not ok:
+            return None
+        return AccessToken(token=token, client_id="bearer", scopes=[])
+
+
+def _parser(prog: str | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="Run this MCP server.")
     parser.add_argument(
         "--http", action="store_true", help="serve Streamable HTTP instead of stdio"
@@ -41,33 +64,191 @@ def run_cli(
         default="auto",
         help="event loop: uvloop when it is installed (auto, as uvicorn does), or asyncio",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="HTTP worker processes (uvicorn's process manager); sessions need --stateless "
+        "or a sticky load balancer, the 2026-07-28 wire works on any worker",
+    )
+    lim = parser.add_argument_group("limits (override the manifest for every tool; 0 = off)")
+    lim.add_argument("--tool-timeout", type=float, default=None, metavar="SECONDS")
+    lim.add_argument("--max-argument-bytes", type=int, default=None, metavar="BYTES")
+    lim.add_argument(
+        "--rate-limit",
+        default=None,
+        metavar="PER_SECOND[/BURST]",
+        help="per tool and process, token bucket",
+    )
+    lim.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=None,
+        help="HTTP request body limit (default: the SDK's)",
+    )
+    auth = parser.add_argument_group("auth (HTTP)")
+    auth.add_argument(
+        "--auth-token",
+        action="append",
+        default=None,
+        metavar="TOKEN",
+        help=f"require 'Authorization: Bearer TOKEN' (repeatable; prefer ${AUTH_ENV})",
+    )
+    return parser
+
+
+def _limits(opts: argparse.Namespace, parser: argparse.ArgumentParser) -> dict[str, Any] | None:
+    out: dict[str, Any] = {}
+    if opts.tool_timeout is not None:
+        out["timeoutSeconds"] = opts.tool_timeout
+    if opts.max_argument_bytes is not None:
+        out["maxArgumentBytes"] = opts.max_argument_bytes
+    if opts.rate_limit is not None:
+        rate, _, burst = str(opts.rate_limit).partition("/")
+        try:
+            out["rateLimit"] = (
+                {"perSecond": float(rate), **({"burst": int(burst)} if burst else {})}
+                if float(rate)
+                else None
+            )
+        except ValueError:
+            parser.error("--rate-limit: use PER_SECOND or PER_SECOND/BURST, e.g. 5/10")
+    return out or None
+
+
+def _tokens(opts: argparse.Namespace) -> list[str]:
+    tokens = list(opts.auth_token or [])
+    env = os.environ.get(AUTH_ENV)
+    if env:
+        tokens += [t.strip() for t in env.split(",") if t.strip()]
+    return tokens
+
+
+def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
+    kwargs: dict[str, Any] = {}
+    if spec.get("max_body_bytes"):
+        kwargs["max_request_body_size"] = int(spec["max_body_bytes"])
+    tokens = spec.get("tokens") or []
+    if tokens:
+        from mcp.server.auth.settings import AuthSettings
+
+        base = f"http://{spec['host']}:{spec['port']}"
+        kwargs["auth"] = AuthSettings(
+            issuer_url=base,  # type: ignore[arg-type,unused-ignore]
+            resource_server_url=base + spec["path"],  # type: ignore[arg-type,unused-ignore]
+            validate_token_resource=False,
+        )
+        kwargs["token_verifier"] = StaticTokenVerifier(tokens)
+    return server.streamable_http_app(
+        host=spec["host"],
+        streamable_http_path=spec["path"],
+        stateless_http=spec["stateless"],
+        json_response=spec["json_response"],
+        **kwargs,
+    )
+
+
+def _configure(spec: dict[str, Any]) -> None:
+    from .options import STARTUP
+
+    STARTUP.limits = spec.get("limits")
+    key = spec.get("request_state_key")
+    STARTUP.request_state_key = bytes.fromhex(key) if key else None
+
+
+def _worker_app() -> Any:
+    """uvicorn factory of each ``--workers`` process: rebuild the server from the spec."""
+    spec = json.loads(os.environ[WORKER_ENV])
+    _configure(spec)
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, str(spec["log_level"]).upper(), logging.WARNING),
+        format="%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s",
+    )
+
+    def load(path: str) -> Any:
+        module, _, name = path.partition(":")
+        obj: Any = importlib.import_module(module)
+        for part in name.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+    create = load(spec["create"])
+    handlers = load(spec["handlers"])()
+    return _http_app(create(handlers, page_size=spec["page_size"]), spec)
+
+
+def run_cli(
+    create: Callable[..., Server[Any]],
+    handlers: Any,
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str | None = None,
+) -> None:
+    """``python -m <package> [--http [--host H] [--port N] [--workers N]] [--page-size N] ...``."""
+    parser = _parser(prog)
     opts = parser.parse_args(argv)
     use_uvloop = opts.loop != "asyncio" and importlib.util.find_spec("uvloop") is not None
     if opts.loop == "uvloop" and not use_uvloop:
         parser.error("--loop uvloop: uvloop is not installed (pip install uvloop)")
+    if opts.workers < 1:
+        parser.error("--workers must be at least 1")
+    if opts.workers > 1 and not opts.http:
+        parser.error("--workers needs --http")
+    tokens = _tokens(opts)
+    if tokens and not opts.http:
+        parser.error("--auth-token applies to --http (stdio is not reachable by other processes)")
     logging.basicConfig(
         stream=sys.stderr,
         level=getattr(logging, str(opts.log_level).upper(), logging.WARNING),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    server = create(handlers, page_size=opts.page_size)
+    from .asking import KEY_ENV, parse_key
+
+    key_env = os.environ.get(KEY_ENV)
+    key = parse_key(key_env) if key_env else None
+    if key is None and opts.workers > 1:
+        key = os.urandom(32)  # one key for every worker: a retry may land on any of them
+    spec: dict[str, Any] = {
+        "host": opts.host,
+        "port": opts.port,
+        "path": opts.path,
+        "stateless": opts.stateless,
+        "json_response": opts.json_response,
+        "page_size": opts.page_size,
+        "log_level": opts.log_level,
+        "limits": _limits(opts, parser),
+        "max_body_bytes": opts.max_body_bytes,
+        "tokens": tokens,
+        "request_state_key": key.hex() if key else None,
+    }
+    _configure(spec)
     if opts.http:
         import uvicorn
 
-        app = server.streamable_http_app(
-            host=opts.host,
-            streamable_http_path=opts.path,
-            stateless_http=opts.stateless,
-            json_response=opts.json_response,
-        )
+        loop = "uvloop" if use_uvloop else "asyncio"
+        if opts.workers > 1:
+            spec["create"] = f"{create.__module__}:{create.__qualname__}"
+            cls = type(handlers)
+            spec["handlers"] = f"{cls.__module__}:{cls.__qualname__}"
+            os.environ[WORKER_ENV] = json.dumps(spec)
+            uvicorn.run(
+                "mcpgen_runtime.server.cli:_worker_app",
+                factory=True,
+                workers=opts.workers,
+                host=opts.host,
+                port=opts.port,
+                log_level=str(opts.log_level).lower(),
+                loop=loop,
+            )
+            return
+        app = _http_app(create(handlers, page_size=opts.page_size), spec)
         uvicorn.run(
-            app,
-            host=opts.host,
-            port=opts.port,
-            log_level=str(opts.log_level).lower(),
-            loop="uvloop" if use_uvloop else "asyncio",
+            app, host=opts.host, port=opts.port, log_level=str(opts.log_level).lower(), loop=loop
         )
         return
+
+    server = create(handlers, page_size=opts.page_size)
 
     import anyio
     from mcp.server.stdio import stdio_server

@@ -183,7 +183,9 @@ class ToolContext:
             return False
         return getattr(caps, kind, None) is not None
 
-    async def elicit(self, model: type[M], message: str, *, key: str | None = None) -> Elicitation[M]:
+    async def elicit(
+        self, model: type[M], message: str, *, key: str | None = None
+    ) -> Elicitation[M]:
         """Ask the user to fill in ``model`` (a flat pydantic model); the typed answer.
 
         2026-07-28: the handler is re-run from the start on the client's retry; everything
@@ -207,9 +209,7 @@ class ToolContext:
         """Ask the client's model for a completion (``sampling/createMessage``)."""
         from .asking import Sample
 
-        (answer,) = await self.ask(
-            Sample(messages, max_tokens, system_prompt, temperature, key)
-        )
+        (answer,) = await self.ask(Sample(messages, max_tokens, system_prompt, temperature, key))
         result: CreateMessageResult = answer
         return result
 

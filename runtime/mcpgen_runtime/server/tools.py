@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+import anyio
 import mcp.types as types
 from mcp.server.caching import CacheHint
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -41,6 +42,7 @@ from .asking import (
     question_digest,
 )
 from .context import LOGGER, ContentBlock, ToolContext, ToolError, ToolResult
+from .limits import DEFAULT_LIMITS, Limits, TokenBucket
 from .shaping import BLOCK_TYPES, has_result_type, shape_call_result, shape_tool, text_block
 
 if TYPE_CHECKING:
@@ -61,6 +63,11 @@ class ServerInfo:
     description: str | None = None
     instructions: str | None = None
     website_url: str | None = None
+    list_changed: bool = False
+    """The manifest's ``server.capabilities.tools.listChanged``: declare it on handshake
+    revisions (2026-07-28 always serves ``subscriptions/listen``)."""
+    limits: Mapping[str, Any] | str | None = None
+    """The manifest's ``server.limits`` (JSON spelling or its JSON text, see ``limits``)."""
 
 
 class ToolBinding:
@@ -128,14 +135,22 @@ class _CompiledTool:
     """One tool at run time: its definition, its bound handler, and its schema checks once
     it is first called."""
 
-    __slots__ = ("name", "definition", "binding", "invoke", "_checks")
+    __slots__ = ("name", "definition", "binding", "invoke", "_checks", "limits", "bucket")
 
-    def __init__(self, definition: dict[str, Any], binding: ToolBinding, invoke: Invoke) -> None:
+    def __init__(
+        self,
+        definition: dict[str, Any],
+        binding: ToolBinding,
+        invoke: Invoke,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
         self.name: str = definition["name"]
         self.definition = definition
         self.binding = binding
         self.invoke = invoke
         self._checks: tuple[SchemaCheck, SchemaCheck | None] | None = None
+        self.limits = limits
+        self.bucket = TokenBucket(limits.rate_per_s, limits.burst) if limits.rate_per_s else None
 
     def checks(self) -> tuple[SchemaCheck, SchemaCheck | None]:
         """(input check, output check or None); built on the first call of this tool, so a
@@ -278,6 +293,9 @@ class _Runtime(Generic[H]):
         if tool is None or tool.name in self.disabled:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         arguments = params.arguments or {}
+        refused = self._refuse(tool, arguments)
+        if refused is not None:
+            return shape_call_result(refused, ctx.protocol_version)
         inputs: CallInputs | None = None
         if ctx.protocol_version in MODERN_REVISIONS:
             opened = self._open_inputs(tool, ctx, arguments)
@@ -288,6 +306,28 @@ class _Runtime(Generic[H]):
         if result.get("resultType") == "input_required":
             return result
         return shape_call_result(result, ctx.protocol_version)
+
+    def _refuse(self, tool: _CompiledTool, arguments: Any) -> dict[str, Any] | None:
+        """The tool error for a call over the argument-size or rate limit, else None."""
+        lim = tool.limits
+        if lim.max_argument_bytes is not None and arguments:
+            size = len(json.dumps(arguments, ensure_ascii=False, separators=(",", ":")).encode())
+            if size > lim.max_argument_bytes:
+                return _error_result(
+                    f"The arguments of tool {tool.name!r} are {size} bytes; the limit is "
+                    f"{lim.max_argument_bytes} bytes. Send smaller arguments."
+                )
+        if tool.bucket is not None:
+            wait = tool.bucket.take()
+            if wait > 0.0:
+                retry = max(0.001, round(wait, 3))
+                result = _error_result(
+                    f"Tool {tool.name!r} is rate limited ({lim.rate_per_s:g} calls/s); "
+                    f"retry after {retry:g} s."
+                )
+                result["_meta"] = {"io.mcpgen/retryAfterSeconds": retry}
+                return result
+        return None
 
     def _open_inputs(
         self, tool: _CompiledTool, ctx: ServerRequestContext[Any, Any], arguments: Any
@@ -359,7 +399,17 @@ class _Runtime(Generic[H]):
             )
         tctx = ToolContext(ctx, tool.name, self, inputs)
         try:
-            value = await tool.invoke(args, tctx)
+            timeout = tool.limits.timeout_s
+            if timeout is None:
+                value = await tool.invoke(args, tctx)
+            else:
+                with anyio.move_on_after(timeout) as scope:
+                    value = await tool.invoke(args, tctx)
+                if scope.cancelled_caught:
+                    LOGGER.warning("tool %r timed out after %g s", tool.name, timeout)
+                    return _error_result(
+                        f"Tool {tool.name!r} did not finish within its time limit of {timeout:g} s."
+                    )
             return self._to_result(tool, output_check, value)
         except InputRequired as exc:
             if inputs is None:  # pragma: no cover - only raised on 2026-07-28
@@ -480,15 +530,32 @@ def build_server(
     page_size: int | None = None,
     list_ttl_ms: int = 0,
     request_state_key: RequestStateKey | bytes | None = None,
-    list_changed: bool = False,
+    list_changed: bool | None = None,
+    limits: Mapping[str, Any] | None = None,
 ) -> Server[Any]:
     """An SDK ``Server`` serving ``bindings`` with ``handlers`` (an instance of the generated
     base class); each schema is compiled once, on the tool's first call."""
     if page_size is not None and page_size < 1:
         raise ValueError("page_size must be a positive integer or None")
-    compiled = [
-        _CompiledTool(json.loads(b.definition_json), b, _bind(handlers, b)) for b in bindings
-    ]
+    from .options import STARTUP
+
+    if request_state_key is None:
+        request_state_key = STARTUP.request_state_key
+    if limits is None:
+        limits = STARTUP.limits
+    if list_changed is None:
+        list_changed = info.list_changed
+    server_limits = DEFAULT_LIMITS.merged(
+        json.loads(info.limits) if isinstance(info.limits, str) else info.limits
+    )
+    compiled = []
+    for b in bindings:
+        definition = json.loads(b.definition_json)
+        ext = definition.get("x-mcpgen")
+        tool_limits = server_limits.merged(ext.get("limits") if isinstance(ext, dict) else None)
+        compiled.append(
+            _CompiledTool(definition, b, _bind(handlers, b), tool_limits.merged(limits))
+        )
     key = (
         request_state_key
         if isinstance(request_state_key, RequestStateKey)
