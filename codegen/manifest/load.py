@@ -154,7 +154,15 @@ def _server(value: dict[str, Any], path: str) -> ServerInfo:
         instructions=text("instructions"),
         website_url=text("websiteUrl"),
         icons=tuple(i for i in icons if isinstance(i, dict)) if isinstance(icons, list) else (),
+        list_changed=_list_changed(s),
+        limits=dict(s["limits"]) if isinstance(s.get("limits"), dict) else None,
     )
+
+
+def _list_changed(server: dict[str, Any]) -> bool:
+    caps = server.get("capabilities")
+    tools = caps.get("tools") if isinstance(caps, dict) else None
+    return isinstance(tools, dict) and tools.get("listChanged") is True
 
 
 def _revisions(value: dict[str, Any]) -> tuple[str, ...]:

@@ -69,6 +69,10 @@ class ServerInfo:
     instructions: str | None = None
     website_url: str | None = None
     icons: tuple[dict[str, Any], ...] = ()
+    list_changed: bool = False
+    """``server.capabilities.tools.listChanged``."""
+    limits: dict[str, Any] | None = None
+    """``server.limits`` as written (JSON spelling; the runtime reads it)."""
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,10 @@ class ServerIR:
     """The ``mcpgen-runtime`` API the package is generated for (checked when it is imported)."""
     generator: str
     """``mcpgen <version>``, named in the import-time runtime check."""
+    list_changed: bool = False
+    """``server.capabilities.tools.listChanged``: the runtime declares it."""
+    server_limits_json: str | None = None
+    """``server.limits`` as compact JSON (per-tool limits travel in each tool's JSON)."""
 
     @property
     def handler_model_imports(self) -> list[str]:
@@ -163,4 +167,6 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         revisions=manifest.revisions,
         runtime_api=API_VERSION,
         generator=f"mcpgen {__version__}",
+        list_changed=server.list_changed,
+        server_limits_json=canonical_json(server.limits) if server.limits else None,
     )

@@ -19,6 +19,8 @@ SERVER_INFO: Final = ServerInfo(
     description="The official MCP conformance suite's fixture tools, served by an mcpgen server.",
     instructions=None,
     website_url=None,
+    list_changed=True,
+    limits='{"timeoutSeconds":60}',
 )
 
 BINDINGS: Final[tuple[ToolBinding, ...]] = (
