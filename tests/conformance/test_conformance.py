@@ -15,6 +15,7 @@ SKIPPED or marked untestable, and the scenarios that need a fixture tool found i
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,7 +40,7 @@ ALLOWED_SKIPS = {"sep-2575-server-sends-prompts-list-changed-on-subscription"}
 def _results(out: Path) -> dict[str, list[dict[str, Any]]]:
     by_scenario: dict[str, list[dict[str, Any]]] = {}
     for checks in sorted(out.glob("server-*/checks.json")):
-        name = checks.parent.name[len("server-") :].rsplit("-20", 1)[0]
+        name = re.sub(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z?$", "", checks.parent.name[len("server-") :])
         by_scenario[name] = json.loads(checks.read_text())
     return by_scenario
 
