@@ -350,3 +350,94 @@ def test_disabled_tool_is_not_listed_nor_callable(example: Any) -> None:
             )
 
     anyio.run(main)
+
+
+@pytest.mark.parametrize("stateless", [True, False])
+def test_closed_stream_cancels_the_handler_on_2026_http(example: Any, stateless: bool) -> None:
+    """2026-07-28 over HTTP: closing the response stream is the cancellation."""
+    import json
+    import socket
+    import threading
+
+    import uvicorn
+
+    mod, _ = example
+    started, cancelled = threading.Event(), threading.Event()
+
+    class Slow(mod.Handlers):  # type: ignore[misc, name-defined]
+        async def test_simple_text(self, args: Any, ctx: Any) -> Any:
+            started.set()
+            try:
+                await anyio.sleep(60)
+            except BaseException:
+                cancelled.set()
+                raise
+            return "never"
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = _server(example, Slow()).streamable_http_app(host="127.0.0.1", stateless_http=stateless)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.02)
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        payload = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "test_simple_text", "arguments": {}, "_meta": meta},
+            }
+        ).encode()
+        headers = {
+            "Host": f"127.0.0.1:{port}",
+            "Content-Type": "application/json",
+            "Content-Length": str(len(payload)),
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "test_simple_text",
+        }
+        head = "POST /mcp HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.sendall(head.encode() + b"\r\n" + payload)
+            assert started.wait(20)
+        assert cancelled.wait(20), "the handler kept running after the stream closed"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_list_changed_on_a_2026_listen_stream(example: Any) -> None:
+    """2026-07-28: the official client's subscriptions/listen stream receives the change, and
+    listing again shows the new tool list."""
+    mod, _ = example
+
+    class Flags(mod.Handlers):  # type: ignore[misc, name-defined]
+        async def test_simple_text(self, args: Any, ctx: Any) -> Any:
+            await ctx.set_tool_enabled("test_audio_content", False)
+            return "audio off"
+
+    async def main() -> None:
+        async with Client(_server(example, Flags()), mode="2026-07-28") as client:
+            assert "test_audio_content" in [t.name for t in (await client.list_tools()).tools]
+            async with client.listen(tools_list_changed=True) as sub:
+                r = await client.call_tool("test_simple_text", {})
+                assert _text(r) == "audio off"
+                with anyio.fail_after(10):
+                    async for event in sub:
+                        assert type(event).__name__ == "ToolsListChanged"
+                        break
+            names = [t.name for t in (await client.list_tools()).tools]
+            assert "test_audio_content" not in names and "test_simple_text" in names
+
+    anyio.run(main)
