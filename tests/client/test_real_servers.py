@@ -36,9 +36,13 @@ class Peer:
     protocol: str = ""
 
 
-def run(args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     full = {**os.environ, **(env or {})}
-    return subprocess.run([*mcpgen_cmd(), *args], capture_output=True, text=True, env=full, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [*mcpgen_cmd(), *args], capture_output=True, text=True, env=full, cwd=cwd, timeout=120
+    )
 
 
 def target_args(peer: Peer) -> list[str]:
@@ -67,16 +71,27 @@ def weather_http() -> Iterator[HttpServer]:
 def peers(js_modules: Path, tmp: Path, weather_http: HttpServer) -> dict[str, Peer]:
     mods = js_modules / "@modelcontextprotocol"
     return {
-        "everything": Peer("server-everything", [node(), str(mods / "server-everything" / "dist" / "index.js"), "stdio"], {}),
-        "memory": Peer("server-memory", [node(), str(mods / "server-memory" / "dist" / "index.js")],
-                       {"MEMORY_FILE_PATH": str(tmp / "memory.jsonl")}),
-        "time": Peer("mcp-server-time", [str(Path(PY).with_name("mcp-server-time")), "--local-timezone", "UTC"], {}),
+        "everything": Peer(
+            "server-everything",
+            [node(), str(mods / "server-everything" / "dist" / "index.js"), "stdio"],
+            {},
+        ),
+        "memory": Peer(
+            "server-memory",
+            [node(), str(mods / "server-memory" / "dist" / "index.js")],
+            {"MEMORY_FILE_PATH": str(tmp / "memory.jsonl")},
+        ),
+        "time": Peer(
+            "mcp-server-time",
+            [str(Path(PY).with_name("mcp-server-time")), "--local-timezone", "UTC"],
+            {},
+        ),
         "weather": Peer("generated weather server (HTTP)", None, {}, url=weather_http.url),
     }
 
 
 async def call_everything(c: Any, m: Any) -> None:
-    echo = await c.echo(message="hello \"MCP\"")
+    echo = await c.echo(message='hello "MCP"')
     assert echo.text == 'Echo: hello "MCP"'
     total = await c.get_sum(a=2, b=3)
     assert "5" in total.text
@@ -86,9 +101,11 @@ async def call_everything(c: Any, m: Any) -> None:
 
 
 async def call_memory(c: Any, m: Any) -> None:
-    created = await c.create_entities(entities=[
-        {"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]},
-    ])
+    created = await c.create_entities(
+        entities=[
+            {"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]},
+        ]
+    )
     assert isinstance(created, m.models.CreateEntitiesOutput)
     assert [e.name for e in created.entities] == ["Ada"]
     found = await c.search_nodes(query="program")
@@ -99,7 +116,10 @@ async def call_time(c: Any, m: Any) -> None:
     now = await c.get_current_time(timezone="UTC")
     assert isinstance(now, m.models.GetCurrentTimeOutput) and now.timezone == "UTC"
     conv = await c.convert_time(source_timezone="UTC", time="12:00", target_timezone="Asia/Tokyo")
-    assert conv.target.datetime.startswith(conv.source.datetime[:10]) and "T21:00" in conv.target.datetime
+    assert (
+        conv.target.datetime.startswith(conv.source.datetime[:10])
+        and "T21:00" in conv.target.datetime
+    )
 
 
 async def call_weather(c: Any, m: Any) -> None:
@@ -114,15 +134,24 @@ async def call_weather(c: Any, m: Any) -> None:
 
 
 CALLS: dict[str, Callable[[Any, Any], Awaitable[None]]] = {
-    "everything": call_everything, "memory": call_memory, "time": call_time, "weather": call_weather,
+    "everything": call_everything,
+    "memory": call_memory,
+    "time": call_time,
+    "weather": call_weather,
 }
-PROTOCOLS = {"everything": "2025-11-25", "memory": "2025-11-25", "time": "2026-07-28", "weather": "2026-07-28"}
+PROTOCOLS = {
+    "everything": "2025-11-25",
+    "memory": "2025-11-25",
+    "time": "2026-07-28",
+    "weather": "2026-07-28",
+}
 TOOL_COUNTS = {"everything": 13, "memory": 9, "time": 2, "weather": 4}
 
 
 @pytest.mark.parametrize("name", ["everything", "memory", "time", "weather"])
-def test_pull_check_generate_call_drift(name: str, js_modules: Path, weather_http: HttpServer,
-                                        tmp_path: Path) -> None:
+def test_pull_check_generate_call_drift(
+    name: str, js_modules: Path, weather_http: HttpServer, tmp_path: Path
+) -> None:
     peer = peers(js_modules, tmp_path, weather_http)[name]
     manifest = tmp_path / f"{name}.yaml"
     pulled = run(["pull", *target_args(peer), "-o", str(manifest)], env=peer.env)
@@ -164,7 +193,10 @@ def test_pull_check_generate_call_drift(name: str, js_modules: Path, weather_htt
     assert cli_rules == sorted(expected)
 
     package2 = f"drifted_{name}"
-    assert run(["client", str(manifest), "--out", str(tmp_path), "--package", package2]).returncode == 0
+    assert (
+        run(["client", str(manifest), "--out", str(tmp_path), "--package", package2]).returncode
+        == 0
+    )
     with imported(tmp_path, package2) as module:
         from mcpgen_runtime import DriftError
 
