@@ -23,7 +23,7 @@ import anyio
 import pytest
 import yaml
 
-from tests.client.helpers import PY, REPO, WEATHER_DIR, imported, mcpgen_cmd, node
+from tests.client.helpers import PY, WEATHER_DIR, imported, mcpgen_cmd, node
 from tests.interop.procs import HttpServer, free_port
 
 
