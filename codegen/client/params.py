@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.errors import McpgenError
+from codegen.naming import is_safe_identifier, snake_identifier
 
 _BUILTIN = frozenset(dir(builtins))
 _RESERVED_PARAMS = frozenset({"self"})
@@ -171,10 +172,14 @@ def read_models(
             assert isinstance(f.target, ast.Name)
             field = f.target.id
             name = field
-            if name in _RESERVED_PARAMS:
-                name = field + "_"
+            if name in _RESERVED_PARAMS or not is_safe_identifier(name):
+                # ``self``, or a non-ASCII field name (``é``): an ASCII parameter name instead
+                base = snake_identifier(field, fallback="arg")
+                name = base if base not in _RESERVED_PARAMS else base + "_"
+                n = 2
                 while name in taken:
-                    name += "_"
+                    name = f"{base}_{n}"
+                    n += 1
                 taken.add(name)
             prop = _alias(f.annotation) or field
             typ = _strip_annotated(f.annotation)
