@@ -7,7 +7,6 @@ the 2026-07-28 wire (``mcp.Client``'s own direct dispatcher, not a mock)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import anyio
