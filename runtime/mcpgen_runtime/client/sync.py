@@ -30,16 +30,20 @@ class SyncClient(Generic[_C]):
         self.client = client
         self._portal: BlockingPortal | None = None
         self._portal_cm: AbstractContextManager[BlockingPortal] | None = None
+        self._client_cm: AbstractContextManager[Any] | None = None
 
     def __enter__(self) -> SyncClient[_C]:
         self._portal_cm = start_blocking_portal()
-        self._portal = self._portal_cm.__enter__()
+        portal = self._portal_cm.__enter__()
+        # One task enters and exits the client (anyio cancel scopes must not change tasks).
+        self._client_cm = portal.wrap_async_context_manager(self.client)
         try:
-            self._portal.call(self.client.__aenter__)
+            self._client_cm.__enter__()
         except BaseException as exc:
             self._portal_cm.__exit__(type(exc), exc, exc.__traceback__)
-            self._portal = self._portal_cm = None
+            self._portal_cm = self._client_cm = None
             raise
+        self._portal = portal
         return self
 
     def __exit__(
@@ -48,14 +52,14 @@ class SyncClient(Generic[_C]):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        portal, cm = self._portal, self._portal_cm
-        self._portal = self._portal_cm = None
-        if portal is None or cm is None:
+        portal_cm, client_cm = self._portal_cm, self._client_cm
+        self._portal = self._portal_cm = self._client_cm = None
+        if portal_cm is None or client_cm is None:
             return
         try:
-            portal.call(self.client.__aexit__, exc_type, exc, tb)
+            client_cm.__exit__(exc_type, exc, tb)
         finally:
-            cm.__exit__(None, None, None)
+            portal_cm.__exit__(None, None, None)
 
     def call(
         self, method: Callable[_P, Awaitable[_R]], /, *args: _P.args, **kwargs: _P.kwargs
