@@ -129,7 +129,7 @@ def test_runtime_drift_rules_agree_with_mcpgen_breaking(
 
 @pytest.mark.slow
 def test_generated_client_runs_on_the_runtime_wheel_alone(tmp_path: Path) -> None:
-    from tests.server.test_standalone import GENERATOR_ONLY, runtime_venv  # noqa: F401
+    from tests.server.test_standalone import GENERATOR_ONLY
 
     py = _runtime_venv(tmp_path)
     write_client(WEATHER, tmp_path, "weather_alone_client")
@@ -138,7 +138,9 @@ def test_generated_client_runs_on_the_runtime_wheel_alone(tmp_path: Path) -> Non
         "import anyio, json, sys, importlib.util as u\n"
         "from weather_alone_client import WeatherClient\n"
         "async def go():\n"
-        f"    async with WeatherClient.stdio([sys.executable, '-m', 'weather_server'], env={{'PYTHONPATH': {str(WEATHER_DIR)!r}}}, verify=True) as c:\n"
+        f"    env = {{'PYTHONPATH': {str(WEATHER_DIR)!r}}}\n"
+        "    cmd = [sys.executable, '-m', 'weather_server']\n"
+        "    async with WeatherClient.stdio(cmd, env=env, verify=True) as c:\n"
         "        r = await c.get_weather(city='Lima')\n"
         "        return r.city, c.protocol_version\n"
         "city, proto = anyio.run(go)\n"
