@@ -42,10 +42,25 @@ class CallResult:
         return "\n".join(b.text for b in self.content if isinstance(b, TextContent))
 
 
+_BY_TYPE: dict[str, Any] = {
+    "text": TextContent,
+    "image": ImageContent,
+    "audio": AudioContent,
+    "resource_link": ResourceLink,
+    "resource": EmbeddedResource,
+}
+
+
 def decode_content(blocks: Sequence[Any]) -> list[ContentBlock]:
     """SDK content blocks (or plain dicts) -> wire types. Raises ``pydantic.ValidationError``."""
     raw = [
         b if isinstance(b, dict) else b.model_dump(by_alias=True, mode="json", exclude_none=True)
         for b in blocks
     ]
-    return _BLOCKS.validate_python(raw)
+    out: list[ContentBlock] = []
+    for item in raw:
+        cls = _BY_TYPE.get(item.get("type")) if isinstance(item, dict) else None
+        if cls is None:  # unknown or missing type: the union reports it
+            return _BLOCKS.validate_python(raw)
+        out.append(cls.model_validate(item))
+    return out
