@@ -59,7 +59,8 @@ def decode_content(blocks: Sequence[Any]) -> list[ContentBlock]:
     ]
     out: list[ContentBlock] = []
     for item in raw:
-        cls = _BY_TYPE.get(item.get("type")) if isinstance(item, dict) else None
+        kind = item.get("type") if isinstance(item, dict) else None
+        cls = _BY_TYPE.get(kind) if isinstance(kind, str) else None
         if cls is None:  # unknown or missing type: the union reports it
             return _BLOCKS.validate_python(raw)
         out.append(cls.model_validate(item))
