@@ -80,6 +80,19 @@ def test_server_dies_mid_call(bad_client: Any) -> None:
     assert exc.code == -32000
 
 
+def test_protocol_error_carries_code_message_and_data(bad_client: Any) -> None:
+    from mcpgen_runtime import ProtocolError
+
+    exc = call(bad_client, "rpc_error", "echo")
+    assert isinstance(exc, ProtocolError), repr(exc)
+    assert (exc.code, exc.message, exc.data, exc.tool) == (
+        -32602,
+        "Unknown tool: echo",
+        {"tool": "echo"},
+        "echo",
+    )
+
+
 def test_malformed_result(bad_client: Any) -> None:
     from mcpgen_runtime import InvalidResultError
 

@@ -50,6 +50,22 @@ def test_sync_facade(weather_client: Any) -> None:
     assert client._client is None  # closed
 
 
+@pytest.mark.parametrize(
+    "mode, revision",
+    [("auto", "2026-07-28"), ("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")],
+)
+def test_protocol_modes(weather_client: Any, mode: str, revision: str) -> None:
+    import anyio
+
+    async def go() -> tuple[str, str]:
+        async with weather_client.WeatherClient.stdio(
+            weather_cmd(), env=weather_env(), mode=mode
+        ) as c:
+            return c.protocol_version, (await c.get_weather(city="Oslo")).city
+
+    assert anyio.run(go) == (revision, "Oslo")
+
+
 def _weather_tools() -> list[dict[str, Any]]:
     from codegen.manifest.load import require_manifest
 

@@ -1,7 +1,7 @@
 """A deliberately misbehaving MCP server over stdio (newline-delimited JSON-RPC, legacy
 handshake), for the bad-input tests: ``python bad_server.py MODE``.
 
-MODE: ok | die | malformed | bad_structured | no_structured | slow | hostile_list | bad_list |
+MODE: ok | die | rpc_error | malformed | bad_structured | no_structured | slow | hostile_list | bad_list |
 silent | paged_loop. Misbehaviour only exists here: no real server does it on purpose.
 """
 
@@ -88,6 +88,19 @@ for line in sys.stdin:
         name = req["params"]["name"]
         if MODE == "die":
             os._exit(3)
+        if MODE == "rpc_error":
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": rid,
+                    "error": {
+                        "code": -32602,
+                        "message": f"Unknown tool: {name}",
+                        "data": {"tool": name},
+                    },
+                }
+            )
+            continue
         if MODE == "slow":
             time.sleep(30)
         if MODE == "malformed":
