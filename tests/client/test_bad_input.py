@@ -64,6 +64,25 @@ def call(client_cls: Any, mode: str, tool: str, **options: Any) -> BaseException
     raise AssertionError("expected an error")
 
 
+@pytest.mark.parametrize("revision", ["2024-11-05", "2025-03-26", "2025-06-18"])
+def test_pull_and_call_older_revisions(revision: str, tmp_path: Path) -> None:
+    """The same well-behaved server answering the handshake with older revisions."""
+    cmd = [*bad_cmd("ok"), revision]
+    manifest = tmp_path / "old.yaml"
+    proc = cli("pull", "--stdio", shlex.join(cmd), "-o", str(manifest))
+    assert proc.returncode == 0 and f"protocol {revision}" in proc.stderr, proc.stderr
+    assert cli("check", str(manifest)).returncode == 0
+    package = "old_" + revision.replace("-", "_")
+    write_client(manifest, tmp_path, package)
+    with imported(tmp_path, package) as module:
+
+        async def go() -> tuple[str, str]:
+            async with module.BadClient.stdio(cmd, mode="legacy") as c:
+                return c.protocol_version, (await c.echo(text="old")).text
+
+        assert anyio.run(go) == (revision, "old")
+
+
 def test_good_server_works(bad_client: Any) -> None:
     async def go() -> tuple[str, int]:
         async with bad_client.stdio(bad_cmd("ok")) as c:

@@ -1,8 +1,9 @@
 """A deliberately misbehaving MCP server over stdio (newline-delimited JSON-RPC, legacy
-handshake), for the bad-input tests: ``python bad_server.py MODE``.
+handshake), for the bad-input tests: ``python bad_server.py MODE [REVISION]``.
 
-MODE: ok | die | rpc_error | malformed | bad_structured | no_structured | slow | hostile_list | bad_list |
-silent | paged_loop. Misbehaviour only exists here: no real server does it on purpose.
+MODE: ok | die | rpc_error | malformed | bad_structured | no_structured | slow | hostile_list |
+bad_list | silent | paged_loop. REVISION: the protocol revision it answers ``initialize`` with
+(default 2025-06-18). Misbehaviour only exists here: no real server does it on purpose.
 """
 
 import json
@@ -11,6 +12,7 @@ import sys
 import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
+REVISION = sys.argv[2] if len(sys.argv) > 2 else "2025-06-18"
 
 TOOLS = [
     {
@@ -67,7 +69,7 @@ for line in sys.stdin:
                 "jsonrpc": "2.0",
                 "id": rid,
                 "result": {
-                    "protocolVersion": "2025-06-18",
+                    "protocolVersion": REVISION,
                     "capabilities": {"tools": {}},
                     "serverInfo": {"name": "bad", "version": "0"},
                 },
