@@ -172,3 +172,38 @@ def test_docstring_filter_cannot_be_broken(text: str, indent: int) -> None:
     # same text up to the indentation of continuation lines and trailing whitespace
     norm = lambda s: [ln.strip() for ln in s.strip().splitlines() if ln.strip()]  # noqa: E731
     assert norm(value) == norm(text.strip().replace("\r", "")) or "\r" in text or "\u2028" in text
+
+
+def test_edge_schemas_generate_typed_methods(tmp_path: Path) -> None:
+    """A root ``anyOf`` input (RootModel: one ``arguments`` dict), formats, arrays, unions,
+    nullable types, an array outputSchema (2026-07-28) and a tool without parameters."""
+    from tests.client.helpers import imported, write_client
+
+    manifest = Path(__file__).resolve().parent / "data" / "edge_schemas.json"
+    write_client(manifest, tmp_path, "edge_client")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--cache-dir",
+            str(tmp_path / "c"),
+            "-p",
+            "edge_client",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    import inspect
+
+    with imported(tmp_path, "edge_client") as module:
+        cls = module.EdgeClient
+        assert list(inspect.signature(cls.either).parameters) == ["self", "arguments"]
+        listing = inspect.signature(cls.listing)
+        assert list(listing.parameters) == ["self", "when", "tags", "u", "nullable"]
+        assert listing.return_annotation == "_m.ListingOutput"
+        assert list(inspect.signature(cls.noargs).parameters) == ["self"]
