@@ -212,6 +212,25 @@ def test_bearer_token_required(package: Path) -> None:
             r = httpx.post(srv.url, json=body, headers={**base, "Authorization": f"Bearer {token}"})
             assert r.status_code == 200, r.text
             assert "echo" in r.text
+
+        # requestState is bound to the caller: a state issued to one token is refused for another
+        def ask(token: str, **extra: Any) -> dict[str, Any]:
+            peer = HttpPeer(srv.url, modern=True)
+            try:
+                params = {"name": "ask", "arguments": {}, "_meta": dict(ELICIT_CAPS), **extra}
+                return peer.request(
+                    "tools/call", params, headers={"Authorization": f"Bearer {token}"}
+                )
+            finally:
+                peer.close()
+
+        first = ask("s3cret-token")["result"]
+        answer = {"name": {"action": "accept", "content": {"name": "Ada"}}}
+        stolen = ask("second-token", requestState=first["requestState"], inputResponses=answer)
+        assert stolen["result"]["isError"] is True
+        assert "another caller" in stolen["result"]["content"][0]["text"]
+        own = ask("s3cret-token", requestState=first["requestState"], inputResponses=answer)
+        assert own["result"]["content"][0]["text"].endswith("name=Ada")
     finally:
         srv.stop()
 

@@ -24,7 +24,8 @@ runs once per round. Put side effects (writes, payments, messages) after the las
 a question is fine.
 
 ``requestState`` is attacker-controlled input: it is an HMAC-SHA256-sealed document bound to
-the tool name, a digest of the arguments, the questions asked and an expiry. A state whose
+the tool name, a digest of the arguments, the questions asked, the caller (the bearer token,
+when HTTP auth is on) and an expiry. A state whose
 seal does not verify (tampered, truncated, forged, oversized) is rejected with JSON-RPC
 ``-32602``; a genuine state presented for another tool or other arguments, or after its
 expiry, gets a tool error (``isError: true``) that says what to do.
@@ -267,6 +268,7 @@ class RequestStateKey:
         pending: Mapping[str, str],
         *,
         expires_at: float | None = None,
+        principal: str = "",
     ) -> str:
         """A sealed state: the answers so far and the digests of the questions now asked."""
         doc = {
@@ -277,12 +279,13 @@ class RequestStateKey:
             "n": _b64e(os.urandom(8)),
             "ans": answers,
             "p": pending,
+            "u": principal,
         }
         payload = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()
         return "m1." + _b64e(payload) + "." + _b64e(self._mac(payload))
 
     def open(
-        self, state: str, tool: str, args_digest: str
+        self, state: str, tool: str, args_digest: str, principal: str = ""
     ) -> tuple[dict[str, Any], dict[str, str]]:
         """(answers, pending question digests) sealed in ``state``, after checking seal,
         binding and expiry."""
@@ -319,6 +322,12 @@ class RequestStateKey:
                 "requestState",
                 integrity=False,
             )
+        if doc.get("u", "") != principal:
+            raise RequestStateError(
+                "requestState was issued to another caller (a different bearer token); call "
+                "the tool again without requestState",
+                integrity=False,
+            )
         if not isinstance(doc.get("exp"), int) or doc["exp"] < time.time():
             raise RequestStateError(
                 "requestState has expired; call the tool again without requestState to be "
@@ -330,6 +339,17 @@ class RequestStateKey:
             dict(answers) if isinstance(answers, dict) else {},
             dict(pending) if isinstance(pending, dict) else {},
         )
+
+
+def current_principal() -> str:
+    """Who is calling, for binding requestState: a digest of the HTTP bearer token the SDK's
+    auth middleware accepted for this request ("" without auth)."""
+    from mcp.server.auth.middleware.auth_context import get_access_token
+
+    token = get_access_token()
+    if token is None:
+        return ""
+    return hashlib.sha256(b"mcpgen principal\0" + token.token.encode()).hexdigest()[:32]
 
 
 def args_digest(arguments: Any) -> str:

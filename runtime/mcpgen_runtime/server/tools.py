@@ -39,6 +39,7 @@ from .asking import (
     RequestStateError,
     RequestStateKey,
     args_digest,
+    current_principal,
     question_digest,
 )
 from .context import LOGGER, ContentBlock, ToolContext, ToolError, ToolResult
@@ -101,6 +102,27 @@ class ToolBinding:
 
 
 Invoke = Callable[[BaseModel, ToolContext], Awaitable[object]]
+
+
+def _surely_within(arguments: Any, limit: int) -> bool:
+    """A cheap upper bound of the arguments' JSON size for flat objects of scalars and short
+    strings (the common call), so only other calls pay for serialising them."""
+    if not isinstance(arguments, dict) or len(arguments) > 64:
+        return False
+    total = 2
+    for key, value in arguments.items():
+        if isinstance(value, str):
+            total += 6 * len(value) + 2  # JSON escapes: at most 6 bytes per character
+        elif (
+            value is None
+            or isinstance(value, float)
+            or (isinstance(value, int) and -(10**20) < value < 10**20)
+        ):
+            total += 32
+        else:
+            return False
+        total += 6 * len(key) + 4
+    return total <= limit
 
 
 def _error_result(text: str) -> dict[str, Any]:
@@ -310,7 +332,11 @@ class _Runtime(Generic[H]):
     def _refuse(self, tool: _CompiledTool, arguments: Any) -> dict[str, Any] | None:
         """The tool error for a call over the argument-size or rate limit, else None."""
         lim = tool.limits
-        if lim.max_argument_bytes is not None and arguments:
+        if (
+            lim.max_argument_bytes is not None
+            and arguments
+            and not _surely_within(arguments, lim.max_argument_bytes)
+        ):
             size = len(json.dumps(arguments, ensure_ascii=False, separators=(",", ":")).encode())
             if size > lim.max_argument_bytes:
                 return _error_result(
@@ -345,7 +371,9 @@ class _Runtime(Generic[H]):
             if not isinstance(state, str):
                 raise MCPError(code=types.INVALID_PARAMS, message="requestState must be a string")
             try:
-                sealed, pending = self.state_key.open(state, tool.name, args_digest(arguments))
+                sealed, pending = self.state_key.open(
+                    state, tool.name, args_digest(arguments), current_principal()
+                )
             except RequestStateError as exc:
                 if exc.integrity:
                     raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
@@ -362,6 +390,7 @@ class _Runtime(Generic[H]):
             args_digest(arguments),
             inputs.used,
             {k: question_digest(v) for k, v in exc.pending.items()},
+            principal=current_principal(),
         )
         result = InputRequiredResult.model_validate(
             {"resultType": "input_required", "inputRequests": exc.pending, "requestState": state}
