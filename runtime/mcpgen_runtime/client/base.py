@@ -249,6 +249,14 @@ class ToolClient:
         except Exception as exc:  # noqa: BLE001 - every transport failure becomes ConnectError
             raise ConnectError(f"{self._label}: cannot connect: {_describe(exc)}") from exc
         self._client = client
+        if not self._verify:
+            # List every page once now (verify=True does it below): the SDK mirrors x-mcp-header
+            # arguments into Mcp-Param-* headers and validates structuredContent only for tools it
+            # has listed, and would otherwise list the first page only, after the first call.
+            try:
+                await self.list_live_tools()
+            except ClientError:
+                pass  # the first call reports what is wrong
         if self._verify:
             try:
                 changes = [c for c in await self.drift() if c.severity == "error"]
