@@ -9,6 +9,7 @@ and closes. Everything is bounded by one timeout; every failure is one ``McpgenE
 
 from __future__ import annotations
 
+import logging
 import os
 import shlex
 import sys
@@ -41,6 +42,8 @@ class LiveServer:
     protocol: str
     """The negotiated revision."""
     label: str
+    warnings: tuple[str, ...] = ()
+    """What the SDK logged while reading (e.g. a tool dropped for an invalid x-mcp-header)."""
 
 
 def parse_target(stdio: str | None, url: str | None) -> Target:
@@ -146,18 +149,37 @@ async def _fetch(target: Target, mode: str, timeout: float) -> LiveServer:
     return LiveServer(_check_tools(tools, target.label), srv, protocol, target.label)
 
 
+class _Collect(logging.Handler):
+    """Keeps the SDK's log lines (it logs tracebacks for a server's garbage output) so the
+    command prints one line instead: the last one joins the error, warnings are shown."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = " ".join(record.getMessage().split())
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None:
+            text += f" ({type(exc).__name__})"
+        self.lines.append(text[:300])
+
+
 def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> LiveServer:
-    """The server's tools (every page), its info and the negotiated revision."""
+    """The server's tools (every page), its info and the negotiated revision. The SDK's log
+    lines are collected (``warnings``), never printed as tracebacks."""
     import anyio
 
+    sdk_log = logging.getLogger("mcp")
+    collect = _Collect()
+    saved = sdk_log.propagate
+    sdk_log.addHandler(collect)
+    sdk_log.propagate = False
     try:
-        return anyio.run(_fetch, target, mode, timeout)
+        live = anyio.run(_fetch, target, mode, timeout)
+        return LiveServer(live.tools, live.server, live.protocol, live.label, tuple(collect.lines))
     except McpgenError:
         raise
-    except TimeoutError:
-        raise McpgenError(
-            f"{target.label}: no complete answer within {timeout:g} s (--timeout)"
-        ) from None
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - one line, never a traceback
@@ -166,8 +188,14 @@ def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> 
             inner = inner.exceptions[0]
         if isinstance(inner, McpgenError):
             raise inner from None
+        said = f"; the client logged: {collect.lines[-1]}" if collect.lines else ""
         if isinstance(inner, TimeoutError):
             raise McpgenError(
-                f"{target.label}: no complete answer within {timeout:g} s (--timeout)"
+                f"{target.label}: no complete answer within {timeout:g} s (--timeout){said}"
             ) from None
-        raise McpgenError(f"{target.label}: cannot read the tools: {_describe(exc)}") from None
+        raise McpgenError(
+            f"{target.label}: cannot read the tools: {_describe(exc)}{said}"
+        ) from None
+    finally:
+        sdk_log.removeHandler(collect)
+        sdk_log.propagate = saved

@@ -77,6 +77,8 @@ def pull(stdio: str | None, url: str | None, mode: str, timeout: float, output: 
 
     target = parse_target(stdio, url)
     live = fetch_live(target, mode=mode, timeout=timeout)
+    for warning in live.warnings:
+        click.echo(f"mcpgen: warning: {warning}", err=True)
     count, errors = write_manifest(live, output)
     if errors:
         first = errors[0]
@@ -121,6 +123,8 @@ def drift(
     if not manifest.is_file():
         raise McpgenError("no such file", path=str(manifest))
     live = fetch_live(target, mode=mode, timeout=timeout)
+    for warning in live.warnings:
+        click.echo(f"mcpgen: warning: {warning}", err=True)
     diags, cfg = drift_diagnostics(manifest, live)
     rules = catalog.load_all()
     out = render(diags, fmt, rules={k: v for k, v in rules.items() if v.category == BREAKING})

@@ -222,6 +222,16 @@ def test_pull_silent_server_times_out(tmp_path: Path) -> None:
     )
 
 
+def test_pull_server_that_prints_garbage(tmp_path: Path) -> None:
+    """The SDK logs a traceback for a line that is not JSON-RPC; the CLI shows one line."""
+    garbage = shlex.join([sys.executable, "-c", "print('hello, not JSON')"])
+    one_line_error(
+        cli("pull", "--stdio", garbage, "-o", str(tmp_path / "m.yaml")),
+        "Connection closed",
+        "Failed to parse JSONRPC message",
+    )
+
+
 def test_pull_endless_pagination(tmp_path: Path) -> None:
     one_line_error(
         cli("pull", "--stdio", shlex.join(bad_cmd("paged_loop")), "-o", str(tmp_path / "m.yaml")),
