@@ -197,6 +197,7 @@ class ToolClient:
         self._options = options
         self._client: Client | None = None
         self._owner = True
+        self._session_timeout: float | None = self._connect_timeout
 
     @classmethod
     def stdio(
@@ -266,6 +267,12 @@ class ToolClient:
             if changes:
                 await self.__aexit__(None, None, None)
                 raise DriftError(self._label, changes)
+        # From now on the session's default read timeout is the call timeout, so a call without
+        # one runs without a cancel scope (the SDK applies the default to each request).
+        session = client.session
+        if hasattr(session, "_session_read_timeout_seconds"):
+            session._session_read_timeout_seconds = self._timeout
+            self._session_timeout = self._timeout
         return self
 
     async def __aexit__(
@@ -399,11 +406,10 @@ class ToolClient:
         refusals: list[ErrorData] = []
         token = _refusals.set(refusals)
         try:
-            result = await client.call_tool(
-                tool.name,
-                arguments,
-                read_timeout_seconds=self._timeout if self._timeout is not None else _NO_LIMIT,
-            )
+            timeout = self._timeout
+            if timeout is None and self._session_timeout is not None:
+                timeout = _NO_LIMIT  # with_options(timeout=None) on a client with a timeout
+            result = await client.call_tool(tool.name, arguments, read_timeout_seconds=timeout)
         except Exception as exc:  # noqa: BLE001 - mapped to typed errors
             if refusals and isinstance(_leaf(exc), MCPError):
                 r = refusals[0]
