@@ -13,6 +13,7 @@ import logging
 import os
 import shlex
 import sys
+import tempfile
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,7 +96,7 @@ def _check_tools(tools: list[Any], label: str) -> list[dict[str, Any]]:
     return out
 
 
-async def _fetch(target: Target, mode: str, timeout: float) -> LiveServer:
+async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) -> LiveServer:
     import anyio
     import mcp_types as types
     from mcp import Client, StdioServerParameters
@@ -110,8 +111,11 @@ async def _fetch(target: Target, mode: str, timeout: float) -> LiveServer:
 
     server: Any
     if target.stdio is not None:
+        from mcp.client.stdio import stdio_client
+
         argv = shlex.split(target.stdio)
-        server = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
+        spawn = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
+        server = stdio_client(spawn, errlog=errlog) if errlog is not None else spawn
     else:
         server = target.url
     tools: list[Any] = []
@@ -175,8 +179,11 @@ def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> 
     saved = sdk_log.propagate
     sdk_log.addHandler(collect)
     sdk_log.propagate = False
+    # The server's stderr goes to a file: on failure its last line joins the error (a crashing
+    # server's traceback is not printed), on success it is dropped.
+    errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
     try:
-        live = anyio.run(_fetch, target, mode, timeout)
+        live = anyio.run(_fetch, target, mode, timeout, errlog)
         return LiveServer(live.tools, live.server, live.protocol, live.label, tuple(collect.lines))
     except McpgenError:
         raise
@@ -189,6 +196,9 @@ def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> 
         if isinstance(inner, McpgenError):
             raise inner from None
         said = f"; the client logged: {collect.lines[-1]}" if collect.lines else ""
+        last = _last_line(errlog)
+        if last:
+            said += f"; the server's stderr ends: {last}"
         if isinstance(inner, TimeoutError):
             raise McpgenError(
                 f"{target.label}: no complete answer within {timeout:g} s (--timeout){said}"
@@ -199,3 +209,14 @@ def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> 
     finally:
         sdk_log.removeHandler(collect)
         sdk_log.propagate = saved
+        errlog.close()
+
+
+def _last_line(errlog: Any) -> str:
+    try:
+        errlog.flush()
+        errlog.seek(0)
+        lines = [ln.strip() for ln in errlog.read()[-4000:].splitlines() if ln.strip()]
+    except (OSError, ValueError):
+        return ""
+    return " ".join(lines[-1].split())[:300] if lines else ""

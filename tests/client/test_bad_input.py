@@ -232,6 +232,15 @@ def test_pull_server_that_prints_garbage(tmp_path: Path) -> None:
     )
 
 
+def test_pull_server_that_crashes_shows_its_last_stderr_line(tmp_path: Path) -> None:
+    crash = shlex.join([sys.executable, "-c", "import json; json.loads('{')"])  # a traceback
+    line = one_line_error(
+        cli("pull", "--stdio", crash, "-o", str(tmp_path / "m.yaml")),
+        "the server's stderr ends: json.decoder.JSONDecodeError",
+    )
+    assert "Traceback" not in line
+
+
 def test_pull_endless_pagination(tmp_path: Path) -> None:
     one_line_error(
         cli("pull", "--stdio", shlex.join(bad_cmd("paged_loop")), "-o", str(tmp_path / "m.yaml")),
