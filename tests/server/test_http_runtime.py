@@ -287,3 +287,30 @@ def test_argument_size_limit_from_start_up(server: HttpServer) -> None:
     assert _call(server.url, "echo", {"text": "y" * 100})["result"]["content"][0][
         "text"
     ].startswith("y")
+
+
+def test_legacy_stateless_http_cannot_ask(package: Path) -> None:
+    """Handshake revision over stateless HTTP: no channel for server-to-client requests, so
+    ``ctx.elicit`` gives a tool error that says why, instead of hanging or a protocol error."""
+    srv = _serve(package, "--stateless")
+    srv.start()
+    try:
+        peer = HttpPeer(srv.url, modern=False)
+        try:
+            init = peer.request(
+                "initialize",
+                {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {"elicitation": {}},
+                    "clientInfo": {"name": "t", "version": "0"},
+                },
+            )
+            assert init["result"]["protocolVersion"] == "2025-11-25"
+            peer.notify("notifications/initialized")
+            resp = peer.request("tools/call", {"name": "ask", "arguments": {}})
+            assert resp["result"]["isError"] is True
+            assert "cannot carry server-to-client requests" in resp["result"]["content"][0]["text"]
+        finally:
+            peer.close()
+    finally:
+        srv.stop()

@@ -253,6 +253,14 @@ class ToolContext:
             if pending:
                 raise InputRequired(pending)
             return answers
+        if not self._request.session.can_send_request:
+            kinds = ", ".join(q.kind for q in questions)
+            raise ToolError(
+                f"Tool {self._tool_name!r} needs to ask the client ({kinds}), "
+                "but this connection cannot carry server-to-client requests (stateless HTTP or "
+                "JSON responses on a handshake revision); connect with a session and SSE, or use "
+                "the 2026-07-28 wire."
+            )
         if missing:
             raise ToolError(
                 f"Tool {self._tool_name!r} needs to ask the client ({', '.join(missing)}), "
