@@ -71,6 +71,12 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         help="HTTP worker processes (uvicorn's process manager); sessions need --stateless "
         "or a sticky load balancer, the 2026-07-28 wire works on any worker",
     )
+    parser.add_argument(
+        "--resumable",
+        action="store_true",
+        help="HTTP handshake revisions: keep recent SSE events in memory so clients can resume "
+        "a broken stream (priming events, retry, Last-Event-ID)",
+    )
     lim = parser.add_argument_group("limits (override the manifest for every tool; 0 = off)")
     lim.add_argument("--tool-timeout", type=float, default=None, metavar="SECONDS")
     lim.add_argument("--max-argument-bytes", type=int, default=None, metavar="BYTES")
@@ -128,6 +134,11 @@ def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
     kwargs: dict[str, Any] = {}
     if spec.get("max_body_bytes"):
         kwargs["max_request_body_size"] = int(spec["max_body_bytes"])
+    if spec.get("resumable"):
+        from .events import MemoryEventStore
+
+        kwargs["event_store"] = MemoryEventStore()
+        kwargs["retry_interval"] = 1000
     tokens = spec.get("tokens") or []
     if tokens:
         from mcp.server.auth.settings import AuthSettings
@@ -219,6 +230,7 @@ def run_cli(
         "log_level": opts.log_level,
         "limits": _limits(opts, parser),
         "max_body_bytes": opts.max_body_bytes,
+        "resumable": opts.resumable,
         "tokens": tokens,
         "request_state_key": key.hex() if key else None,
     }

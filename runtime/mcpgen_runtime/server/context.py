@@ -160,6 +160,14 @@ class ToolContext:
                 related_request_id=self._request.request_id,
             )
 
+    async def close_sse_stream(self) -> None:
+        """HTTP with ``--resumable``: end this request's SSE stream now; the client reconnects
+        and resumes (SEP-1699). Anything sent later reaches it on the resumed stream. A no-op
+        elsewhere."""
+        close = self._request.close_sse_stream
+        if close is not None:
+            await close()
+
     # -- list_changed ----------------------------------------------------------------------
 
     async def set_tool_enabled(self, name: str | Sequence[str], enabled: bool) -> bool:
