@@ -49,6 +49,7 @@ from ._generated.models import (
     TestLoggingToolInput,
     TestMissingCapabilityInput,
     TestMultipleContentTypesInput,
+    TestReconnectionInput,
     TestSamplingInput,
     TestSimpleTextInput,
     TestStreamingElicitationInput,
@@ -326,6 +327,13 @@ class Handlers(McpgenConformanceToolsBase):
     async def test_logging_tool(self, args: TestLoggingToolInput, ctx: ToolContext) -> str:
         await ctx.log("info", "test_logging_tool ran")
         return "logged (if the request opted in)"
+
+    async def test_reconnection(self, args: TestReconnectionInput, ctx: ToolContext) -> str:
+        await ctx.log("info", "Before disconnect")
+        await ctx.close_sse_stream()
+        await asyncio.sleep(0.2)  # the client reconnects with Last-Event-ID
+        await ctx.log("info", "After reconnect")
+        return "Reconnection test completed"
 
     async def json_schema_2020_12_tool(
         self, args: JsonSchema202012ToolInput, ctx: ToolContext

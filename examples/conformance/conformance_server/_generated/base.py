@@ -41,6 +41,7 @@ TOOL_METHODS: Final[dict[str, str]] = {
     "test_trigger_tool_change": "test_trigger_tool_change",
     "test_streaming_elicitation": "test_streaming_elicitation",
     "test_logging_tool": "test_logging_tool",
+    "test_reconnection": "test_reconnection",
     "json_schema_2020_12_tool": "json_schema_2020_12_tool",
 }
 
@@ -196,6 +197,12 @@ class McpgenConformanceToolsBase:
         self, args: _m.TestLoggingToolInput, ctx: ToolContext
     ) -> ToolResult | str | None:
         # tool "test_logging_tool"
+        raise NotImplementedError
+
+    async def test_reconnection(
+        self, args: _m.TestReconnectionInput, ctx: ToolContext
+    ) -> ToolResult | str | None:
+        # tool "test_reconnection"
         raise NotImplementedError
 
     async def json_schema_2020_12_tool(

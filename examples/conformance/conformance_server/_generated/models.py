@@ -166,6 +166,12 @@ class TestLoggingToolInput(OpenModel):
     )
 
 
+class TestReconnectionInput(OpenModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+
+
 class JsonSchema202012ToolInputAddress(OpenModel):
     street: str | None = None
     city: str | None = None

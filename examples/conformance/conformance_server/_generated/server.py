@@ -176,6 +176,12 @@ BINDINGS: Final[tuple[ToolBinding, ...]] = (
     ),
     ToolBinding(
         definition_json=TOOL_DEFINITIONS[25],
+        method="test_reconnection",
+        input_model=_m.TestReconnectionInput,
+        input_dialect="2020-12",
+    ),
+    ToolBinding(
+        definition_json=TOOL_DEFINITIONS[26],
         method="json_schema_2020_12_tool",
         input_model=_m.JsonSchema202012ToolInput,
         input_dialect="2020-12",
