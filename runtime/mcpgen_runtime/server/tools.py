@@ -157,7 +157,16 @@ class _CompiledTool:
     """One tool at run time: its definition, its bound handler, and its schema checks once
     it is first called."""
 
-    __slots__ = ("name", "definition", "binding", "invoke", "_checks", "limits", "bucket")
+    __slots__ = (
+        "name",
+        "definition",
+        "binding",
+        "invoke",
+        "_checks",
+        "limits",
+        "bucket",
+        "guarded",
+    )
 
     def __init__(
         self,
@@ -173,6 +182,8 @@ class _CompiledTool:
         self._checks: tuple[SchemaCheck, SchemaCheck | None] | None = None
         self.limits = limits
         self.bucket = TokenBucket(limits.rate_per_s, limits.burst) if limits.rate_per_s else None
+        self.guarded = self.bucket is not None or limits.max_argument_bytes is not None
+        """Whether calls go through the argument-size / rate checks at all."""
 
     def checks(self) -> tuple[SchemaCheck, SchemaCheck | None]:
         """(input check, output check or None); built on the first call of this tool, so a
@@ -218,7 +229,7 @@ class _Runtime(Generic[H]):
         if ctx.protocol_version in MODERN_REVISIONS:
             return
         conn = getattr(ctx.session, "_connection", None)
-        if conn is not None:
+        if conn is not None and id(conn) not in self.connections:
             self.connections[id(conn)] = conn
 
     def is_enabled(self, name: str) -> bool:
@@ -315,9 +326,10 @@ class _Runtime(Generic[H]):
         if tool is None or tool.name in self.disabled:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         arguments = params.arguments or {}
-        refused = self._refuse(tool, arguments)
-        if refused is not None:
-            return shape_call_result(refused, ctx.protocol_version)
+        if tool.guarded:
+            refused = self._refuse(tool, arguments)
+            if refused is not None:
+                return shape_call_result(refused, ctx.protocol_version)
         inputs: CallInputs | None = None
         if ctx.protocol_version in MODERN_REVISIONS:
             opened = self._open_inputs(tool, ctx, arguments)
