@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import ast
 import functools
+import io
 import re
 import subprocess
 import tempfile
+import tokenize
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -103,8 +105,9 @@ def format_tree(files: Mapping[str, str]) -> dict[str, str]:
 #
 # ruff format matches black except on a few documented shapes, all of which leave a line over
 # the limit in ruff's output (a very long annotated target, a pragma comment ruff does not
-# count). Those statements, and only those, are formatted again by the real black, from their
-# unformatted text, in one black call per file; black is imported only when a file has one.
+# count, a long default in a signature). Those statements (or ``def``/``class`` headers), and only
+# those, are formatted again by the real black, from their unformatted text, in one black call
+# per file; black is imported only when a file has one.
 
 _COMPOUND = (
     ast.ClassDef,
@@ -134,33 +137,82 @@ def _too_wide(line: str) -> bool:
     return _LONE_STRING.fullmatch(line) is None
 
 
-def _simple_statements(tree: ast.AST) -> list[ast.stmt]:
-    return [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(n, _COMPOUND)]
+_HEADED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _statements(tree: ast.AST) -> list[ast.stmt]:
+    """Simple statements and ``def``/``class`` nodes (whose headers are checked), in walk
+    order, which ruff's output and its input share."""
+    return [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.stmt) and (isinstance(n, _HEADED) or not isinstance(n, _COMPOUND))
+    ]
+
+
+def _header_end(lines: list[str], node: ast.stmt) -> int | None:
+    """The 1-based line of the ``:`` that ends a ``def``/``class`` header (None if the body
+    shares that line)."""
+    body = getattr(node, "body", None)
+    if not body or body[0].lineno <= node.lineno:
+        return None
+    text = "\n".join(lines[node.lineno - 1 : body[0].lineno - 1]) + "\n"
+    depth = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.OP:
+                if tok.string in "([{":
+                    depth += 1
+                elif tok.string in ")]}":
+                    depth -= 1
+                elif tok.string == ":" and depth == 0:
+                    return node.lineno + tok.start[0] - 1
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
+
+
+def _span(lines: list[str], node: ast.stmt) -> tuple[int, int] | None:
+    """1-based first and last line of a simple statement, or of a ``def``/``class`` header."""
+    if isinstance(node, _HEADED):
+        end = _header_end(lines, node)
+        return None if end is None else (node.lineno, end)
+    assert node.end_lineno is not None
+    return node.lineno, node.end_lineno
 
 
 def _black_fixups(raw: str, formatted: str) -> str:
     lines = formatted.split("\n")
     if not any(_too_wide(line) for line in lines):
         return formatted
-    raw_stmts = _simple_statements(ast.parse(raw))
-    new_stmts = _simple_statements(ast.parse(formatted))
+    raw_lines = raw.split("\n")
+    raw_stmts = _statements(ast.parse(raw))
+    new_stmts = _statements(ast.parse(formatted))
     if len(raw_stmts) != len(new_stmts):  # pragma: no cover - ruff keeps every statement
         raise RuntimeError("ruff changed the statements of a generated file")
-    todo: list[tuple[ast.stmt, str]] = []
+    todo: list[tuple[int, int, int, str]] = []  # (first, last, depth, unformatted source)
     for old, new in zip(raw_stmts, new_stmts):
-        assert new.end_lineno is not None
-        if any(_too_wide(line) for line in lines[new.lineno - 1 : new.end_lineno]):
-            segment = ast.get_source_segment(raw, old)
-            if segment is not None:
-                todo.append((new, segment))
+        span = _span(lines, new)
+        if span is None or not any(_too_wide(line) for line in lines[span[0] - 1 : span[1]]):
+            continue
+        old_span = _span(raw_lines, old)
+        if old_span is None:
+            continue
+        depth = new.col_offset // 4
+        source = "\n".join(raw_lines[old_span[0] - 1 : old_span[1]]).lstrip()
+        if isinstance(new, _HEADED):
+            source += "\n" + "    " * (depth + 1) + "pass"
+        todo.append((span[0], span[1], depth, source))
     if not todo:
         return formatted
-    results = _black_statements([(new.col_offset // 4, seg) for new, seg in todo])
-    for (new, _seg), text in sorted(
-        zip(todo, results), key=lambda item: item[0][0].lineno, reverse=True
+    results = _black_statements([(depth, source) for _f, _l, depth, source in todo])
+    for (first, last, _depth, source), text in sorted(
+        zip(todo, results), key=lambda item: item[0][0], reverse=True
     ):
-        assert new.end_lineno is not None
-        lines[new.lineno - 1 : new.end_lineno] = text.split("\n")
+        out = text.split("\n")
+        if source.endswith("pass"):
+            out = out[:-1]  # the placeholder body of a header
+        lines[first - 1 : last] = out
     return "\n".join(lines)
 
 
@@ -179,8 +231,12 @@ def _black_statements(items: list[tuple[int, str]]) -> list[str]:
         start = text.index(f"_mcpgen_sep_{i} = 0\n") + len(f"_mcpgen_sep_{i} = 0\n")
         end = text.find(f"_mcpgen_sep_{i + 1} = 0\n", start)
         block = text[start:] if end < 0 else text[start:end]
-        block_lines = [line for line in block.split("\n")]
+        block_lines = block.split("\n")
+        while block_lines and not block_lines[0].strip():
+            block_lines.pop(0)  # black's blank lines before a top-level def/class
         block_lines = block_lines[depth:]  # drop the ``if _:`` wrappers
+        while block_lines and not block_lines[0].strip():
+            block_lines.pop(0)
         while block_lines and not block_lines[-1].strip():
             block_lines.pop()
         out.append("\n".join(block_lines))

@@ -1,0 +1,42 @@
+"""Generated client packages are formatted exactly as the pinned black formats them (ruff
+formats them; the statements and signatures where ruff and black differ go through black:
+``codegen.format``)."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from codegen.client.build import render_client
+from codegen.format import format_python
+from tests.client.helpers import WEATHER
+
+REPO = Path(__file__).resolve().parents[2]
+MANIFESTS = {
+    "weather": WEATHER,
+    "edge": REPO / "tests" / "client" / "data" / "edge_schemas.json",
+    # real servers' tool lists (long string defaults in signatures, long descriptions)
+    **{
+        p.stem.split("@")[0]: p
+        for p in sorted((REPO / "tests" / "check" / "data" / "real_servers").glob("*.json"))
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(MANIFESTS))
+def test_client_packages_are_black_clean(name: str) -> None:
+    rendered = render_client(MANIFESTS[name], "pkg_client")
+    files = {f"_generated/{k}": v for k, v in rendered.owned.items()}
+    files.update(rendered.user)
+    problems = []
+    for rel, text in sorted(files.items()):
+        if not rel.endswith(".py"):
+            continue
+        formatted = format_python(text)
+        if formatted != text:
+            problems.append("\n".join(difflib.unified_diff(
+                text.splitlines(), formatted.splitlines(), rel, f"{rel} (black)", lineterm="", n=1
+            )))
+    assert not problems, "\n\n".join(problems)
