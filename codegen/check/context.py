@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.check.registry import RULES, revision_order
-from codegen.schemawalk import LocalRefs, Node, walk
+from mcpgen_runtime.schemawalk import LocalRefs, Node, walk
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.manifest.model import Manifest, SourceMap, ToolDef
 

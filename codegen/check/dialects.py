@@ -19,7 +19,7 @@ from typing import Any
 
 from mcpgen_runtime.jsonschema_facts import D4, D6, D7, D2019, D2020, dialect_of, pointer_from_path
 
-from codegen.schemawalk import refuse_retrieval
+from mcpgen_runtime.schemawalk import refuse_retrieval
 
 __all__ = ["D2019", "D2020", "D4", "D6", "D7", "dialect_of", "meta_errors", "meta_validator",
            "rs_meta_validator", "rs_valid"]

@@ -8,7 +8,7 @@ import re
 
 from codegen.check.context import ToolCtx
 from codegen.check.registry import LEGACY_REVISIONS, LINT, MODERN_REVISIONS, E, I, W, checker, rule
-from codegen.schemawalk import unesc
+from mcpgen_runtime.schemawalk import unesc
 
 KEY = "x-mcp-header"
 _DROP = "A spec violation: clients MUST drop a tool whose x-mcp-header breaks this rule."

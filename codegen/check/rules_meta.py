@@ -10,7 +10,7 @@ from mcpgen_runtime.revisions import KNOWN_REVISIONS, TOOL_FIELDS, tool_field_re
 
 from codegen.check.context import ManifestCtx, ToolCtx
 from codegen.check.registry import ALL_REVISIONS, LINT, SPEC, E, I, W, checker, rule, since
-from codegen.schemawalk import esc, get_pointer, unesc
+from mcpgen_runtime.schemawalk import esc, get_pointer, unesc
 
 rule("TOOL_FIELD_REVISION", LINT, I,
      "Tool fields exist in every targeted revision (annotations 2025-03-26+, title/outputSchema/_meta "

@@ -8,7 +8,7 @@ from typing import Any
 from codegen.check.context import ToolCtx
 from codegen.check.dialects import D2020, dialect_of, meta_errors
 from codegen.check.registry import LINT, SPEC, E, I, W, checker, rule, since
-from codegen.schemawalk import COMBINATORS, Node, esc
+from mcpgen_runtime.schemawalk import COMBINATORS, Node, esc
 
 rule("INPUT_SCHEMA_REQUIRED", LINT, E, "Every tool has an inputSchema that is a JSON object (never null).",
      why=SPEC)

@@ -155,7 +155,7 @@ def describe(value: Any) -> str:
 def _rs_validator(defname: str) -> Any:
     import jsonschema_rs
 
-    from codegen.schemawalk import refuse_retrieval
+    from mcpgen_runtime.schemawalk import refuse_retrieval
 
     root = manifest_schema()
     return jsonschema_rs.validator_for({"$ref": f"#/$defs/{defname}", "$defs": root["$defs"]},

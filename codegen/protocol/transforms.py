@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from codegen import schemawalk
+from mcpgen_runtime import schemawalk
 from codegen.errors import McpgenError
 
 def walk(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:

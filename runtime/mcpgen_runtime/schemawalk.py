@@ -1,4 +1,5 @@
-"""Walking JSON Schemas: subschemas with their JSON pointers, and local `$ref` resolution.
+"""Walking JSON Schemas: subschemas with their JSON pointers, and local `$ref` resolution
+(shared by the generator's checks and the runtime's breaking-change rules).
 
 Pure functions over plain JSON values. A pointer is RFC 6901 (``/properties/a~1b``); pointers
 produced here are relative to the schema passed in, so callers prefix the tool's pointer.
@@ -10,19 +11,33 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 from urllib.parse import unquote, urldefrag, urljoin
 
-from mcpgen_runtime.jsonschema_facts import (
+from .jsonschema_facts import (
     COMBINATORS,
     LIST_KEYWORDS,
     MAP_KEYWORDS,
     SINGLE_KEYWORDS,
-    escape_token as esc,
     resolve_pointer,
+)
+from .jsonschema_facts import (
+    escape_token as esc,
+)
+from .jsonschema_facts import (
     unescape_token as unesc,
 )
 
 __all__ = [
-    "COMBINATORS", "LIST_KEYWORDS", "MAP_KEYWORDS", "SINGLE_KEYWORDS", "LocalRefs", "Node",
-    "RemoteRefRefused", "esc", "get_pointer", "refuse_retrieval", "unesc", "walk",
+    "COMBINATORS",
+    "LIST_KEYWORDS",
+    "MAP_KEYWORDS",
+    "SINGLE_KEYWORDS",
+    "LocalRefs",
+    "Node",
+    "RemoteRefRefused",
+    "esc",
+    "get_pointer",
+    "refuse_retrieval",
+    "unesc",
+    "walk",
 ]
 
 
@@ -64,7 +79,9 @@ def walk(root: Any, *, base: str = "") -> Iterator[Node]:
                     is_props = kw == "properties"
                     for name, sub in value.items():
                         if isinstance(sub, dict):
-                            children.append((sub, kp + "/" + esc(str(name)), static and is_props, b))
+                            children.append(
+                                (sub, kp + "/" + esc(str(name)), static and is_props, b)
+                            )
             elif kw in SINGLE_KEYWORDS:
                 if isinstance(value, dict):
                     children.append((value, ptr + "/" + esc(kw), False, b))

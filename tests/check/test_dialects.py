@@ -113,7 +113,7 @@ def test_meta_schemas_are_never_retrieved() -> None:
     """Every meta-schema is bundled; a $ref elsewhere is not fetched (the retriever refuses)."""
     import jsonschema_rs
 
-    from codegen.schemawalk import RemoteRefRefused, refuse_retrieval
+    from mcpgen_runtime.schemawalk import RemoteRefRefused, refuse_retrieval
 
     with pytest.raises(RemoteRefRefused):
         refuse_retrieval("https://example.com/s.json")
