@@ -86,17 +86,23 @@ def main() -> None:
         lines = files["yaml"].read_text().count("\n")
 
     med = {k: statistics.median(v) for k, v in times.items()}
-    print(f"manifest: {args.tools} tools, {lines} YAML lines ({size / 1024:.0f} KiB); "
-          f"{args.repeat} interleaved repeats, fresh process each")
+    print(
+        f"manifest: {args.tools} tools, {lines} YAML lines ({size / 1024:.0f} KiB); "
+        f"{args.repeat} interleaved repeats, fresh process each"
+    )
     print(f"{'command':<28} {'median':>9} {'min':>9}")
     for k, v in times.items():
         print(f"{k:<28} {med[k] * 1000:8.0f}ms {min(v) * 1000:8.0f}ms")
     for kind in ("yaml", "json"):
         a, b = med[f"mcpgen check ({kind})"], med[f"check-jsonschema ({kind})"]
-        print(f"ratio mcpgen/check-jsonschema ({kind}): {a / b:.2f}  "
-              f"({'faster' if a < b else 'slower'} by {abs(b - a) * 1000:.0f} ms)")
-    print(f"in-process, warm (yaml): load+bundle {load_s * 1000:.1f} ms, all lint rules "
-          f"{rules_s * 1000:.1f} ms")
+        print(
+            f"ratio mcpgen/check-jsonschema ({kind}): {a / b:.2f}  "
+            f"({'faster' if a < b else 'slower'} by {abs(b - a) * 1000:.0f} ms)"
+        )
+    print(
+        f"in-process, warm (yaml): load+bundle {load_s * 1000:.1f} ms, all lint rules "
+        f"{rules_s * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

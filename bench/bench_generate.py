@@ -75,7 +75,17 @@ def split(manifest: Path, out: Path) -> tuple[float, float]:
     ``mcpgen server`` run, imports included; the interpreter's own start-up excluded)."""
     if out.exists():
         shutil.rmtree(out)
-    cmd = [sys.executable, "-c", SPLIT, "server", str(manifest), "--out", str(out), "--package", "big"]
+    cmd = [
+        sys.executable,
+        "-c",
+        SPLIT,
+        "server",
+        str(manifest),
+        "--out",
+        str(out),
+        "--package",
+        "big",
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=True)
     data = json.loads(proc.stdout.strip().splitlines()[-1])
     return data["dcg"], data["wall"] - data["dcg"]
@@ -113,7 +123,16 @@ def main() -> None:
         measure(f"no-op re-run ({fmt})", gen, False, "< 0.5 s")
         measure(
             f"--check, up to date ({fmt})",
-            lambda out, p=path: [*MCPGEN, "server", str(p), "--out", str(out), "--package", "big", "--check"],
+            lambda out, p=path: [
+                *MCPGEN,
+                "server",
+                str(p),
+                "--out",
+                str(out),
+                "--package",
+                "big",
+                "--check",
+            ],
             False,
             "< 0.5 s",
         )

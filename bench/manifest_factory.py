@@ -16,15 +16,58 @@ from typing import Any
 
 __all__ = ["make_manifest", "dump_yaml", "dump_json"]
 
-_VERBS = ["get", "list", "create", "update", "delete", "search", "fetch", "sync", "export", "render"]
-_NOUNS = ["weather", "issue", "invoice", "user", "repo", "ticket", "order", "report", "file",
-          "calendar_event", "dataset", "metric", "alert", "deployment", "message"]
-_FIELDS = [("query", "string"), ("limit", "integer"), ("offset", "integer"), ("verbose", "boolean"),
-           ("threshold", "number"), ("region", "string"), ("owner", "string"), ("since", "string"),
-           ("priority", "integer"), ("include_archived", "boolean"), ("label", "string"),
-           ("ratio", "number"), ("page_token", "string"), ("timezone", "string")]
-_ENUMS = [["asc", "desc"], ["low", "medium", "high", "critical"], ["json", "csv", "xml"],
-          ["draft", "open", "closed", "merged"], ["metric", "imperial"]]
+_VERBS = [
+    "get",
+    "list",
+    "create",
+    "update",
+    "delete",
+    "search",
+    "fetch",
+    "sync",
+    "export",
+    "render",
+]
+_NOUNS = [
+    "weather",
+    "issue",
+    "invoice",
+    "user",
+    "repo",
+    "ticket",
+    "order",
+    "report",
+    "file",
+    "calendar_event",
+    "dataset",
+    "metric",
+    "alert",
+    "deployment",
+    "message",
+]
+_FIELDS = [
+    ("query", "string"),
+    ("limit", "integer"),
+    ("offset", "integer"),
+    ("verbose", "boolean"),
+    ("threshold", "number"),
+    ("region", "string"),
+    ("owner", "string"),
+    ("since", "string"),
+    ("priority", "integer"),
+    ("include_archived", "boolean"),
+    ("label", "string"),
+    ("ratio", "number"),
+    ("page_token", "string"),
+    ("timezone", "string"),
+]
+_ENUMS = [
+    ["asc", "desc"],
+    ["low", "medium", "high", "critical"],
+    ["json", "csv", "xml"],
+    ["draft", "open", "closed", "merged"],
+    ["metric", "imperial"],
+]
 
 SHARED_DEFS: dict[str, Any] = {
     "Pagination": {
@@ -32,8 +75,12 @@ SHARED_DEFS: dict[str, Any] = {
         "description": "Cursor pagination.",
         "properties": {
             "cursor": {"type": "string", "description": "Opaque cursor from the previous page."},
-            "page_size": {"type": "integer", "minimum": 1, "maximum": 500,
-                          "description": "Items per page."},
+            "page_size": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 500,
+                "description": "Items per page.",
+            },
         },
         "additionalProperties": False,
     },
@@ -69,11 +116,16 @@ def _object(rng: random.Random, depth: int, n_fields: int) -> dict[str, Any]:
     for name, typ in rng.sample(_FIELDS, n_fields):
         props[name] = _scalar(rng, name, typ)
     if rng.random() < 0.6:
-        props["order"] = {"type": "string", "enum": rng.choice(_ENUMS),
-                          "description": "One of the allowed values."}
+        props["order"] = {
+            "type": "string",
+            "enum": rng.choice(_ENUMS),
+            "description": "One of the allowed values.",
+        }
     if depth > 0 and rng.random() < 0.7:
-        props["filter"] = {**_object(rng, depth - 1, rng.randint(1, 3)),
-                           "description": "Nested filter options."}
+        props["filter"] = {
+            **_object(rng, depth - 1, rng.randint(1, 3)),
+            "description": "Nested filter options.",
+        }
     if depth > 0 and rng.random() < 0.5:
         props["items"] = {
             "type": "array",
@@ -99,17 +151,33 @@ def _tool(rng: random.Random, i: int, modern: bool) -> dict[str, Any]:
     if roll < 0.2:
         props["page"] = {"$ref": "#/$defs/Pagination", "description": "Which page to return."}
     elif roll < 0.35:
-        schema["$defs"] = {"Window": {"type": "object", "description": "A time window.",
-                                      "properties": {"start": {"type": "string", "format": "date-time",
-                                                               "description": "Start (inclusive)."},
-                                                     "end": {"type": "string", "format": "date-time",
-                                                             "description": "End (exclusive)."}}}}
+        schema["$defs"] = {
+            "Window": {
+                "type": "object",
+                "description": "A time window.",
+                "properties": {
+                    "start": {
+                        "type": "string",
+                        "format": "date-time",
+                        "description": "Start (inclusive).",
+                    },
+                    "end": {
+                        "type": "string",
+                        "format": "date-time",
+                        "description": "End (exclusive).",
+                    },
+                },
+            }
+        }
         props["window"] = {"$ref": "#/$defs/Window", "description": "Time window."}
     elif roll < 0.45:
         props["address"] = {"$ref": "#/$defs/Address", "description": "Where to deliver."}
     if modern and rng.random() < 0.25:
-        props["tenant"] = {"type": "string", "description": "Tenant id, also sent as a header.",
-                           "x-mcp-header": "Tenant"}
+        props["tenant"] = {
+            "type": "string",
+            "description": "Tenant id, also sent as a header.",
+            "x-mcp-header": "Tenant",
+        }
     tool: dict[str, Any] = {
         "name": name,
         "title": f"{verb.title()} {noun.replace('_', ' ')}",
@@ -118,8 +186,11 @@ def _tool(rng: random.Random, i: int, modern: bool) -> dict[str, Any]:
     }
     if rng.random() < 0.7:
         out = _object(rng, depth=1, n_fields=rng.randint(1, 4))
-        out["properties"]["status"] = {"type": "string", "enum": ["ok", "partial"],
-                                       "description": "Outcome."}
+        out["properties"]["status"] = {
+            "type": "string",
+            "enum": ["ok", "partial"],
+            "description": "Outcome.",
+        }
         out["required"] = ["status"]
         tool["outputSchema"] = out
     ro = verb in ("get", "list", "search", "fetch", "export", "render")
@@ -129,9 +200,15 @@ def _tool(rng: random.Random, i: int, modern: bool) -> dict[str, Any]:
         ann["idempotentHint"] = verb in ("update", "sync")
     tool["annotations"] = ann
     if rng.random() < 0.3:
-        tool["icons"] = [{"src": f"https://icons.example.com/{noun}.svg", "mimeType": "image/svg+xml",
-                          "sizes": ["any"], "theme": rng.choice(["light", "dark"])},
-                         {"src": f"https://icons.example.com/{noun}-48.png", "sizes": ["48x48"]}]
+        tool["icons"] = [
+            {
+                "src": f"https://icons.example.com/{noun}.svg",
+                "mimeType": "image/svg+xml",
+                "sizes": ["any"],
+                "theme": rng.choice(["light", "dark"]),
+            },
+            {"src": f"https://icons.example.com/{noun}-48.png", "sizes": ["48x48"]},
+        ]
     return tool
 
 
@@ -140,8 +217,12 @@ def make_manifest(n_tools: int, seed: int = 0) -> dict[str, Any]:
     rng = random.Random(seed)
     modern = True
     return {
-        "server": {"name": f"bench_server_{seed}", "version": "1.2.3", "title": "Benchmark server",
-                   "icons": [{"src": "https://icons.example.com/server.png", "sizes": ["48x48"]}]},
+        "server": {
+            "name": f"bench_server_{seed}",
+            "version": "1.2.3",
+            "title": "Benchmark server",
+            "icons": [{"src": "https://icons.example.com/server.png", "sizes": ["48x48"]}],
+        },
         "protocol": ["2025-11-25", "2026-07-28"],
         "$defs": json.loads(json.dumps(SHARED_DEFS)),
         "tools": [_tool(rng, i, modern) for i in range(n_tools)],

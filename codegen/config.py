@@ -76,7 +76,9 @@ def parse_fail_on(text: str, where: str) -> Severity | None:
     try:
         return Severity.parse(t)
     except ValueError:
-        raise McpgenError(f"{where}: expected one of {', '.join(FAIL_ON_CHOICES)}, got {text!r}") from None
+        raise McpgenError(
+            f"{where}: expected one of {', '.join(FAIL_ON_CHOICES)}, got {text!r}"
+        ) from None
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -87,8 +89,9 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def load_config(known_rules: Collection[str], *, explicit: Path | None = None,
-                start: Path | None = None) -> Config:
+def load_config(
+    known_rules: Collection[str], *, explicit: Path | None = None, start: Path | None = None
+) -> Config:
     path = explicit if explicit is not None else find_pyproject((start or Path.cwd()).resolve())
     if path is None:
         return Config()
@@ -107,9 +110,12 @@ def load_config(known_rules: Collection[str], *, explicit: Path | None = None,
         raise McpgenError("[tool.mcpgen] must be a table", path=str(path))
     return Config(
         path=path,
-        check=parse_rule_config(table.get("check", {}), "tool.mcpgen.check", known_rules, str(path)),
-        breaking=parse_rule_config(table.get("breaking", {}), "tool.mcpgen.breaking", known_rules,
-                                   str(path)),
+        check=parse_rule_config(
+            table.get("check", {}), "tool.mcpgen.check", known_rules, str(path)
+        ),
+        breaking=parse_rule_config(
+            table.get("breaking", {}), "tool.mcpgen.breaking", known_rules, str(path)
+        ),
     )
 
 
@@ -137,7 +143,7 @@ def parse_rule_config(t: Any, where: str, known: Collection[str], path: str) -> 
 
     sev_table = t.get("severity", {})
     if not isinstance(sev_table, dict):
-        raise fail("severity must be a table of RULE_ID = \"error\"|\"warning\"|\"info\"|\"off\"")
+        raise fail('severity must be a table of RULE_ID = "error"|"warning"|"info"|"off"')
     severity: dict[str, Severity | None] = {}
     for rid, value in sev_table.items():
         rid_u = canonical_id(rid)

@@ -14,7 +14,7 @@ class Severity(enum.IntEnum):
     ERROR = 2
 
     @classmethod
-    def parse(cls, text: str) -> "Severity":
+    def parse(cls, text: str) -> Severity:
         try:
             return cls[text.strip().upper()]
         except KeyError:

@@ -120,7 +120,9 @@ def _marker_text(
         rel: hashlib.sha256(text.encode("utf-8")).hexdigest() for rel, text in sorted(files.items())
     }
     body: dict[str, object] = {
-        "generator": f"mcpgen {__version__}", "inputs_sha256": digest, "files": listing
+        "generator": f"mcpgen {__version__}",
+        "inputs_sha256": digest,
+        "files": listing,
     }
     if dependencies is not None:
         body["dependencies"] = dict(sorted(dependencies.items()))

@@ -191,7 +191,7 @@ def _black_fixups(raw: str, formatted: str) -> str:
     if len(raw_stmts) != len(new_stmts):  # pragma: no cover - ruff keeps every statement
         raise RuntimeError("ruff changed the statements of a generated file")
     todo: list[tuple[int, int, int, str]] = []  # (first, last, depth, unformatted source)
-    for old, new in zip(raw_stmts, new_stmts):
+    for old, new in zip(raw_stmts, new_stmts, strict=True):
         span = _span(lines, new)
         if span is None or not any(_too_wide(line) for line in lines[span[0] - 1 : span[1]]):
             continue
@@ -207,7 +207,7 @@ def _black_fixups(raw: str, formatted: str) -> str:
         return formatted
     results = _black_statements([(depth, source) for _f, _l, depth, source in todo])
     for (first, last, _depth, source), text in sorted(
-        zip(todo, results), key=lambda item: item[0][0], reverse=True
+        zip(todo, results, strict=True), key=lambda item: item[0][0], reverse=True
     ):
         out = text.split("\n")
         if source.endswith("pass"):
@@ -222,8 +222,9 @@ def _black_statements(items: list[tuple[int, str]]) -> list[str]:
     chunks: list[str] = []
     for i, (depth, segment) in enumerate(items):
         wrapper = "".join("    " * k + "if _:\n" for k in range(depth))
-        body = "\n".join("    " * depth + line if j == 0 else line
-                         for j, line in enumerate(segment.split("\n")))
+        body = "\n".join(
+            "    " * depth + line if j == 0 else line for j, line in enumerate(segment.split("\n"))
+        )
         chunks.append(f"_mcpgen_sep_{i} = 0\n{wrapper}{body}\n")
     text = format_python("".join(chunks))
     out: list[str] = []

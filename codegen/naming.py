@@ -156,7 +156,9 @@ def is_safe_identifier(name: str) -> bool:
 def package_name_problem(name: str) -> str | None:
     """Why ``name`` cannot be the generated package's import name, or None if it can."""
     if not _IDENTIFIER.match(name) and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):
-        return "must be a Python identifier (letters, digits, underscores; not starting with a digit)"
+        return (
+            "must be a Python identifier (letters, digits, underscores; not starting with a digit)"
+        )
     if keyword.iskeyword(name) or name in keyword.softkwlist:
         return "must not be a Python keyword"
     if name.startswith("_"):

@@ -47,7 +47,11 @@ def tomlstr(value: Any) -> str:
 def tomlkey(value: Any) -> str:
     """A TOML key: bare when it may be, else quoted."""
     text = str(value)
-    return text if text and all(c.isascii() and (c.isalnum() or c in "-_") for c in text) else tomlstr(text)
+    return (
+        text
+        if text and all(c.isascii() and (c.isalnum() or c in "-_") for c in text)
+        else tomlstr(text)
+    )
 
 
 def docstring(value: Any, indent: int = 0) -> str:

@@ -71,8 +71,10 @@ def collapsed_lines(diags: Sequence[Diagnostic], related_label: str = "was at") 
         elif group[0] is d:
             more = [f"{o.line}:{o.col}" for o in group[1 : 1 + SHOWN_LOCATIONS]]
             rest = ", ..." if len(group) > 1 + SHOWN_LOCATIONS else ""
-            out.append(f"{text_line(d, related_label)} [+{len(group) - 1} more {d.rule_id} in "
-                       f"this file, at {', '.join(more)}{rest}; --verbose lists each]")
+            out.append(
+                f"{text_line(d, related_label)} [+{len(group) - 1} more {d.rule_id} in "
+                f"this file, at {', '.join(more)}{rest}; --verbose lists each]"
+            )
     return out
 
 
@@ -80,11 +82,17 @@ def summary(diags: Sequence[Diagnostic], files: int, hidden_info: int = 0) -> st
     """``mcpgen: 1 error, 2 warnings in 1 file``; ``hidden_info`` info findings not printed are
     counted, with the flag that shows them."""
     counts = {s: sum(1 for d in diags if d.severity == s) for s in Severity}
-    parts = [f"{counts[s]} {s.label}{'s' if counts[s] != 1 else ''}" for s in reversed(Severity) if counts[s]]
+    parts = [
+        f"{counts[s]} {s.label}{'s' if counts[s] != 1 else ''}"
+        for s in reversed(Severity)
+        if counts[s]
+    ]
     line = f"mcpgen: {', '.join(parts) or 'no findings'} in {files} file{'s' if files != 1 else ''}"
     if hidden_info:
-        line += (f"; {hidden_info} info finding{'s' if hidden_info != 1 else ''} hidden "
-                 "(--show-info lists them)")
+        line += (
+            f"; {hidden_info} info finding{'s' if hidden_info != 1 else ''} hidden "
+            "(--show-info lists them)"
+        )
     return line
 
 
@@ -95,8 +103,13 @@ def statistics(diags: Sequence[Diagnostic], fmt: str = "text") -> str:
         counts[(d.rule_id, d.severity)] = counts.get((d.rule_id, d.severity), 0) + 1
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], -kv[0][1], kv[0][0]))
     if fmt == "json":
-        return json.dumps([{"rule_id": rid, "severity": sev.label, "count": n}
-                           for (rid, sev), n in rows], indent=2) + "\n"
+        return (
+            json.dumps(
+                [{"rule_id": rid, "severity": sev.label, "count": n} for (rid, sev), n in rows],
+                indent=2,
+            )
+            + "\n"
+        )
     width = max((len(rid) for (rid, _), _ in rows), default=0)
     return "".join(f"{n:>5}  {rid:<{width}}  {sev.label}\n" for (rid, sev), n in rows)
 

@@ -9,11 +9,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpgen_runtime import __version__ as runtime_version
-
 from codegen.errors import McpgenError
 from codegen.naming import class_name_from, package_name_problem
 from codegen.resources import schema_dir
+from mcpgen_runtime import __version__ as runtime_version
 
 MANIFEST = "tools.yaml"
 

@@ -58,7 +58,9 @@ def generate_models(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out = dcg.generate(dict(input_) if isinstance(input_, Mapping) else list(input_), **merged)
+            out = dcg.generate(
+                dict(input_) if isinstance(input_, Mapping) else list(input_), **merged
+            )
     except dcg.Error as exc:
         raise McpgenError(f"model generation failed: {exc}") from exc
     if not isinstance(out, str):
@@ -79,8 +81,15 @@ def generate_models(
 #   the model's extra-field behaviour follows the schema.
 TOOL_MODEL_OPTIONS: dict[str, Any] = {
     "naming_strategy": "parent-prefixed",
-    "type_mappings": ["byte=string", "binary=string", "uri=string", "uri-reference=string",
-                      "uri-template=string", "iri=string", "iri-reference=string"],
+    "type_mappings": [
+        "byte=string",
+        "binary=string",
+        "uri=string",
+        "uri-reference=string",
+        "uri-template=string",
+        "iri=string",
+        "iri-reference=string",
+    ],
     "formatters": [],
 }
 _BASE_PLACEHOLDER = "mcpgen_tool_model_base_placeholder.OpenModel"

@@ -7,11 +7,11 @@ import json
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import anyio
 import pytest
+import tomllib
 import yaml
 
 from mcpgen_runtime import __version__ as runtime_version
@@ -44,8 +44,15 @@ def test_init_check_server_call(tmp_path: Path) -> None:
     made = mcpgen("init", project)
     assert made.returncode == 0, made.stderr
     package = "my_weather_server"
-    for rel in ("tools.yaml", "pyproject.toml", "README.md", "tests/test_server.py",
-                f"{package}/handlers.py", f"{package}/__main__.py", f"{package}/_generated/models.py"):
+    for rel in (
+        "tools.yaml",
+        "pyproject.toml",
+        "README.md",
+        "tests/test_server.py",
+        f"{package}/handlers.py",
+        f"{package}/__main__.py",
+        f"{package}/_generated/models.py",
+    ):
         assert (project / rel).is_file(), rel
     # registration snippets, in each client's own format
     err = made.stderr
@@ -63,8 +70,12 @@ def test_init_check_server_call(tmp_path: Path) -> None:
 
     assert _call_greet(project, package, "Ada") == {"greeting": "Hello, Ada!"}
     # the scaffolded project's own test, as its user runs it
-    own = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-                         cwd=project, capture_output=True, text=True)
+    own = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
     assert own.returncode == 0, own.stdout + own.stderr
     assert "1 passed" in own.stdout
 
@@ -78,7 +89,9 @@ def test_init_check_server_call(tmp_path: Path) -> None:
 
     typed = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", package],
-        cwd=project, capture_output=True, text=True,
+        cwd=project,
+        capture_output=True,
+        text=True,
     )
     assert typed.returncode == 0, typed.stdout
 
@@ -98,14 +111,17 @@ def test_init_never_overwrites(tmp_path: Path) -> None:
     assert _call_greet(project, "p_server", "Bo") == {"greeting": "Hi, Bo!"}
 
 
-@pytest.mark.parametrize("name", ['we"ird \'name\' \\ # {x}: [y]', "天气 server", "--", "a\nb"])
+@pytest.mark.parametrize("name", ["we\"ird 'name' \\ # {x}: [y]", "天气 server", "--", "a\nb"])
 def test_hostile_names_stay_data(tmp_path: Path, name: str) -> None:
     project = tmp_path / "proj"
     made = mcpgen("init", project, "--name", name, "--package", "hostile_server")
     assert made.returncode == 0, made.stderr
     doc = yaml.safe_load((project / "tools.yaml").read_text())
     assert doc["server"]["name"] == name
-    assert tomllib.loads((project / "pyproject.toml").read_text())["project"]["name"] == "hostile-server"
+    assert (
+        tomllib.loads((project / "pyproject.toml").read_text())["project"]["name"]
+        == "hostile-server"
+    )
     assert _call_greet(project, "hostile_server", "Cy") == {"greeting": "Hello, Cy!"}
 
 
@@ -115,7 +131,9 @@ def test_init_bad_input(tmp_path: Path) -> None:
     res = mcpgen("init", a_file)
     assert res.returncode == 2 and "is a file" in res.stderr and "Traceback" not in res.stderr
     res = mcpgen("init", tmp_path / "q", "--package", "class")
-    assert res.returncode == 2 and "--package 'class'" in res.stderr and "Traceback" not in res.stderr
+    assert (
+        res.returncode == 2 and "--package 'class'" in res.stderr and "Traceback" not in res.stderr
+    )
     assert not (tmp_path / "q").exists()
 
 

@@ -31,11 +31,20 @@ def _pre_commit() -> str:
     return str(exe) if exe.exists() else (shutil.which("pre-commit") or "pre-commit")
 
 
-@pytest.mark.parametrize(("path", "selected"), [
-    ("mcp.yaml", True), ("tools.json", True), ("config/mcp-tools.yml", True),
-    ("tools/mcp.yaml", True), ("tools/weather.yaml", False), (".github/workflows/ci.yml", False),
-    ("mcp.yaml.bak", False), ("pyproject.toml", False), ("mcpgen/readme.md", False),
-])
+@pytest.mark.parametrize(
+    ("path", "selected"),
+    [
+        ("mcp.yaml", True),
+        ("tools.json", True),
+        ("config/mcp-tools.yml", True),
+        ("tools/mcp.yaml", True),
+        ("tools/weather.yaml", False),
+        (".github/workflows/ci.yml", False),
+        ("mcp.yaml.bak", False),
+        ("pyproject.toml", False),
+        ("mcpgen/readme.md", False),
+    ],
+)
 def test_check_hook_file_selection(path: str, selected: bool) -> None:
     """`files:` + `types_or:` of mcpgen-check, as pre-commit applies them."""
     import re
@@ -48,16 +57,20 @@ def test_check_hook_file_selection(path: str, selected: bool) -> None:
     matches = re.search(hook["files"], path) is not None
     typed = bool(set(hook["types_or"]) & tags_from_filename(path))
     assert (matches and typed) is selected
-    assert hooks["mcpgen-drift"]["pass_filenames"] is False and hooks["mcpgen-drift"]["require_serial"]
+    assert (
+        hooks["mcpgen-drift"]["pass_filenames"] is False and hooks["mcpgen-drift"]["require_serial"]
+    )
     assert hooks["mcpgen-protocol-drift"]["entry"] == "mcpgen protocol generate --check"
 
 
 @pytest.mark.slow
 def test_hook_fails_on_bad_manifest_then_passes(tmp_path: Path) -> None:
-    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
-                         check=True).stdout.strip()
-    hooks = subprocess.run(["git", "show", f"{rev}:.pre-commit-hooks.yaml"], cwd=REPO,
-                           capture_output=True, text=True)
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    hooks = subprocess.run(
+        ["git", "show", f"{rev}:.pre-commit-hooks.yaml"], cwd=REPO, capture_output=True, text=True
+    )
     assert hooks.returncode == 0, "commit .pre-commit-hooks.yaml first"
 
     work = tmp_path / "project"
@@ -65,15 +78,24 @@ def test_hook_fails_on_bad_manifest_then_passes(tmp_path: Path) -> None:
     env = {
         **os.environ,
         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
-        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
         "PRE_COMMIT_COLOR": "never",
     }
     env.pop("MCPGEN_DEBUG", None)
 
     def git(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["git", *args], cwd=work, env=env, capture_output=True, text=True,
-                              check=check, timeout=900)
+        return subprocess.run(
+            ["git", *args],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=900,
+        )
 
     git("init", "-q", "-b", "main")
     (work / ".pre-commit-config.yaml").write_text(
@@ -82,7 +104,9 @@ def test_hook_fails_on_bad_manifest_then_passes(tmp_path: Path) -> None:
     (work / "README.md").write_text("not a manifest\n")
     git("add", ".")
     git("commit", "-q", "--no-verify", "-m", "init")
-    inst = subprocess.run([_pre_commit(), "install"], cwd=work, env=env, capture_output=True, text=True)
+    inst = subprocess.run(
+        [_pre_commit(), "install"], cwd=work, env=env, capture_output=True, text=True
+    )
     assert inst.returncode == 0, inst.stderr
 
     (work / "tools").mkdir()
@@ -92,7 +116,9 @@ def test_hook_fails_on_bad_manifest_then_passes(tmp_path: Path) -> None:
     failed = git("commit", "-m", "add tools", check=False)
     out = failed.stdout + failed.stderr
     assert failed.returncode != 0, out
-    assert "tools/mcp.yaml:3:11: error TOOL_NAME_CHARSET tool name 'get weather' contains space" in out
+    assert (
+        "tools/mcp.yaml:3:11: error TOOL_NAME_CHARSET tool name 'get weather' contains space" in out
+    )
     assert "notes.yaml" not in out
 
     (work / "tools" / "mcp.yaml").write_text(BAD.replace("get weather", "get_weather"))

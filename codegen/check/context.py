@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.check.registry import RULES, revision_order
-from mcpgen_runtime.schemawalk import LocalRefs, Node, walk
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.manifest.model import Manifest, SourceMap, ToolDef
+from mcpgen_runtime.schemawalk import LocalRefs, Node, walk
 
 
 @dataclass(frozen=True)

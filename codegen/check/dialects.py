@@ -18,11 +18,20 @@ from collections.abc import Callable
 from typing import Any
 
 from mcpgen_runtime.jsonschema_facts import D4, D6, D7, D2019, D2020, dialect_of, pointer_from_path
-
 from mcpgen_runtime.schemawalk import refuse_retrieval
 
-__all__ = ["D2019", "D2020", "D4", "D6", "D7", "dialect_of", "meta_errors", "meta_validator",
-           "rs_meta_validator", "rs_valid"]
+__all__ = [
+    "D2019",
+    "D2020",
+    "D4",
+    "D6",
+    "D7",
+    "dialect_of",
+    "meta_errors",
+    "meta_validator",
+    "rs_meta_validator",
+    "rs_valid",
+]
 
 _META_URIS = {
     D2020: "https://json-schema.org/draft/2020-12/schema",
@@ -49,8 +58,14 @@ def _any(_: str) -> bool:
 
 # Only ``regex`` is asserted, as jsonschema's FormatChecker(formats=("regex",)) does; the
 # meta-schemas' uri/uri-reference formats stay annotations.
-_FORMATS: dict[str, Callable[[str], bool]] = {"regex": _regex_ok, "uri": _any, "uri-reference": _any, "iri": _any,
-            "iri-reference": _any, "uri-template": _any}
+_FORMATS: dict[str, Callable[[str], bool]] = {
+    "regex": _regex_ok,
+    "uri": _any,
+    "uri-reference": _any,
+    "iri": _any,
+    "iri-reference": _any,
+    "uri-template": _any,
+}
 
 
 @functools.cache
@@ -60,7 +75,9 @@ def rs_meta_validator(dialect: str) -> Any:
 
     uri = _META_URIS[dialect]
     return jsonschema_rs.validator_for(
-        {"$schema": uri, "$ref": uri}, retriever=refuse_retrieval, validate_formats=True,
+        {"$schema": uri, "$ref": uri},
+        retriever=refuse_retrieval,
+        validate_formats=True,
         formats=_FORMATS,
     )
 

@@ -19,10 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from codegen.diagnostics import Severity
 from mcpgen_runtime.revisions import KNOWN_REVISIONS
 from mcpgen_runtime.revisions import MODERN_REVISIONS as _MODERN
-
-from codegen.diagnostics import Severity
 
 ALL_REVISIONS: frozenset[str] = frozenset(KNOWN_REVISIONS)
 MODERN_REVISIONS: frozenset[str] = frozenset(_MODERN)
@@ -136,7 +135,9 @@ class Checker:
 CHECKERS: list[Checker] = []
 
 
-def checker(*rule_ids: str, scope: str = "tool") -> Callable[[Callable[[Any], None]], Callable[[Any], None]]:
+def checker(
+    *rule_ids: str, scope: str = "tool"
+) -> Callable[[Callable[[Any], None]], Callable[[Any], None]]:
     def deco(func: Callable[[Any], None]) -> Callable[[Any], None]:
         for rid in rule_ids:
             if rid not in RULES:
@@ -147,31 +148,84 @@ def checker(*rule_ids: str, scope: str = "tool") -> Callable[[Callable[[Any], No
     return deco
 
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741
 
 # Reasons shared by many rules.
 SPEC = "A spec violation: clients may reject the tool, or the whole tools/list."
 UNUSABLE = "mcpgen cannot build the manifest as written (`mcpgen server` refuses it)."
 
 # --- rules the manifest loader (codegen.manifest.load) emits ------------------------------------
-rule("INPUT_UNREADABLE", LOAD, E, "The file cannot be read or parsed as YAML/JSON (exit code 2).",
-     why="Nothing in the file can be checked or served.")
-rule("MANIFEST_SCHEMA", LOAD, E, "The manifest matches schema/manifest.schema.json (the manifest format).",
-     why="Tools not of the wire Tool shape are rejected by clients; " + UNUSABLE)
-rule("DUPLICATE_KEY", LOAD, E, "A YAML/JSON mapping repeats a key (the last one would silently win).",
-     why="Parsers disagree on which value wins, so clients may see a different tool than the one "
-         "reviewed.", aliases=("YAML_DUPLICATE_KEY",))
-rule("YAML_IMPLICIT_TYPE", LOAD, W, "A plain YAML scalar that YAML 1.1 reads as a non-string (yes/no/on/off, 0777, 1_000): quote it.",
-     why="YAML 1.1 tools (PyYAML, many editors and CI tools) read a different value than mcpgen "
-         "serves, so the manifest means two things.")
-rule("YAML_TIMESTAMP", LOAD, W, "A plain YAML scalar that looks like a date/timestamp; it is kept as a string: quote it.",
-     why="YAML 1.1 tools turn it into a date object, a different value than mcpgen serves.")
-rule("REF_NETWORK", LOAD, E, "A $ref points at the network; mcpgen never fetches remote schemas.",
-     why="The schema cannot be built without fetching, and clients never fetch; " + UNUSABLE)
-rule("REF_UNRESOLVED", LOAD, E, "A $ref in the manifest (shared $defs or a file) does not resolve.",
-     why="The schema is incomplete; " + UNUSABLE)
-rule("REF_OUTSIDE_ROOT", LOAD, E, "A file $ref leaves the manifest's directory tree.",
-     why="The manifest would depend on files outside the project; " + UNUSABLE)
-rule("REF_CYCLE", LOAD, E, "File $refs form a cycle.", why="The schema cannot be bundled; " + UNUSABLE)
-rule("MANIFEST_REVISION_UNKNOWN", LOAD, E, "The `protocol` list names a revision mcpgen does not know.",
-     why="No server can be generated for an unknown revision; " + UNUSABLE)
+rule(
+    "INPUT_UNREADABLE",
+    LOAD,
+    E,
+    "The file cannot be read or parsed as YAML/JSON (exit code 2).",
+    why="Nothing in the file can be checked or served.",
+)
+rule(
+    "MANIFEST_SCHEMA",
+    LOAD,
+    E,
+    "The manifest matches schema/manifest.schema.json (the manifest format).",
+    why="Tools not of the wire Tool shape are rejected by clients; " + UNUSABLE,
+)
+rule(
+    "DUPLICATE_KEY",
+    LOAD,
+    E,
+    "A YAML/JSON mapping repeats a key (the last one would silently win).",
+    why="Parsers disagree on which value wins, so clients may see a different tool than the one "
+    "reviewed.",
+    aliases=("YAML_DUPLICATE_KEY",),
+)
+rule(
+    "YAML_IMPLICIT_TYPE",
+    LOAD,
+    W,
+    "A plain YAML scalar that YAML 1.1 reads as a non-string (yes/no/on/off, 0777, 1_000): "
+    "quote it.",
+    why="YAML 1.1 tools (PyYAML, many editors and CI tools) read a different value than mcpgen "
+    "serves, so the manifest means two things.",
+)
+rule(
+    "YAML_TIMESTAMP",
+    LOAD,
+    W,
+    "A plain YAML scalar that looks like a date/timestamp; it is kept as a string: quote it.",
+    why="YAML 1.1 tools turn it into a date object, a different value than mcpgen serves.",
+)
+rule(
+    "REF_NETWORK",
+    LOAD,
+    E,
+    "A $ref points at the network; mcpgen never fetches remote schemas.",
+    why="The schema cannot be built without fetching, and clients never fetch; " + UNUSABLE,
+)
+rule(
+    "REF_UNRESOLVED",
+    LOAD,
+    E,
+    "A $ref in the manifest (shared $defs or a file) does not resolve.",
+    why="The schema is incomplete; " + UNUSABLE,
+)
+rule(
+    "REF_OUTSIDE_ROOT",
+    LOAD,
+    E,
+    "A file $ref leaves the manifest's directory tree.",
+    why="The manifest would depend on files outside the project; " + UNUSABLE,
+)
+rule(
+    "REF_CYCLE",
+    LOAD,
+    E,
+    "File $refs form a cycle.",
+    why="The schema cannot be bundled; " + UNUSABLE,
+)
+rule(
+    "MANIFEST_REVISION_UNKNOWN",
+    LOAD,
+    E,
+    "The `protocol` list names a revision mcpgen does not know.",
+    why="No server can be generated for an unknown revision; " + UNUSABLE,
+)

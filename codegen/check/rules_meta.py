@@ -6,70 +6,150 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mcpgen_runtime.revisions import KNOWN_REVISIONS, TOOL_FIELDS, tool_field_revisions
-
 from codegen.check.context import ManifestCtx, ToolCtx
 from codegen.check.registry import ALL_REVISIONS, LINT, SPEC, E, I, W, checker, rule, since
+from mcpgen_runtime.revisions import KNOWN_REVISIONS, TOOL_FIELDS, tool_field_revisions
 from mcpgen_runtime.schemawalk import esc, get_pointer, unesc
 
-rule("TOOL_FIELD_REVISION", LINT, I,
-     "Tool fields exist in every targeted revision (annotations 2025-03-26+, title/outputSchema/_meta "
-     "2025-06-18+, icons 2025-11-25+, execution only 2025-11-25); elsewhere clients ignore them.",
-     default_enabled=False,
-     why="Off: clients ignore fields their revision lacks and the runtime shapes responses per "
-         "revision, so the field is harmless; where behaviour depends on it, "
-         "TOOL_TASK_REQUIRED_REVISION warns.")
-rule("TOOL_TASK_REQUIRED_REVISION", LINT, W,
-     "A tool with execution.taskSupport: required is not served to revisions without tasks "
-     "(every revision but 2025-11-25).", ALL_REVISIONS - {"2025-11-25"},
-     why="Clients on those revisions cannot make the task-augmented call the tool requires: every "
-         "call fails (-32601).")
-rule("TOOL_DESCRIPTION_MISSING", LINT, W, "Every tool has a non-empty description (models choose tools by it).",
-     why="Models choose tools by their description; without one the tool is picked wrongly or never.")
-rule("PROPERTY_DESCRIPTION_MISSING", LINT, I,
-     "Every input parameter has a description (models fill arguments from it).",
-     why="Info: models fill most parameters well from the name and type; describe the ambiguous ones.")
-rule("ANNOTATION_UNKNOWN_FIELD", LINT, I,
-     "Tool annotations use only title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint.",
-     since("2025-03-26"),
-     why="Info: clients ignore annotations they do not know (a misspelt hint is "
-         "ANNOTATION_FIELD_TYPO, a warning).")
-rule("ANNOTATION_FIELD_TYPO", LINT, W,
-     "An unknown annotation that is a misspelling of a known hint (readonlyHint, destructive_hint...).",
-     since("2025-03-26"),
-     why="Clients ignore it, so the hint you meant is missing: a read-only tool is treated as "
-         "destructive and every call asks for confirmation.")
-rule("ANNOTATION_TYPE", LINT, E,
-     "Annotation values have the right type (title: string; *Hint: boolean).", since("2025-03-26"),
-     why=SPEC)
-rule("ANNOTATION_CONTRADICTION", LINT, W,
-     "Annotations do not contradict each other (readOnlyHint: true with destructiveHint: true).",
-     since("2025-03-26"),
-     why="Clients pick one of the two hints; which one varies, so confirmation prompts do too.")
-rule("ANNOTATION_REDUNDANT", LINT, I,
-     "destructiveHint/idempotentHint mean nothing when readOnlyHint is true.", since("2025-03-26"),
-     why="Info: harmless; clients ignore the extra hints.")
-rule("ICON_SRC", LINT, E, "An icon's src is an https: URL or a data: URI.", since("2025-11-25"),
-     why=SPEC + " Clients must not load other schemes.")
-rule("ICON_SRC_HTTPS", LINT, W, "An icon's src uses https:, not plain http:.", since("2025-11-25"),
-     why="Clients (and browsers, as mixed content) refuse to load plain-http icons.")
-rule("ICON_SIZES", LINT, E, "Icon sizes are a list of WxH strings (e.g. 48x48) or \"any\".",
-     since("2025-11-25"), why=SPEC)
+rule(
+    "TOOL_FIELD_REVISION",
+    LINT,
+    I,
+    "Tool fields exist in every targeted revision (annotations 2025-03-26+, "
+    "title/outputSchema/_meta 2025-06-18+, icons 2025-11-25+, execution only 2025-11-25); "
+    "elsewhere clients ignore them.",
+    default_enabled=False,
+    why="Off: clients ignore fields their revision lacks and the runtime shapes responses per "
+    "revision, so the field is harmless; where behaviour depends on it, "
+    "TOOL_TASK_REQUIRED_REVISION warns.",
+)
+rule(
+    "TOOL_TASK_REQUIRED_REVISION",
+    LINT,
+    W,
+    "A tool with execution.taskSupport: required is not served to revisions without tasks "
+    "(every revision but 2025-11-25).",
+    ALL_REVISIONS - {"2025-11-25"},
+    why="Clients on those revisions cannot make the task-augmented call the tool requires: every "
+    "call fails (-32601).",
+)
+rule(
+    "TOOL_DESCRIPTION_MISSING",
+    LINT,
+    W,
+    "Every tool has a non-empty description (models choose tools by it).",
+    why="Models choose tools by their description; without one the tool is picked wrongly or "
+    "never.",
+)
+rule(
+    "PROPERTY_DESCRIPTION_MISSING",
+    LINT,
+    I,
+    "Every input parameter has a description (models fill arguments from it).",
+    why="Info: models fill most parameters well from the name and type; describe the ambiguous "
+    "ones.",
+)
+rule(
+    "ANNOTATION_UNKNOWN_FIELD",
+    LINT,
+    I,
+    "Tool annotations use only title, readOnlyHint, destructiveHint, idempotentHint, "
+    "openWorldHint.",
+    since("2025-03-26"),
+    why="Info: clients ignore annotations they do not know (a misspelt hint is "
+    "ANNOTATION_FIELD_TYPO, a warning).",
+)
+rule(
+    "ANNOTATION_FIELD_TYPO",
+    LINT,
+    W,
+    "An unknown annotation that is a misspelling of a known hint (readonlyHint, "
+    "destructive_hint...).",
+    since("2025-03-26"),
+    why="Clients ignore it, so the hint you meant is missing: a read-only tool is treated as "
+    "destructive and every call asks for confirmation.",
+)
+rule(
+    "ANNOTATION_TYPE",
+    LINT,
+    E,
+    "Annotation values have the right type (title: string; *Hint: boolean).",
+    since("2025-03-26"),
+    why=SPEC,
+)
+rule(
+    "ANNOTATION_CONTRADICTION",
+    LINT,
+    W,
+    "Annotations do not contradict each other (readOnlyHint: true with destructiveHint: true).",
+    since("2025-03-26"),
+    why="Clients pick one of the two hints; which one varies, so confirmation prompts do too.",
+)
+rule(
+    "ANNOTATION_REDUNDANT",
+    LINT,
+    I,
+    "destructiveHint/idempotentHint mean nothing when readOnlyHint is true.",
+    since("2025-03-26"),
+    why="Info: harmless; clients ignore the extra hints.",
+)
+rule(
+    "ICON_SRC",
+    LINT,
+    E,
+    "An icon's src is an https: URL or a data: URI.",
+    since("2025-11-25"),
+    why=SPEC + " Clients must not load other schemes.",
+)
+rule(
+    "ICON_SRC_HTTPS",
+    LINT,
+    W,
+    "An icon's src uses https:, not plain http:.",
+    since("2025-11-25"),
+    why="Clients (and browsers, as mixed content) refuse to load plain-http icons.",
+)
+rule(
+    "ICON_SIZES",
+    LINT,
+    E,
+    'Icon sizes are a list of WxH strings (e.g. 48x48) or "any".',
+    since("2025-11-25"),
+    why=SPEC,
+)
 rule("ICON_THEME", LINT, E, "An icon's theme is light or dark.", since("2025-11-25"), why=SPEC)
-rule("EXECUTION_TASK_SUPPORT", LINT, E,
-     "execution.taskSupport is forbidden, optional or required.", frozenset(("2025-11-25",)), why=SPEC)
-rule("SERVER_NAME_BLANK", LINT, E,
-     "An explicit server name is not blank (it becomes serverInfo.name; omit it to use the file name).",
-     why="serverInfo.name is required; a blank one breaks clients that key servers by name.")
-rule("MANIFEST_NO_TOOLS", LINT, W, "The manifest defines at least one tool.",
-     why="A server generated from it offers clients nothing.")
+rule(
+    "EXECUTION_TASK_SUPPORT",
+    LINT,
+    E,
+    "execution.taskSupport is forbidden, optional or required.",
+    frozenset(("2025-11-25",)),
+    why=SPEC,
+)
+rule(
+    "SERVER_NAME_BLANK",
+    LINT,
+    E,
+    "An explicit server name is not blank (it becomes serverInfo.name; omit it to use the file "
+    "name).",
+    why="serverInfo.name is required; a blank one breaks clients that key servers by name.",
+)
+rule(
+    "MANIFEST_NO_TOOLS",
+    LINT,
+    W,
+    "The manifest defines at least one tool.",
+    why="A server generated from it offers clients nothing.",
+)
 
 # Tool fields that some revision lacks -> the revisions that have them (one table, the runtime's).
 _ALWAYS = frozenset.intersection(*TOOL_FIELDS.values())
 _REVISIONS_OF = {
     f: tool_field_revisions(f)
-    for f in sorted(frozenset().union(*TOOL_FIELDS.values()) - _ALWAYS,
-                    key=lambda f: (len(KNOWN_REVISIONS) - len(tool_field_revisions(f)), f))
+    for f in sorted(
+        frozenset().union(*TOOL_FIELDS.values()) - _ALWAYS,
+        key=lambda f: (len(KNOWN_REVISIONS) - len(tool_field_revisions(f)), f),
+    )
 }
 _ANNOTATIONS = {
     "title": str,
@@ -95,9 +175,13 @@ def check_field_revisions(ctx: ToolCtx) -> None:
         else:
             first = min(supported & ALL_REVISIONS, key=lambda r: r if r != "draft" else "9")
             where = f"exists from {first}"
-        ctx.emit("TOOL_FIELD_REVISION", "/" + field,
-                 f"{field!r} is not part of revision {', '.join(missing)} ({where}); clients on "
-                 "that revision ignore it", key=True)
+        ctx.emit(
+            "TOOL_FIELD_REVISION",
+            "/" + field,
+            f"{field!r} is not part of revision {', '.join(missing)} ({where}); clients on "
+            "that revision ignore it",
+            key=True,
+        )
 
 
 @checker("TOOL_TASK_REQUIRED_REVISION")
@@ -108,18 +192,24 @@ def check_task_required(ctx: ToolCtx) -> None:
     revs = ctx.revs("TOOL_TASK_REQUIRED_REVISION")
     if revs:
         which = f"revisions {', '.join(revs)} have" if len(revs) > 1 else f"revision {revs[0]} has"
-        ctx.emit("TOOL_TASK_REQUIRED_REVISION", "/execution/taskSupport",
-                 f"taskSupport: required, but {which} no tasks: clients on them cannot call "
-                 "this tool (a plain call gets -32601); use optional, or target only 2025-11-25 "
-                 "with `protocol`")
+        ctx.emit(
+            "TOOL_TASK_REQUIRED_REVISION",
+            "/execution/taskSupport",
+            f"taskSupport: required, but {which} no tasks: clients on them cannot call "
+            "this tool (a plain call gets -32601); use optional, or target only 2025-11-25 "
+            "with `protocol`",
+        )
 
 
 @checker("TOOL_DESCRIPTION_MISSING", "PROPERTY_DESCRIPTION_MISSING")
 def check_descriptions(ctx: ToolCtx) -> None:
     d = ctx.raw.get("description")
     if not isinstance(d, str) or not d.strip():
-        ctx.emit("TOOL_DESCRIPTION_MISSING", "/name" if "name" in ctx.raw else "",
-                 f"tool {ctx.name()!r} has no description")
+        ctx.emit(
+            "TOOL_DESCRIPTION_MISSING",
+            "/name" if "name" in ctx.raw else "",
+            f"tool {ctx.name()!r} has no description",
+        )
     if not ctx.active("PROPERTY_DESCRIPTION_MISSING"):
         return
     for node in ctx.input_nodes:
@@ -137,8 +227,12 @@ def check_descriptions(ctx: ToolCtx) -> None:
             if found and isinstance(t, dict) and _has_description(t):
                 continue
         name = unesc(node.pointer.rsplit("/", 1)[-1])
-        ctx.emit("PROPERTY_DESCRIPTION_MISSING", f"/inputSchema{node.pointer}",
-                 f"parameter {name!r} of tool {ctx.name()!r} has no description", key=True)
+        ctx.emit(
+            "PROPERTY_DESCRIPTION_MISSING",
+            f"/inputSchema{node.pointer}",
+            f"parameter {name!r} of tool {ctx.name()!r} has no description",
+            key=True,
+        )
 
 
 def _has_description(s: dict[str, Any]) -> bool:
@@ -146,8 +240,13 @@ def _has_description(s: dict[str, Any]) -> bool:
     return isinstance(d, str) and bool(d.strip())
 
 
-@checker("ANNOTATION_UNKNOWN_FIELD", "ANNOTATION_FIELD_TYPO", "ANNOTATION_TYPE",
-         "ANNOTATION_CONTRADICTION", "ANNOTATION_REDUNDANT")
+@checker(
+    "ANNOTATION_UNKNOWN_FIELD",
+    "ANNOTATION_FIELD_TYPO",
+    "ANNOTATION_TYPE",
+    "ANNOTATION_CONTRADICTION",
+    "ANNOTATION_REDUNDANT",
+)
 def check_annotations(ctx: ToolCtx) -> None:
     ann = ctx.raw.get("annotations")
     if ann is None:
@@ -161,26 +260,42 @@ def check_annotations(ctx: ToolCtx) -> None:
         if want is None:
             import difflib  # only on this rare path: it costs a few ms to import
 
-            close = _typo_of(key) or difflib.get_close_matches(key, list(_ANNOTATIONS), n=1, cutoff=0.8)
+            close = _typo_of(key) or difflib.get_close_matches(
+                key, list(_ANNOTATIONS), n=1, cutoff=0.8
+            )
             if close:
-                ctx.emit("ANNOTATION_FIELD_TYPO", ptr,
-                         f"unknown annotation {key!r} (did you mean {close[0]!r}?); clients ignore "
-                         "it, so that hint is not given", key=True)
+                ctx.emit(
+                    "ANNOTATION_FIELD_TYPO",
+                    ptr,
+                    f"unknown annotation {key!r} (did you mean {close[0]!r}?); clients ignore "
+                    "it, so that hint is not given",
+                    key=True,
+                )
             else:
                 ctx.emit("ANNOTATION_UNKNOWN_FIELD", ptr, f"unknown annotation {key!r}", key=True)
         elif not isinstance(value, want):
-            ctx.emit("ANNOTATION_TYPE", ptr,
-                     f"annotation {key!r} must be a {'string' if want is str else 'boolean'}, "
-                     f"not {_json_type(value)}")
+            ctx.emit(
+                "ANNOTATION_TYPE",
+                ptr,
+                f"annotation {key!r} must be a {'string' if want is str else 'boolean'}, "
+                f"not {_json_type(value)}",
+            )
     if ann.get("readOnlyHint") is True:
         if ann.get("destructiveHint") is True:
-            ctx.emit("ANNOTATION_CONTRADICTION", "/annotations/destructiveHint",
-                     "readOnlyHint: true contradicts destructiveHint: true (a read-only tool "
-                     "cannot destroy anything); clients will pick one")
+            ctx.emit(
+                "ANNOTATION_CONTRADICTION",
+                "/annotations/destructiveHint",
+                "readOnlyHint: true contradicts destructiveHint: true (a read-only tool "
+                "cannot destroy anything); clients will pick one",
+            )
         for key in ("destructiveHint", "idempotentHint"):
             if key in ann and not (key == "destructiveHint" and ann[key] is True):
-                ctx.emit("ANNOTATION_REDUNDANT", "/annotations/" + key,
-                         f"{key} is meaningless when readOnlyHint is true", key=True)
+                ctx.emit(
+                    "ANNOTATION_REDUNDANT",
+                    "/annotations/" + key,
+                    f"{key} is meaningless when readOnlyHint is true",
+                    key=True,
+                )
 
 
 def _typo_of(key: str) -> list[str]:
@@ -192,8 +307,14 @@ def _typo_of(key: str) -> list[str]:
 def _json_type(v: Any) -> str:
     if v is None:
         return "null"
-    return {bool: "boolean", str: "string", int: "integer", float: "number", list: "array",
-            dict: "object"}.get(type(v), type(v).__name__)
+    return {
+        bool: "boolean",
+        str: "string",
+        int: "integer",
+        float: "number",
+        list: "array",
+        dict: "object",
+    }.get(type(v), type(v).__name__)
 
 
 def _check_icons(ctx: ManifestCtx, icons: Any, pointer: str) -> None:
@@ -209,8 +330,11 @@ def _check_icons(ctx: ManifestCtx, icons: Any, pointer: str) -> None:
             if low.startswith("http:"):
                 ctx.emit("ICON_SRC_HTTPS", ip + "/src", "icon src uses plain http:; use https:")
             elif not (low.startswith("https://") or low.startswith("data:")):
-                ctx.emit("ICON_SRC", ip + "/src",
-                         f"icon src {src[:60]!r} must be an https: URL or a data: URI")
+                ctx.emit(
+                    "ICON_SRC",
+                    ip + "/src",
+                    f"icon src {src[:60]!r} must be an https: URL or a data: URI",
+                )
         sizes = icon.get("sizes")
         if sizes is not None:
             if not isinstance(sizes, list):
@@ -218,8 +342,11 @@ def _check_icons(ctx: ManifestCtx, icons: Any, pointer: str) -> None:
             else:
                 for j, size in enumerate(sizes):
                     if not (isinstance(size, str) and (size == "any" or _SIZE.match(size))):
-                        ctx.emit("ICON_SIZES", f"{ip}/sizes/{j}",
-                                 f"icon size {size!r} is neither WxH (e.g. 48x48) nor \"any\"")
+                        ctx.emit(
+                            "ICON_SIZES",
+                            f"{ip}/sizes/{j}",
+                            f'icon size {size!r} is neither WxH (e.g. 48x48) nor "any"',
+                        )
         theme = icon.get("theme")
         if theme is not None and theme not in ("light", "dark"):
             ctx.emit("ICON_THEME", ip + "/theme", f"icon theme {theme!r} must be light or dark")
@@ -241,16 +368,29 @@ def check_execution(ctx: ToolCtx) -> None:
         return
     ts = ex.get("taskSupport")
     if ts is not None and ts not in _TASK_SUPPORT:
-        ctx.emit("EXECUTION_TASK_SUPPORT", "/execution/taskSupport",
-                 f"execution.taskSupport {ts!r} must be forbidden, optional or required")
+        ctx.emit(
+            "EXECUTION_TASK_SUPPORT",
+            "/execution/taskSupport",
+            f"execution.taskSupport {ts!r} must be forbidden, optional or required",
+        )
 
 
-@checker("SERVER_NAME_BLANK", "ICON_SRC", "ICON_SRC_HTTPS", "ICON_SIZES", "ICON_THEME",
-         "MANIFEST_NO_TOOLS", scope="manifest")
+@checker(
+    "SERVER_NAME_BLANK",
+    "ICON_SRC",
+    "ICON_SRC_HTTPS",
+    "ICON_SIZES",
+    "ICON_THEME",
+    "MANIFEST_NO_TOOLS",
+    scope="manifest",
+)
 def check_server(ctx: ManifestCtx) -> None:
     if not ctx.manifest.tools:
-        ctx.emit("MANIFEST_NO_TOOLS", "/tools" if isinstance(ctx.manifest.raw, dict) else "",
-                 "the manifest defines no tools")
+        ctx.emit(
+            "MANIFEST_NO_TOOLS",
+            "/tools" if isinstance(ctx.manifest.raw, dict) else "",
+            "the manifest defines no tools",
+        )
     raw = ctx.manifest.raw
     server = raw.get("server") if isinstance(raw, dict) else None
     if not isinstance(server, dict):

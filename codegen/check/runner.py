@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from mcpgen_runtime.revisions import KNOWN_REVISIONS
-
 from codegen.check import catalog
 from codegen.check.context import ManifestCtx, Options, Sink, ToolCtx
 from codegen.check.registry import ALIASES, CHECKERS, LINT, RULES, Rule, canonical_id
@@ -15,6 +13,7 @@ from codegen.config import RuleConfig
 from codegen.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from codegen.errors import McpgenError
 from codegen.manifest.model import Manifest
+from mcpgen_runtime.revisions import KNOWN_REVISIONS
 
 
 def rule_severity(r: Rule, cfg: RuleConfig) -> Severity | None:
@@ -28,7 +27,9 @@ def rule_severity(r: Rule, cfg: RuleConfig) -> Severity | None:
     return r.severity
 
 
-def active_rules(categories: Iterable[str], revisions: Iterable[str], cfg: RuleConfig) -> dict[str, Severity]:
+def active_rules(
+    categories: Iterable[str], revisions: Iterable[str], cfg: RuleConfig
+) -> dict[str, Severity]:
     targeted = set(revisions)
     cats = set(categories)
     out: dict[str, Severity] = {}
@@ -80,7 +81,9 @@ def reconfigure(diags: Iterable[Diagnostic], cfg: RuleConfig) -> list[Diagnostic
         sev = rule_severity(r, cfg)
         if sev is None:
             continue
-        out.append(d if sev == d.severity or d.rule_id not in cfg.severity else _with_severity(d, sev))
+        out.append(
+            d if sev == d.severity or d.rule_id not in cfg.severity else _with_severity(d, sev)
+        )
     return out
 
 
@@ -88,7 +91,9 @@ def _with_severity(d: Diagnostic, sev: Severity) -> Diagnostic:
     return Diagnostic(d.rule_id, sev, d.location, d.message, d.related)
 
 
-def apply_ignores(diags: Iterable[Diagnostic], ignores: dict[int, frozenset[str]]) -> list[Diagnostic]:
+def apply_ignores(
+    diags: Iterable[Diagnostic], ignores: dict[int, frozenset[str]]
+) -> list[Diagnostic]:
     """Drop findings silenced by ``# mcpgen: ignore`` comments (former rule ids count too)."""
     if not ignores:
         return list(diags)
@@ -106,7 +111,9 @@ class FileResult:
 
 def unreadable(path: str, exc: McpgenError) -> FileResult:
     loc = Location(exc.path or path, exc.line or 1, exc.col or 1)
-    return FileResult(path, [Diagnostic("INPUT_UNREADABLE", Severity.ERROR, loc, exc.message)], True)
+    return FileResult(
+        path, [Diagnostic("INPUT_UNREADABLE", Severity.ERROR, loc, exc.message)], True
+    )
 
 
 def check_file(path: str, cfg: RuleConfig) -> FileResult:
@@ -131,12 +138,21 @@ def _drop_shadowed(lint: list[Diagnostic], loaded: list[Diagnostic]) -> list[Dia
     SCHEMA_REF_UNRESOLVED, and a specific lint rule replaces a generic MANIFEST_SCHEMA error at
     the same position. Mutates ``loaded``; returns the lint findings to keep."""
     ref_at = {(d.line, d.col) for d in loaded if d.rule_id.startswith("REF_")}
-    lint = [d for d in lint if not (d.rule_id == "SCHEMA_REF_UNRESOLVED" and (d.line, d.col) in ref_at)]
+    lint = [
+        d for d in lint if not (d.rule_id == "SCHEMA_REF_UNRESOLVED" and (d.line, d.col) in ref_at)
+    ]
     # Only a lint *error* about the very same value replaces the generic structure error (same
     # JSON pointer); a different finding that merely starts at the same line:col does not.
-    lint_at = {d.location.pointer for d in lint if d.location.pointer and d.severity >= Severity.ERROR}
-    loaded[:] = [d for d in loaded
-                 if not (d.rule_id == "MANIFEST_SCHEMA" and d.location.pointer and d.location.pointer in lint_at)]
+    lint_at = {
+        d.location.pointer for d in lint if d.location.pointer and d.severity >= Severity.ERROR
+    }
+    loaded[:] = [
+        d
+        for d in loaded
+        if not (
+            d.rule_id == "MANIFEST_SCHEMA" and d.location.pointer and d.location.pointer in lint_at
+        )
+    ]
     return lint
 
 
@@ -150,5 +166,3 @@ def exit_code(results: Iterable[FileResult], fail_on: Severity | None) -> int:
         if any(d.severity >= fail_on for d in r.diagnostics):
             return 1
     return 0
-
-

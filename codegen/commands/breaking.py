@@ -28,16 +28,32 @@ or above --fail-on, 2 unreadable input, git error or usage error). Rules can be 
 
 @click.command("breaking", help=_HELP)
 @click.argument("manifests", nargs=-1, required=True, type=click.Path(path_type=str))
-@click.option("--against", "git_ref", metavar="GIT_REF", default=None,
-              help="Compare NEW with the same file at this git ref (branch, tag, sha).")
+@click.option(
+    "--against",
+    "git_ref",
+    metavar="GIT_REF",
+    default=None,
+    help="Compare NEW with the same file at this git ref (branch, tag, sha).",
+)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--fail-on", type=click.Choice(("error", "warning", "info", "none")), default=None)
 @click.option("--enable", multiple=True, metavar="RULE")
 @click.option("--disable", multiple=True, metavar="RULE")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None)
-def breaking(manifests: tuple[str, ...], git_ref: str | None, fmt: str, fail_on: str | None,
-             enable: tuple[str, ...], disable: tuple[str, ...], config_path: Path | None) -> None:
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+)
+def breaking(
+    manifests: tuple[str, ...],
+    git_ref: str | None,
+    fmt: str,
+    fail_on: str | None,
+    enable: tuple[str, ...],
+    disable: tuple[str, ...],
+    config_path: Path | None,
+) -> None:
     from codegen.check import catalog
     from codegen.check.breaking import compare
     from codegen.check.registry import BREAKING
@@ -65,8 +81,9 @@ def breaking(manifests: tuple[str, ...], git_ref: str | None, fmt: str, fail_on:
         try:
             if which == "old" and git_ref is not None:
                 text, label, read_bytes = read_at_ref(new_path, git_ref)
-                res = load_manifest_text(text, label, base_dir=Path(new_path).resolve().parent,
-                                         read_bytes=read_bytes)
+                res = load_manifest_text(
+                    text, label, base_dir=Path(new_path).resolve().parent, read_bytes=read_bytes
+                )
                 shown = label
             else:
                 shown = manifests[0] if which == "old" else new_path
@@ -155,5 +172,7 @@ def _git_bytes(args: list[str], cwd: Path) -> bytes:
         raise McpgenError(f"no such directory: {cwd}") from None
     if proc.returncode != 0:
         err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise McpgenError(f"git {args[0]} failed: {err[-1] if err else 'exit ' + str(proc.returncode)}")
+        raise McpgenError(
+            f"git {args[0]} failed: {err[-1] if err else 'exit ' + str(proc.returncode)}"
+        )
     return proc.stdout

@@ -44,14 +44,20 @@ those rules on that line; on a line of its own, on the next line.
 
 def _format_option(f: click.decorators.FC) -> click.decorators.FC:
     return click.option(
-        "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="text",
+        show_default=True,
         help="Output format (github = workflow commands; sarif = SARIF 2.1.0).",
     )(f)
 
 
 def _fail_on_option(f: click.decorators.FC) -> click.decorators.FC:
     return click.option(
-        "--fail-on", type=click.Choice(("error", "warning", "info", "none")), default=None,
+        "--fail-on",
+        type=click.Choice(("error", "warning", "info", "none")),
+        default=None,
         help="Lowest severity that makes the exit code 1 (default: config, else error).",
     )(f)
 
@@ -60,18 +66,35 @@ def _fail_on_option(f: click.decorators.FC) -> click.decorators.FC:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, path_type=str))
 @_format_option
 @_fail_on_option
-@click.option("--name-profile", type=click.IntRange(1, 128), default=None, metavar="N",
-              help="Maximum tool-name length (128 = the spec; 64 = Claude Desktop and others).")
+@click.option(
+    "--name-profile",
+    type=click.IntRange(1, 128),
+    default=None,
+    metavar="N",
+    help="Maximum tool-name length (128 = the spec; 64 = Claude Desktop and others).",
+)
 @click.option("--enable", multiple=True, metavar="RULE", help="Turn a rule on (repeatable).")
 @click.option("--disable", multiple=True, metavar="RULE", help="Turn a rule off (repeatable).")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Read [tool.mcpgen] from this pyproject.toml instead of searching.")
-@click.option("--show-info", is_flag=True,
-              help="List info findings too (text and github output; they are always counted).")
-@click.option("--verbose", "-v", is_flag=True,
-              help="One line per finding: never collapse repeated findings.")
-@click.option("--statistics", is_flag=True,
-              help="Print the number of findings per rule instead of the findings (text or json).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Read [tool.mcpgen] from this pyproject.toml instead of searching.",
+)
+@click.option(
+    "--show-info",
+    is_flag=True,
+    help="List info findings too (text and github output; they are always counted).",
+)
+@click.option(
+    "--verbose", "-v", is_flag=True, help="One line per finding: never collapse repeated findings."
+)
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Print the number of findings per rule instead of the findings (text or json).",
+)
 def check(
     files: tuple[str, ...],
     fmt: str,
@@ -95,8 +118,12 @@ def check(
         raise click.UsageError("--statistics prints text or json")
     rules = catalog.load_all()
     cfg = load_config(rules, explicit=config_path).check
-    cfg = cfg.merged(enable=_ids(enable, rules), disable=_ids(disable, rules), fail_on=fail_on,
-                     name_max_length=name_profile)
+    cfg = cfg.merged(
+        enable=_ids(enable, rules),
+        disable=_ids(disable, rules),
+        fail_on=fail_on,
+        name_max_length=name_profile,
+    )
     results = [check_file(f, cfg) for f in files]
     diags = [d for r in results for d in r.diagnostics]
     if statistics:
@@ -133,9 +160,15 @@ def _ids(values: tuple[str, ...], rules: Collection[str]) -> list[str]:
 
 
 @click.command("rules")
-@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
-@click.option("--category", type=click.Choice(("load", "lint", "breaking")), default=None,
-              help="Only rules of this category.")
+@click.option(
+    "--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True
+)
+@click.option(
+    "--category",
+    type=click.Choice(("load", "lint", "breaking")),
+    default=None,
+    help="Only rules of this category.",
+)
 def rules(fmt: str, category: str | None) -> None:
     """List every rule: id, category, default severity, revisions, purpose and why it has that
     default."""
@@ -151,7 +184,9 @@ def rules(fmt: str, category: str | None) -> None:
         return
     width = max(len(r.id) for r in ordered)
     rwidth = max(len(describe_revisions(r.revisions)) for r in ordered)
-    click.echo(f"{'RULE':<{width}}  {'CATEGORY':<8}  {'DEFAULT':<7}  {'REVISIONS':<{rwidth}}  PURPOSE")
+    click.echo(
+        f"{'RULE':<{width}}  {'CATEGORY':<8}  {'DEFAULT':<7}  {'REVISIONS':<{rwidth}}  PURPOSE"
+    )
     pad = " " * (width + 2)
     for r in ordered:
         default = r.severity.label if r.default_enabled else "off"

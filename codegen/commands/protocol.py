@@ -10,11 +10,18 @@ import click
 from codegen.errors import EXIT_FINDINGS, McpgenError
 
 _REVISION = click.option(
-    "--revision", "-r", "revisions", multiple=True, metavar="REV",
+    "--revision",
+    "-r",
+    "revisions",
+    multiple=True,
+    metavar="REV",
     help="Revision to process (repeatable); default: every pinned revision.",
 )
 _FROM = click.option(
-    "--from", "source", type=click.Path(file_okay=False, path_type=Path), default=None,
+    "--from",
+    "source",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
     help="Read the schemas from a local mirror laid out as REV/schema.json instead of the cache.",
 )
 
@@ -27,8 +34,12 @@ def protocol() -> None:
 @protocol.command()
 @_REVISION
 @_FROM
-@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where to store the schemas (default: $MCPGEN_CACHE_DIR or ~/.cache/mcpgen/spec).")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where to store the schemas (default: $MCPGEN_CACHE_DIR or ~/.cache/mcpgen/spec).",
+)
 def pull(revisions: tuple[str, ...], source: Path | None, cache_dir: Path | None) -> None:
     """Download the pinned schemas and verify their sha256. Prints the cache directory."""
     from codegen.protocol.pins import pull as do_pull
@@ -40,13 +51,26 @@ def pull(revisions: tuple[str, ...], source: Path | None, cache_dir: Path | None
 @protocol.command()
 @_REVISION
 @_FROM
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("generated"),
-              show_default=True, help="Directory that holds the mcp_wire package.")
-@click.option("--check", is_flag=True,
-              help="Regenerate in memory; print a unified diff and exit 1 if the files on disk differ.")
-@click.option("--docstrings", is_flag=True,
-              help="Keep upstream descriptions as field descriptions (for local use; not committed).")
-def generate(revisions: tuple[str, ...], source: Path | None, out: Path, check: bool, docstrings: bool) -> None:
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("generated"),
+    show_default=True,
+    help="Directory that holds the mcp_wire package.",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Regenerate in memory; print a unified diff and exit 1 if the files on disk differ.",
+)
+@click.option(
+    "--docstrings",
+    is_flag=True,
+    help="Keep upstream descriptions as field descriptions (for local use; not committed).",
+)
+def generate(
+    revisions: tuple[str, ...], source: Path | None, out: Path, check: bool, docstrings: bool
+) -> None:
     """Compile the pinned schemas into typed pydantic v2 models under OUT/mcp_wire/."""
     from codegen.emit import diff_owned_tree, write_owned_tree
     from codegen.protocol.package import PACKAGE, build_package, package_digest
@@ -78,7 +102,9 @@ def generate(revisions: tuple[str, ...], source: Path | None, out: Path, check: 
 @click.argument("old")
 @click.argument("new")
 @_FROM
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def diff(old: str, new: str, source: Path | None, fmt: str) -> None:
     """What changed for the types between revisions OLD and NEW."""
     from codegen.protocol.diff import diff_revisions, render_json, render_text
@@ -88,4 +114,6 @@ def diff(old: str, new: str, source: Path | None, fmt: str) -> None:
         raise McpgenError("OLD and NEW are the same revision")
     pin_old, pin_new = select([old])[0], select([new])[0]
     changes = diff_revisions(load_schema(pin_old, source)[0], load_schema(pin_new, source)[0])
-    sys.stdout.write(render_json(old, new, changes) if fmt == "json" else render_text(old, new, changes))
+    sys.stdout.write(
+        render_json(old, new, changes) if fmt == "json" else render_text(old, new, changes)
+    )

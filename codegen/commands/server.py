@@ -27,7 +27,9 @@ def _echo(msg: str) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Directory that holds (or will hold) the package.",
 )
-@click.option("--package", "package", required=True, help="Python package name, e.g. weather_server.")
+@click.option(
+    "--package", "package", required=True, help="Python package name, e.g. weather_server."
+)
 @click.option(
     "--check",
     is_flag=True,

@@ -69,8 +69,9 @@ def parse_json(text: str, max_depth: int) -> tuple[Any, JsonLocator]:
         return d
 
     try:
-        value = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant,
-                           parse_float=_float)
+        value = json.loads(
+            text, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant, parse_float=_float
+        )
     except json.JSONDecodeError as exc:
         raise JsonSyntaxError(exc.msg, exc.pos) from None
     except _Constant as exc:
@@ -188,11 +189,15 @@ class JsonLocator:
                     self._reach(ptr + "/")
                     if ptr not in self._indexed:
                         self._index(ptr)
-                todo.extend((v, f"{ptr}/{escape(k)}") for k, v in node.items()
-                            if isinstance(v, (dict, list)))
+                todo.extend(
+                    (v, f"{ptr}/{escape(k)}")
+                    for k, v in node.items()
+                    if isinstance(v, (dict, list))
+                )
             elif isinstance(node, list):
-                todo.extend((v, f"{ptr}/{i}") for i, v in enumerate(node)
-                            if isinstance(v, (dict, list)))
+                todo.extend(
+                    (v, f"{ptr}/{i}") for i, v in enumerate(node) if isinstance(v, (dict, list))
+                )
         self.duplicates.sort(key=lambda d: d[1])
 
 

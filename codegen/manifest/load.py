@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codegen.diagnostics import Diagnostic, Location, Severity
+from codegen.diagnostics import Diagnostic, Severity
 from codegen.errors import McpgenError
 from codegen.manifest.model import KNOWN_REVISIONS, Manifest, ServerInfo, ToolDef
 from codegen.manifest.sourcemap import Document, load_document, parse_text
@@ -47,13 +47,18 @@ def load_manifest(path: str | Path) -> LoadResult:
     return load_from_document(load_document(path), Path(path).parent)
 
 
-def load_manifest_text(text: str, path: str, base_dir: str | Path | None = None,
-                       read_bytes: Callable[[Path], bytes] | None = None) -> LoadResult:
+def load_manifest_text(
+    text: str,
+    path: str,
+    base_dir: str | Path | None = None,
+    read_bytes: Callable[[Path], bytes] | None = None,
+) -> LoadResult:
     """Same as ``load_manifest`` for text read elsewhere (a git blob). File ``$ref``s resolve
     against ``base_dir`` (default: the directory of ``path``) and are read with ``read_bytes``
     (default: from the disk), e.g. from the same git ref."""
-    return load_from_document(parse_text(text, path), Path(base_dir or Path(path).parent),
-                              read_bytes)
+    return load_from_document(
+        parse_text(text, path), Path(base_dir or Path(path).parent), read_bytes
+    )
 
 
 def require_manifest(path: str | Path) -> Manifest:
@@ -67,27 +72,38 @@ def require_manifest(path: str | Path) -> Manifest:
         more = f" (+{len(errors) - 1} more errors; run mcpgen check)" if len(errors) > 1 else ""
         raise McpgenError(
             f"{first.message} [{first.rule_id}]{more}",
-            path=first.path, line=first.line, col=first.col,
+            path=first.path,
+            line=first.line,
+            col=first.col,
         )
     return result.manifest
 
 
-def load_from_document(doc: Document, base_dir: Path,
-                       read_bytes: Callable[[Path], bytes] | None = None) -> LoadResult:
+def load_from_document(
+    doc: Document, base_dir: Path, read_bytes: Callable[[Path], bytes] | None = None
+) -> LoadResult:
     diags = list(doc.diagnostics)
     value = doc.value
 
-    def report(pointer: str, message: str, rule: str = "MANIFEST_SCHEMA", key: bool = False) -> None:
+    def report(
+        pointer: str, message: str, rule: str = "MANIFEST_SCHEMA", key: bool = False
+    ) -> None:
         diags.append(Diagnostic(rule, Severity.ERROR, doc.location(pointer, key=key), message))
 
     shape, prefix = _shape(value)
     if shape is None:
         if value is None:
-            report("", "the file is empty; expected a manifest mapping with `tools`, a tools/list "
-                   "result or a list of tools")
+            report(
+                "",
+                "the file is empty; expected a manifest mapping with `tools`, a tools/list "
+                "result or a list of tools",
+            )
         else:
-            report("", "expected a manifest mapping with `tools`, a tools/list result or a list of "
-                   f"tools, found {describe(value)}")
+            report(
+                "",
+                "expected a manifest mapping with `tools`, a tools/list result or a list of "
+                f"tools, found {describe(value)}",
+            )
         return LoadResult(None, diags)
 
     unknown_revision = _check_revisions(value if shape == "Manifest" else None, report)
@@ -178,14 +194,20 @@ def _check_revisions(value: Any, report: Any) -> bool:
         return False
     found = False
     p = value["protocol"]
-    items = [("/protocol", p)] if isinstance(p, str) else (
-        [(f"/protocol/{i}", r) for i, r in enumerate(p)] if isinstance(p, list) else [])
+    items = (
+        [("/protocol", p)]
+        if isinstance(p, str)
+        else ([(f"/protocol/{i}", r) for i, r in enumerate(p)] if isinstance(p, list) else [])
+    )
     for ptr, rev in items:
         if isinstance(rev, str) and rev not in KNOWN_REVISIONS:
             close = _close(rev, KNOWN_REVISIONS, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
-            report(ptr, f"unknown MCP revision {rev!r} (known: {', '.join(KNOWN_REVISIONS)}){hint}",
-                   "MANIFEST_REVISION_UNKNOWN")
+            report(
+                ptr,
+                f"unknown MCP revision {rev!r} (known: {', '.join(KNOWN_REVISIONS)}){hint}",
+                "MANIFEST_REVISION_UNKNOWN",
+            )
             found = True
     return found
 

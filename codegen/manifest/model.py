@@ -55,7 +55,7 @@ class SourceMap:
         while p:
             target = self.redirects.get(p)
             if target is not None:
-                return target + pointer[len(p):]
+                return target + pointer[len(p) :]
             p = p.rsplit("/", 1)[0]
         return pointer
 

@@ -37,6 +37,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from codegen.diagnostics import Diagnostic, Location, Severity
+from codegen.errors import McpgenError
+from codegen.manifest.jsonpos import escape
+from codegen.manifest.model import Dependency
+from codegen.manifest.sourcemap import MAX_BYTES, Document, decode, load_document, parse_text
 from mcpgen_runtime.jsonschema_facts import (
     COMBINATORS,
     LIST_KEYWORDS,
@@ -45,12 +50,6 @@ from mcpgen_runtime.jsonschema_facts import (
     resolve_pointer,
     unescape_token,
 )
-
-from codegen.diagnostics import Diagnostic, Location, Severity
-from codegen.errors import McpgenError
-from codegen.manifest.jsonpos import escape
-from codegen.manifest.model import Dependency
-from codegen.manifest.sourcemap import MAX_BYTES, Document, decode, load_document, parse_text
 
 # keywords whose value is a map of name -> schema / a list of schemas / a schema
 _MAP_KW = frozenset(MAP_KEYWORDS)
@@ -105,8 +104,13 @@ def _ids(root: Any) -> set[str]:
 class Bundler:
     """Bundles the schemas of one manifest's tools; appends its findings to ``diags``."""
 
-    def __init__(self, doc: Document, base_dir: Path, diags: list[Diagnostic],
-                 read_bytes: Callable[[Path], bytes] | None = None) -> None:
+    def __init__(
+        self,
+        doc: Document,
+        base_dir: Path,
+        diags: list[Diagnostic],
+        read_bytes: Callable[[Path], bytes] | None = None,
+    ) -> None:
         """``read_bytes``: reads a referenced file (e.g. from a git ref) instead of the disk;
         raises ``McpgenError`` when it does not exist."""
         self.doc = doc
@@ -134,7 +138,8 @@ class Bundler:
         return out
 
     def dependencies(self) -> tuple[Dependency, ...]:
-        """The files loaded so far through file refs, sorted by spelled path (see ``Dependency``)."""
+        """The files loaded so far through file refs, sorted by spelled path (see
+        ``Dependency``)."""
         out = []
         for spelled, key in sorted(self._deps.items()):
             if isinstance(self._files.get(key), Document):
@@ -173,8 +178,11 @@ class Bundler:
             try:
                 data = self.read_bytes(path)
                 if len(data) > MAX_BYTES:
-                    raise McpgenError(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB; "
-                                      "refusing to load it", path=shown)
+                    raise McpgenError(
+                        f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB; "
+                        "refusing to load it",
+                        path=shown,
+                    )
                 self._sha[key] = hashlib.sha256(data).hexdigest()
                 doc = parse_text(decode(data, shown), shown)
             except McpgenError as exc:
@@ -230,8 +238,12 @@ class _ToolBundle:
             return out  # type: ignore[no-any-return]
         self._check_cycles()
         if "$defs" in out and not isinstance(out["$defs"], dict):
-            self.b.report("REF_UNRESOLVED", tool_ctx, f"{self.pointer}/$defs",
-                          "cannot bundle shared schemas: `$defs` here is not a mapping")
+            self.b.report(
+                "REF_UNRESOLVED",
+                tool_ctx,
+                f"{self.pointer}/$defs",
+                "cannot bundle shared schemas: `$defs` here is not a mapping",
+            )
             return out  # type: ignore[no-any-return]
         out = dict(out)
         out["$defs"] = {**(out.get("$defs") or {}), **self.new_defs}
@@ -268,13 +280,13 @@ class _ToolBundle:
                 changed[k] = nv
         return node if changed is None else changed
 
-    def _each(self, container: Any, ctx: _Ctx, ptr: str, unit: Target | None,
-              inplace: bool) -> Any:
+    def _each(self, container: Any, ctx: _Ctx, ptr: str, unit: Target | None, inplace: bool) -> Any:
         """Rewrite the schemas in a name->schema map or a list; the same object if unchanged."""
         pairs = list(container.items() if isinstance(container, dict) else enumerate(container))
-        new = [(k, self._rewrite(v, ctx, f"{ptr}/{escape(str(k))}", unit, inplace))
-               for k, v in pairs]
-        if all(a[1] is b[1] for a, b in zip(pairs, new)):
+        new = [
+            (k, self._rewrite(v, ctx, f"{ptr}/{escape(str(k))}", unit, inplace)) for k, v in pairs
+        ]
+        if all(a[1] is b[1] for a, b in zip(pairs, new, strict=True)):
             return container
         return dict(new) if isinstance(container, dict) else [v for _, v in new]
 
@@ -288,22 +300,31 @@ class _ToolBundle:
         if ctx.in_tool and base in self.ids():
             return ref  # an embedded schema resource of the tool's own schema
         if _SCHEME.match(base):
-            self.b.report("REF_NETWORK", ctx, ptr,
-                          f"$ref {ref!r} is not local: mcpgen never fetches schemas over the "
-                          "network (MCP 2026-07-28 forbids it); copy it into `$defs` or a file "
-                          "beside the manifest")
+            self.b.report(
+                "REF_NETWORK",
+                ctx,
+                ptr,
+                f"$ref {ref!r} is not local: mcpgen never fetches schemas over the "
+                "network (MCP 2026-07-28 forbids it); copy it into `$defs` or a file "
+                "beside the manifest",
+            )
             return ref
         path = (ctx.base_dir / unquote(base)).resolve()
         if not path.is_relative_to(self.b.root_dir):
-            self.b.report("REF_OUTSIDE_ROOT", ctx, ptr,
-                          f"$ref {ref!r} points outside the manifest's directory "
-                          f"({self.b.root_dir}); only files beside the manifest may be referenced")
+            self.b.report(
+                "REF_OUTSIDE_ROOT",
+                ctx,
+                ptr,
+                f"$ref {ref!r} points outside the manifest's directory "
+                f"({self.b.root_dir}); only files beside the manifest may be referenced",
+            )
             return ref
         shown = str(Path(ctx.doc.path).parent / unquote(base))
         doc = self.b.file_doc(path, shown)
         if isinstance(doc, McpgenError):
-            self.b.report("REF_UNRESOLVED", ctx, ptr, f"$ref {ref!r}: cannot load {base}: "
-                          f"{doc.message}")
+            self.b.report(
+                "REF_UNRESOLVED", ctx, ptr, f"$ref {ref!r}: cannot load {base}: {doc.message}"
+            )
             return ref
         self.b.note_dependency(ctx.base_dir, unquote(base), path)
         file_ctx = _Ctx(doc, str(path), path.parent, False)
@@ -314,14 +335,21 @@ class _ToolBundle:
             if self._resolves(self.schema, frag):
                 return ref
             m = _UNIT.match(frag)
-            if not (m and m.group().startswith("/$defs/")
-                    and self._resolves(self.b.doc.value, frag)
-                    and isinstance(self.b.doc.value, dict)):
+            if not (
+                m
+                and m.group().startswith("/$defs/")
+                and self._resolves(self.b.doc.value, frag)
+                and isinstance(self.b.doc.value, dict)
+            ):
                 have = sorted(set(self.own_defs) | set(_manifest_defs(self.b.doc.value)))
                 hint = f" (known: {', '.join(have[:12])})" if have and m else ""
-                self.b.report("REF_UNRESOLVED", ctx, ptr,
-                              f"$ref {ref!r} points nowhere: neither this schema nor the "
-                              f"manifest's `$defs` has it{hint}")
+                self.b.report(
+                    "REF_UNRESOLVED",
+                    ctx,
+                    ptr,
+                    f"$ref {ref!r} points nowhere: neither this schema nor the "
+                    f"manifest's `$defs` has it{hint}",
+                )
                 return ref
             return self._bundle(ref, frag, self.b.manifest_ctx, ctx, ptr, unit)
         return self._bundle(ref, frag, ctx, ctx, ptr, unit)
@@ -331,8 +359,9 @@ class _ToolBundle:
             return resolve_pointer(root, frag)[0]
         return find_anchor(root, frag) is not None
 
-    def _bundle(self, ref: str, frag: str, target_ctx: _Ctx, ctx: _Ctx, ptr: str,
-                unit: Target | None) -> str:
+    def _bundle(
+        self, ref: str, frag: str, target_ctx: _Ctx, ctx: _Ctx, ptr: str, unit: Target | None
+    ) -> str:
         root = target_ctx.doc.value
         if frag and not frag.startswith("/"):
             found = find_anchor(root, frag)
@@ -342,11 +371,15 @@ class _ToolBundle:
             frag = found
         ok, _ = resolve_pointer(root, frag)
         if not ok:
-            self.b.report("REF_UNRESOLVED", ctx, ptr, f"$ref {ref!r}: {frag!r} does not exist in "
-                          f"{target_ctx.doc.path}")
+            self.b.report(
+                "REF_UNRESOLVED",
+                ctx,
+                ptr,
+                f"$ref {ref!r}: {frag!r} does not exist in {target_ctx.doc.path}",
+            )
             return ref
         m = _UNIT.match(frag)
-        unit_ptr, rest = (m.group(), frag[m.end():]) if m else (frag, "")
+        unit_ptr, rest = (m.group(), frag[m.end() :]) if m else (frag, "")
         target = (target_ctx.key, unit_ptr)
         if target not in self.names:
             self.names[target] = self._name(target_ctx, unit_ptr)
@@ -391,11 +424,15 @@ class _ToolBundle:
                 target, ctx, ptr = edge
                 if target == start and start not in reported:
                     reported.update(on_path)
-                    self.b.report("REF_CYCLE", ctx, ptr,
-                                  f"$ref cycle with no schema in between "
-                                  f"({' -> '.join(self.names[n] for n, _ in stack)} -> "
-                                  f"{self.names[start]}): no validator can finish; give the "
-                                  "recursion a structure (properties/items)")
+                    self.b.report(
+                        "REF_CYCLE",
+                        ctx,
+                        ptr,
+                        f"$ref cycle with no schema in between "
+                        f"({' -> '.join(self.names[n] for n, _ in stack)} -> "
+                        f"{self.names[start]}): no validator can finish; give the "
+                        "recursion a structure (properties/items)",
+                    )
                 elif target not in on_path and target in self.direct:
                     on_path.add(target)
                     stack.append((target, iter(self.direct[target])))

@@ -17,8 +17,8 @@ YAML 1.1 reader (PyYAML, many CI tools) would see something else are reported:
   Warning, not error: the value mcpgen loads is well defined, but another tool may disagree.
 * ``YAML_TIMESTAMP`` (warning): unquoted dates/times stay strings (1.1: datetime objects). Not
   reported under ``/protocol``, where a bare revision date is exactly what is expected.
-* ``DUPLICATE_KEY`` (error, also for JSON; formerly ``YAML_DUPLICATE_KEY``): the last value wins, as in most parsers, but
-  silently losing half of a definition is a real bug.
+* ``DUPLICATE_KEY`` (error, also for JSON; formerly ``YAML_DUPLICATE_KEY``): the last value
+  wins, as in most parsers, but silently losing half of a definition is a real bug.
 
 Merge keys (``<<: *base``) are applied (YAML 1.1 / yaml-language-server behaviour); aliases are
 copied, so the result is a tree; mapping keys must be scalars and are kept as written.
@@ -88,15 +88,18 @@ def decode(data: bytes, path: str) -> str:
     nul = data.find(b"\x00", 0, 65536)
     if nul >= 0:
         line, col = _byte_position(data, nul)
-        raise McpgenError("binary file (NUL byte); expected YAML or JSON text", path=path,
-                          line=line, col=col)
+        raise McpgenError(
+            "binary file (NUL byte); expected YAML or JSON text", path=path, line=line, col=col
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, col = _byte_position(data, exc.start)
         raise McpgenError(
             f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8",
-            path=path, line=line, col=col,
+            path=path,
+            line=line,
+            col=col,
         ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
@@ -162,12 +165,14 @@ def _offset_to_line_col(text: str, offset: int) -> tuple[int, int]:
 
 # ``# mcpgen: ignore RULE_A, RULE_B`` (own line: applies to the next content line)
 _IGNORE = re.compile(
-    r"(?:^|(?<=[ \t]))#[ \t]*mcpgen:[ \t]*ignore[ \t]+([A-Za-z0-9_]+(?:[ \t]*,[ \t]*[A-Za-z0-9_]+)*)"
+    r"(?:^|(?<=[ \t]))#[ \t]*mcpgen:[ \t]*ignore[ \t]+"
+    r"([A-Za-z0-9_]+(?:[ \t]*,[ \t]*[A-Za-z0-9_]+)*)"
 )
 
 
 def collect_ignores(
-    text: str, scalar_spans: list[tuple[int, int]] = ()  # type: ignore[assignment]
+    text: str,
+    scalar_spans: list[tuple[int, int]] = (),  # type: ignore[assignment]
 ) -> dict[int, frozenset[str]]:
     """Line -> rule ids from ``# mcpgen: ignore`` comments (YAML only; JSON has no comments).
 

@@ -14,7 +14,8 @@ import json
 import re
 from typing import Any
 
-from mcpgen_runtime.jsonschema_facts import escape_token as escape, pointer_from_path
+from mcpgen_runtime.jsonschema_facts import escape_token as escape
+from mcpgen_runtime.jsonschema_facts import pointer_from_path
 
 
 @functools.cache
@@ -49,9 +50,15 @@ def schema_errors(
             types = _branch_types(err)
             if types:
                 path = list(err.absolute_path)
-                out.append((pointer_from_path(path),
-                            f"{_where(path)} must be {' or '.join(types)}, not "
-                            f"{describe(err.instance)}", "MANIFEST_SCHEMA", False))
+                out.append(
+                    (
+                        pointer_from_path(path),
+                        f"{_where(path)} must be {' or '.join(types)}, not "
+                        f"{describe(err.instance)}",
+                        "MANIFEST_SCHEMA",
+                        False,
+                    )
+                )
                 continue
             err = best_match(err.context)
         path = list(err.absolute_path)
@@ -61,9 +68,19 @@ def schema_errors(
             allowed = list(err.schema.get("properties", {}))
             for key in _unexpected(err):
                 close = _close(key, allowed, n=1)
-                hint = f"; did you mean `{close[0]}`?" if close else f" (allowed: {', '.join(allowed)})"
-                out.append((f"{ptr}/{escape(key)}", f"unknown key `{key}` in {where}{hint}",
-                            "MANIFEST_SCHEMA", True))
+                hint = (
+                    f"; did you mean `{close[0]}`?"
+                    if close
+                    else f" (allowed: {', '.join(allowed)})"
+                )
+                out.append(
+                    (
+                        f"{ptr}/{escape(key)}",
+                        f"unknown key `{key}` in {where}{hint}",
+                        "MANIFEST_SCHEMA",
+                        True,
+                    )
+                )
             continue
         out.append((ptr, _message(err, where), "MANIFEST_SCHEMA", False))
     return out
@@ -94,27 +111,38 @@ def _as_list(v: Any) -> list[Any]:
 def _unexpected(err: Any) -> list[str]:
     props = err.schema.get("properties", {})
     patterns = err.schema.get("patternProperties", {})
-    return [k for k in err.instance if k not in props
-            and not any(re.search(p, k) for p in patterns)]
+    return [
+        k for k in err.instance if k not in props and not any(re.search(p, k) for p in patterns)
+    ]
 
 
-_TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string",
-               "integer": "an integer", "number": "a number", "boolean": "true or false",
-               "null": "null"}
+_TYPE_NAMES = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
 
 
 def _message(err: Any, where: str) -> str:
     v = err.validator
     if v == "type":
-        types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        types = (
+            err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        )
         want = " or ".join(_TYPE_NAMES.get(str(t), str(t)) for t in types)
         return f"{where} must be {want}, not {describe(err.instance)}"
     if v == "required":
         missing = err.message.split("'")[1] if "'" in err.message else "?"
         return f"{where} is missing the required key `{missing}`"
     if v == "enum":
-        return (f"{where} must be one of {', '.join(json.dumps(x) for x in err.validator_value)}, "
-                f"not {describe(err.instance)}")
+        return (
+            f"{where} must be one of {', '.join(json.dumps(x) for x in err.validator_value)}, "
+            f"not {describe(err.instance)}"
+        )
     if v == "const":
         return f"{where} must be {json.dumps(err.validator_value)}, not {describe(err.instance)}"
     if v in ("minLength", "minItems"):
@@ -158,8 +186,9 @@ def _rs_validator(defname: str) -> Any:
     from mcpgen_runtime.schemawalk import refuse_retrieval
 
     root = manifest_schema()
-    return jsonschema_rs.validator_for({"$ref": f"#/$defs/{defname}", "$defs": root["$defs"]},
-                                       retriever=refuse_retrieval)
+    return jsonschema_rs.validator_for(
+        {"$ref": f"#/$defs/{defname}", "$defs": root["$defs"]}, retriever=refuse_retrieval
+    )
 
 
 def quick_valid(defname: str, value: Any) -> bool:

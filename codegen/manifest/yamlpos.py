@@ -65,8 +65,18 @@ class YamlParse:
 
 
 class _Frame:
-    __slots__ = ("value", "ptr", "is_map", "key", "kptr", "seen", "anchor", "start", "depth",
-                 "merges")
+    __slots__ = (
+        "value",
+        "ptr",
+        "is_map",
+        "key",
+        "kptr",
+        "seen",
+        "anchor",
+        "start",
+        "depth",
+        "merges",
+    )
 
     def __init__(self, value: Any, ptr: str, is_map: bool, anchor: str | None, start: int) -> None:
         self.value = value
@@ -130,7 +140,11 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
 
     Scalar, Alias = E.ScalarEvent, E.AliasEvent
     MapStart, MapEnd, SeqStart, SeqEnd = (
-        E.MappingStartEvent, E.MappingEndEvent, E.SequenceStartEvent, E.SequenceEndEvent)
+        E.MappingStartEvent,
+        E.MappingEndEvent,
+        E.SequenceStartEvent,
+        E.SequenceEndEvent,
+    )
     get()  # StreamStart
     ev = get()
     if isinstance(ev, E.StreamEndEvent):  # empty file or only comments
@@ -147,7 +161,9 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
             elif cls is Scalar or cls is Alias:
                 if cls is Alias:
                     if ev.anchor not in anchors or not isinstance(anchors[ev.anchor][0], str):
-                        raise fail(ev.start_mark, "an alias used as a mapping key must name a string")
+                        raise fail(
+                            ev.start_mark, "an alias used as a mapping key must name a string"
+                        )
                     key = anchors[ev.anchor][0]
                 else:
                     key = ev.value
@@ -163,16 +179,23 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
                     continue
                 if key in top.seen:
                     first = top.seen[key]
-                    diags.append(Diagnostic(
-                        "DUPLICATE_KEY", Severity.ERROR,
-                        Location(path, *_pos(mark), kptr),
-                        f"duplicate key {key!r}; the last value wins",
-                        (Location(path, *_pos(first), kptr),),
-                    ))
+                    diags.append(
+                        Diagnostic(
+                            "DUPLICATE_KEY",
+                            Severity.ERROR,
+                            Location(path, *_pos(mark), kptr),
+                            f"duplicate key {key!r}; the last value wins",
+                            (Location(path, *_pos(first), kptr),),
+                        )
+                    )
                 elif cls is Scalar and not ev.style and key in _YAML11_BOOL_KEYS:
-                    warn("YAML_IMPLICIT_TYPE", mark, kptr,
-                         f"unquoted key {key!r} is the string {key!r} here (YAML 1.2), but YAML 1.1 "
-                         f"tools read it as the boolean {str(_YAML11_BOOLS[key]).lower()}; quote it")
+                    warn(
+                        "YAML_IMPLICIT_TYPE",
+                        mark,
+                        kptr,
+                        f"unquoted key {key!r} is the string {key!r} here (YAML 1.2), but YAML 1.1 "
+                        f"tools read it as the boolean {str(_YAML11_BOOLS[key]).lower()}; quote it",
+                    )
                 top.seen[key] = mark
                 top.key = key
                 top.kptr = kptr
@@ -180,8 +203,12 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
                 ev = get()
                 continue
             else:
-                raise fail(ev.start_mark, "mapping keys must be strings (found a "
-                           + ("mapping" if cls is MapStart else "sequence") + " as a key)")
+                raise fail(
+                    ev.start_mark,
+                    "mapping keys must be strings (found a "
+                    + ("mapping" if cls is MapStart else "sequence")
+                    + " as a key)",
+                )
         # ---- pointer of a node that starts here
         if top is None or cls is MapEnd or cls is SeqEnd or cls is E.DocumentEndEvent:
             ptr = ""
@@ -232,8 +259,11 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
             src, size, depth_here = anchors[name]
             expanded += size
             if expanded > max_alias:
-                raise fail(ev.start_mark, f"aliases expand to more than {max_alias} nodes "
-                           "(an alias bomb?); refusing to load")
+                raise fail(
+                    ev.start_mark,
+                    f"aliases expand to more than {max_alias} nodes "
+                    "(an alias bomb?); refusing to load",
+                )
             if len(stack) + depth_here > max_depth:
                 raise fail(ev.start_mark, f"nested more than {max_depth} levels deep (via *{name})")
             nodes += size
@@ -242,8 +272,11 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
         elif cls is E.DocumentEndEvent:
             nxt = get()
             if isinstance(nxt, E.DocumentStartEvent):
-                raise fail(nxt.start_mark, "more than one YAML document (---) in the file; "
-                           "a manifest is a single document")
+                raise fail(
+                    nxt.start_mark,
+                    "more than one YAML document (---) in the file; "
+                    "a manifest is a single document",
+                )
             return out
         else:  # pragma: no cover - libyaml emits nothing else here
             raise fail(ev.start_mark, f"unexpected YAML event {cls.__name__}")
@@ -272,8 +305,9 @@ def _add_merge(frame: _Frame, val: Any, ev: Any, fail: Any) -> None:
         frame.merges.append((src, frame.seen["<<"]))
 
 
-def _apply_merges(own: dict[str, Any], frame: _Frame, pos: dict[str, Any], kpos: dict[str, Any]
-                  ) -> dict[str, Any]:
+def _apply_merges(
+    own: dict[str, Any], frame: _Frame, pos: dict[str, Any], kpos: dict[str, Any]
+) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     for src, mark in frame.merges:
         for k, v in src.items():
@@ -299,47 +333,76 @@ def _scalar(ev: Any, ptr: str, warn: Any, fail: Any) -> Any:
     if b is not None:
         return b
     if v in _YAML11_BOOLS:
-        warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
-             f"unquoted {v!r} is the string {v!r} here (YAML 1.2), but YAML 1.1 tools read it as "
-             f"the boolean {str(_YAML11_BOOLS[v]).lower()}; write true/false or quote it")
+        warn(
+            "YAML_IMPLICIT_TYPE",
+            ev.start_mark,
+            ptr,
+            f"unquoted {v!r} is the string {v!r} here (YAML 1.2), but YAML 1.1 tools read it as "
+            f"the boolean {str(_YAML11_BOOLS[v]).lower()}; write true/false or quote it",
+        )
         return v
     if v[0] not in "-+.0123456789":
         return v
     if _INT.match(v):
         digits = v.lstrip("+-")
         if len(digits) > 1 and digits[0] == "0":
-            warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
-                 f"{v!r} is the decimal integer {int(v)} here (YAML 1.2), but YAML 1.1 tools read "
-                 "a leading 0 as octal; drop the 0 or quote it")
+            warn(
+                "YAML_IMPLICIT_TYPE",
+                ev.start_mark,
+                ptr,
+                f"{v!r} is the decimal integer {int(v)} here (YAML 1.2), but YAML 1.1 tools read "
+                "a leading 0 as octal; drop the 0 or quote it",
+            )
         return int(v)
     if _HEX.match(v):
         return int(v, 16)
     if _OCT.match(v):
-        warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
-             f"{v!r} is the integer {int(v[2:], 8)} here (YAML 1.2), but YAML 1.1 tools read it as "
-             "a string; write the decimal number or quote it")
+        warn(
+            "YAML_IMPLICIT_TYPE",
+            ev.start_mark,
+            ptr,
+            f"{v!r} is the integer {int(v[2:], 8)} here (YAML 1.2), but YAML 1.1 tools read it as "
+            "a string; write the decimal number or quote it",
+        )
         return int(v[2:], 8)
     if _FLOAT.match(v):
         f = float(v)
         if not _FLOAT11.match(v):
-            warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
-                 f"{v!r} is the number {f!r} here (YAML 1.2, JSON), but YAML 1.1 tools read it as "
-                 "a string; write it with a dot and signed exponent (1.0e+3) or quote it")
+            warn(
+                "YAML_IMPLICIT_TYPE",
+                ev.start_mark,
+                ptr,
+                f"{v!r} is the number {f!r} here (YAML 1.2, JSON), but YAML 1.1 tools read it as "
+                "a string; write it with a dot and signed exponent (1.0e+3) or quote it",
+            )
         return f
     if _INF_NAN.match(v):
-        warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
-             f"{v!r} is kept as a string: JSON has no infinity or NaN; quote it to make that explicit")
+        warn(
+            "YAML_IMPLICIT_TYPE",
+            ev.start_mark,
+            ptr,
+            f"{v!r} is kept as a string: JSON has no infinity or NaN; "
+            "quote it to make that explicit",
+        )
         return v
     if _TIMESTAMP.match(v):
         if not (ptr == "/protocol" or ptr.startswith("/protocol/")):
-            warn("YAML_TIMESTAMP", ev.start_mark, ptr,
-                 f"unquoted timestamp {v!r} is kept as a string here, but YAML 1.1 tools read it "
-                 "as a date; quote it")
+            warn(
+                "YAML_TIMESTAMP",
+                ev.start_mark,
+                ptr,
+                f"unquoted timestamp {v!r} is kept as a string here, but YAML 1.1 tools read it "
+                "as a date; quote it",
+            )
         return v
     if _INT11.match(v) or _FLOAT11.match(v):
-        warn("YAML_IMPLICIT_TYPE", ev.start_mark, ptr,
-             f"{v!r} is the string {v!r} here (YAML 1.2), but YAML 1.1 tools read it as a number; "
-             "quote it, or write a plain number")
+        warn(
+            "YAML_IMPLICIT_TYPE",
+            ev.start_mark,
+            ptr,
+            f"{v!r} is the string {v!r} here (YAML 1.2), but YAML 1.1 tools read it as a number; "
+            "quote it, or write a plain number",
+        )
     return v
 
 

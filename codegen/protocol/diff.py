@@ -13,7 +13,9 @@ from codegen.protocol.transforms import definitions
 @dataclass(frozen=True, order=True)
 class Change:
     type_name: str
-    kind: str  # type-added | type-removed | field-added | field-removed | field-retyped | required-added | required-removed
+    # type-added | type-removed | field-added | field-removed | field-retyped | required-added |
+    # required-removed
+    kind: str
     field: str = ""
     old: str = ""
     new: str = ""
@@ -22,7 +24,12 @@ class Change:
         target = f"{self.type_name}.{self.field}" if self.field else self.type_name
         if self.kind == "field-retyped":
             return f"~ {target}: {self.old} -> {self.new}"
-        sign = {"type-added": "+", "field-added": "+", "type-removed": "-", "field-removed": "-"}.get(self.kind, "*")
+        sign = {
+            "type-added": "+",
+            "field-added": "+",
+            "type-removed": "-",
+            "field-removed": "-",
+        }.get(self.kind, "*")
         detail = f": {self.new or self.old}" if self.kind.startswith("field") else ""
         label = self.kind.replace("-", " ")
         return f"{sign} {target} ({label}){detail}"
@@ -48,7 +55,11 @@ def signature(schema: Any) -> str:
         return " | ".join(str(t) for t in typ)
     if typ == "array":
         return f"array[{signature(schema.get('items'))}]"
-    if typ == "object" and isinstance(schema.get("additionalProperties"), dict) and not schema.get("properties"):
+    if (
+        typ == "object"
+        and isinstance(schema.get("additionalProperties"), dict)
+        and not schema.get("properties")
+    ):
         return f"map[{signature(schema['additionalProperties'])}]"
     if isinstance(typ, str):
         return typ

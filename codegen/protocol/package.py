@@ -8,7 +8,14 @@ from pathlib import Path
 from codegen import __version__
 from codegen.emit import inputs_digest
 from codegen.protocol.build import body_key, build_body, header
-from codegen.protocol.pins import Pin, load_pins, load_pins_document, load_schema, pins_path, resolve_source
+from codegen.protocol.pins import (
+    Pin,
+    load_pins,
+    load_pins_document,
+    load_schema,
+    pins_path,
+    resolve_source,
+)
 
 PACKAGE = "mcp_wire"
 
@@ -27,7 +34,9 @@ def package_digest(pins: list[Pin], docstrings: bool) -> str:
     )
 
 
-def build_package(pins: list[Pin], source: Path | None, *, docstrings: bool = False) -> dict[str, str]:
+def build_package(
+    pins: list[Pin], source: Path | None, *, docstrings: bool = False
+) -> dict[str, str]:
     """Modules for ``pins`` plus the package scaffolding. Revisions not in ``pins`` are not
     built (the caller merges them with what is on disk when regenerating a subset)."""
     files: dict[str, str] = {}
@@ -48,7 +57,9 @@ def scaffolding() -> dict[str, str]:
     meta = load_pins_document()
     return {
         "__init__.py": _static(
-            "__init__.py.jinja", commit=meta["commit"], pins=list(all_pins.values()),
+            "__init__.py.jinja",
+            commit=meta["commit"],
+            pins=list(all_pins.values()),
             latest=meta["latest"],
         ),
         "_base.py": _static("_base.py.jinja"),

@@ -24,9 +24,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from mcpgen_runtime.jsonschema_facts import split_pointer
-
 from codegen.errors import McpgenError
+from mcpgen_runtime.jsonschema_facts import split_pointer
 
 
 @dataclass(frozen=True)
@@ -52,9 +51,13 @@ class DropFormats:
 Patch = Replace | DropFormats
 
 _FORMATS = ("byte", "uri", "uri-template")
-_WHY_FORMATS = "format byte/uri/uri-template are annotations; pydantic would decode or rewrite values"
+_WHY_FORMATS = (
+    "format byte/uri/uri-template are annotations; pydantic would decode or rewrite values"
+)
 _NUM = "the TS source says number; the JSON rendering dropped it"
-_LENIENT = "absent ttlMs/cacheScope come from older servers and the spec's own example; parse leniently"
+_LENIENT = (
+    "absent ttlMs/cacheScope come from older servers and the spec's own example; parse leniently"
+)
 _RT = "dispatch InputRequiredResult vs final result on the value of resultType"
 
 
@@ -62,12 +65,20 @@ def _elicit_content_values(rev_defs: str, anyof: bool) -> list[Patch]:
     base = f"/{rev_defs}/ElicitResult/properties/content/additionalProperties"
     if anyof:
         return [
-            Replace(f"{base}/anyOf/1/type", ["string", "integer", "boolean"],
-                    ["string", "integer", "number", "boolean"], _NUM)
+            Replace(
+                f"{base}/anyOf/1/type",
+                ["string", "integer", "boolean"],
+                ["string", "integer", "number", "boolean"],
+                _NUM,
+            )
         ]
     return [
-        Replace(f"{base}/type", ["string", "integer", "boolean"],
-                ["string", "integer", "number", "boolean"], _NUM)
+        Replace(
+            f"{base}/type",
+            ["string", "integer", "boolean"],
+            ["string", "integer", "number", "boolean"],
+            _NUM,
+        )
     ]
 
 
@@ -75,8 +86,12 @@ def _modern_patches() -> list[Patch]:
     d = "$defs"
     out: list[Patch] = [
         DropFormats(_FORMATS, 17, _WHY_FORMATS),
-        Replace(f"/{d}/JSONValue/anyOf/2/type", ["string", "integer", "boolean"],
-                ["string", "integer", "number", "boolean", "null"], _NUM),
+        Replace(
+            f"/{d}/JSONValue/anyOf/2/type",
+            ["string", "integer", "boolean"],
+            ["string", "integer", "number", "boolean", "null"],
+            _NUM,
+        ),
         *_elicit_content_values(d, anyof=True),
     ]
     for name, required in (
@@ -89,21 +104,34 @@ def _modern_patches() -> list[Patch]:
         ("ReadResourceResult", ["cacheScope", "contents", "resultType", "ttlMs"]),
     ):
         out.append(_relax_required(d, name, required))
-    out.append(Replace(f"/{d}/InputRequiredResult/properties/resultType",
-                       {"type": "string"},
-                       {"type": "string", "const": "input_required"}, _RT))
+    out.append(
+        Replace(
+            f"/{d}/InputRequiredResult/properties/resultType",
+            {"type": "string"},
+            {"type": "string", "const": "input_required"},
+            _RT,
+        )
+    )
     for name in ("CallToolResult", "GetPromptResult", "ReadResourceResult"):
-        out.append(Replace(f"/{d}/{name}/properties/resultType",
-                           {"type": "string"},
-                           {"type": "string", "const": "complete"}, _RT))
+        out.append(
+            Replace(
+                f"/{d}/{name}/properties/resultType",
+                {"type": "string"},
+                {"type": "string", "const": "complete"},
+                _RT,
+            )
+        )
     return out
-
 
 
 def _relax_required(defs: str, name: str, required: list[str] | None) -> Patch:
     # ``required`` None: assert only that ttlMs and cacheScope are listed (see apply()).
-    return Replace(f"/{defs}/{name}/required", required if required is not None else _HAS_CACHE,
-                   _DROP_CACHE, _LENIENT)
+    return Replace(
+        f"/{defs}/{name}/required",
+        required if required is not None else _HAS_CACHE,
+        _DROP_CACHE,
+        _LENIENT,
+    )
 
 
 _HAS_CACHE = object()
@@ -112,10 +140,14 @@ _DROP_CACHE = object()
 PATCHES: dict[str, list[Patch]] = {
     "2024-11-05": [DropFormats(_FORMATS, 13, _WHY_FORMATS)],
     "2025-03-26": [DropFormats(_FORMATS, 14, _WHY_FORMATS)],
-    "2025-06-18": [DropFormats(_FORMATS, 15, _WHY_FORMATS),
-                   *_elicit_content_values("definitions", anyof=False)],
-    "2025-11-25": [DropFormats(_FORMATS, 19, _WHY_FORMATS),
-                   *_elicit_content_values("$defs", anyof=True)],
+    "2025-06-18": [
+        DropFormats(_FORMATS, 15, _WHY_FORMATS),
+        *_elicit_content_values("definitions", anyof=False),
+    ],
+    "2025-11-25": [
+        DropFormats(_FORMATS, 19, _WHY_FORMATS),
+        *_elicit_content_values("$defs", anyof=True),
+    ],
     "2026-07-28": _modern_patches(),
     "draft": _modern_patches(),
 }
@@ -144,7 +176,8 @@ def _apply_replace(doc: Any, patch: Replace, revision: str) -> None:
         found = node.get(last, "<missing>") if isinstance(node, dict) else "<missing>"
         raise McpgenError(
             f"schema patch for {revision} at {patch.pointer} no longer applies: expected "
-            f"{_show(patch.old)}, found {_show(found)} (upstream changed; review codegen/protocol/patches.py)"
+            f"{_show(patch.old)}, found {_show(found)} "
+            "(upstream changed; review codegen/protocol/patches.py)"
         )
     if patch.new is _DROP_CACHE:
         node[last] = [r for r in node[last] if r not in ("ttlMs", "cacheScope")]
@@ -182,7 +215,8 @@ def apply_patches(doc: dict[str, Any], revision: str) -> dict[str, Any]:
             if n != patch.expect:
                 raise McpgenError(
                     f"schema patch for {revision}: expected {patch.expect} format keywords "
-                    f"{'/'.join(patch.formats)}, found {n} (upstream changed; review codegen/protocol/patches.py)"
+                    f"{'/'.join(patch.formats)}, found {n} "
+                    "(upstream changed; review codegen/protocol/patches.py)"
                 )
         else:
             _apply_replace(out, patch, revision)

@@ -42,7 +42,9 @@ def load_pins_document() -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         raise McpgenError(f"cannot read revision pins: {exc}", path=str(path)) from None
     if not isinstance(data, dict) or not isinstance(data.get("revisions"), dict):
-        raise McpgenError("revision pins must be an object with a 'revisions' object", path=str(path))
+        raise McpgenError(
+            "revision pins must be an object with a 'revisions' object", path=str(path)
+        )
     return data
 
 
@@ -95,12 +97,16 @@ def _read_source(pin: Pin, source: Path | None, timeout: float) -> tuple[bytes, 
         try:
             return path.read_bytes(), str(path)
         except OSError as exc:
-            raise McpgenError(f"cannot read schema: {exc.strerror or exc}", path=str(path)) from None
+            raise McpgenError(
+                f"cannot read schema: {exc.strerror or exc}", path=str(path)
+            ) from None
     try:
         with urllib.request.urlopen(pin.url, timeout=timeout) as resp:  # noqa: S310 (pinned https URL)
             return resp.read(), pin.url
     except (urllib.error.URLError, OSError) as exc:
-        raise McpgenError(f"cannot download MCP revision {pin.revision}: {exc}", path=pin.url) from None
+        raise McpgenError(
+            f"cannot download MCP revision {pin.revision}: {exc}", path=pin.url
+        ) from None
 
 
 def pull(
@@ -143,8 +149,12 @@ def load_schema(pin: Pin, source: Path | None) -> tuple[dict[str, Any], bytes]:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        hint = "" if source is not None else " (run `mcpgen protocol pull` first, or pass --from DIR)"
-        raise McpgenError(f"schema for MCP revision {pin.revision} not found{hint}", path=str(path)) from None
+        hint = (
+            "" if source is not None else " (run `mcpgen protocol pull` first, or pass --from DIR)"
+        )
+        raise McpgenError(
+            f"schema for MCP revision {pin.revision} not found{hint}", path=str(path)
+        ) from None
     except OSError as exc:
         raise McpgenError(f"cannot read schema: {exc.strerror or exc}", path=str(path)) from None
     _verify(pin, data, str(path))
@@ -154,9 +164,9 @@ def load_schema(pin: Pin, source: Path | None) -> tuple[dict[str, Any], bytes]:
         line = getattr(exc, "lineno", None)
         col = getattr(exc, "colno", None)
         msg = getattr(exc, "msg", str(exc))
-        raise McpgenError(f"schema is not valid JSON: {msg}", path=str(path), line=line, col=col) from None
+        raise McpgenError(
+            f"schema is not valid JSON: {msg}", path=str(path), line=line, col=col
+        ) from None
     if not isinstance(doc, dict):
         raise McpgenError("schema is not a JSON object", path=str(path), line=1, col=1)
     return doc, data
-
-

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from mcpgen_runtime import schemawalk
 from codegen.errors import McpgenError
+from mcpgen_runtime import schemawalk
+
 
 def walk(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every schema object in ``schema`` with its JSON pointer (pre-order)."""
@@ -40,7 +41,7 @@ def _ref_target(ref: str, container: str, defs: dict[str, Any]) -> dict[str, Any
     prefix = f"#/{container}/"
     if not ref.startswith(prefix):
         return None
-    target = defs.get(ref[len(prefix):])
+    target = defs.get(ref[len(prefix) :])
     return target if isinstance(target, dict) else None
 
 
@@ -54,7 +55,9 @@ def _const_of(prop: Any) -> Any:
     return None
 
 
-def _discriminator_for(arms: list[Any], container: str, defs: dict[str, Any]) -> dict[str, Any] | None:
+def _discriminator_for(
+    arms: list[Any], container: str, defs: dict[str, Any]
+) -> dict[str, Any] | None:
     targets = []
     for arm in arms:
         if not (isinstance(arm, dict) and set(arm) == {"$ref"}):
@@ -67,7 +70,11 @@ def _discriminator_for(arms: list[Any], container: str, defs: dict[str, Any]) ->
         mapping: dict[str, str] = {}
         for ref, target in targets:
             value = _const_of(target["properties"].get(prop))
-            if not isinstance(value, str) or prop not in target.get("required", []) or value in mapping:
+            if (
+                not isinstance(value, str)
+                or prop not in target.get("required", [])
+                or value in mapping
+            ):
                 break
             mapping[value] = ref
         else:
@@ -101,7 +108,9 @@ def check_refs(doc: dict[str, Any], origin: str) -> None:
 
 
 def _pascal(name: str) -> str:
-    return "".join(part[:1].upper() + part[1:] for part in name.replace("-", "_").split("_") if part)
+    return "".join(
+        part[:1].upper() + part[1:] for part in name.replace("-", "_").split("_") if part
+    )
 
 
 def name_inline_composites(doc: dict[str, Any]) -> int:

@@ -53,49 +53,124 @@ tools:
   - name: write
     description: Write.
     inputSchema: {type: object, properties: {path: {type: string}}}
-    annotations: {readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false}
+    annotations: {readOnlyHint: false, destructiveHint: false, idempotentHint: true, \
+openWorldHint: false}
 """
 
 # (rule, (old, new) replacements applied to BASE to get NEW, [(new line, col, old line, col)])
 CASES: list[tuple[str, list[tuple[str, str]], list[tuple[int, int, int, int]]]] = [
-    ("TOOL_NO_DELETE", [("  - name: write\n    description: Write.\n    inputSchema: {type: object, "
-                         "properties: {path: {type: string}}}\n    annotations: {readOnlyHint: false, "
-                         "destructiveHint: false, idempotentHint: true, openWorldHint: false}\n", "")],
-     [(1, 1, 30, 5)]),
+    (
+        "TOOL_NO_DELETE",
+        [
+            (
+                "  - name: write\n    description: Write.\n    inputSchema: {type: object, "
+                "properties: {path: {type: string}}}\n    annotations: {readOnlyHint: false, "
+                "destructiveHint: false, idempotentHint: true, openWorldHint: false}\n",
+                "",
+            )
+        ],
+        [(1, 1, 30, 5)],
+    ),
     ("TOOL_NO_DELETE", [("name: write", "name: write_file")], [(30, 11, 30, 5)]),
-    ("INPUT_REQUIRED_NO_ADD", [("      required: [q]", "      required: [q, mode, extra]")],
-     [(15, 21, 15, 7), (15, 27, 15, 7)]),
-    ("INPUT_REQUIRED_NO_ADD", [("            region: {type: string}",
-                                "            region: {type: string}\n          required: [lang]")],
-     [(15, 22, 10, 9)]),
-    ("INPUT_PROPERTY_NO_DELETE", [("            region: {type: string}\n", "")], [(12, 11, 14, 13)]),
+    (
+        "INPUT_REQUIRED_NO_ADD",
+        [("      required: [q]", "      required: [q, mode, extra]")],
+        [(15, 21, 15, 7), (15, 27, 15, 7)],
+    ),
+    (
+        "INPUT_REQUIRED_NO_ADD",
+        [
+            (
+                "            region: {type: string}",
+                "            region: {type: string}\n          required: [lang]",
+            )
+        ],
+        [(15, 22, 10, 9)],
+    ),
+    (
+        "INPUT_PROPERTY_NO_DELETE",
+        [("            region: {type: string}\n", "")],
+        [(12, 11, 14, 13)],
+    ),
     ("INPUT_PROPERTY_NO_DELETE", [("        limit: {type: number}\n", "")], [(6, 7, 8, 9)]),
-    ("INPUT_PROPERTY_SAME_TYPE", [("limit: {type: number}", "limit: {type: integer}"),
-                                  ("q: {type: string}", "q: {type: [string, 'null']}"),
-                                  ("lang: {type: string}", "lang: {type: boolean}")],
-     [(8, 23, 8, 16), (13, 26, 13, 19)]),
-    ("ENUM_VALUE_NO_DELETE", [("enum: [fast, slow]", "enum: [fast, turbo]"),
-                              ("q: {type: string}", "q: {type: string, enum: [a, b]}")],
-     [(7, 33, 7, 12), (9, 36, 9, 43)]),
-    ("INPUT_ADDITIONAL_PROPERTIES_NO_CLOSE", [("      required: [q]", "      required: [q]\n      additionalProperties: false"),
-                                              ("          type: object\n          properties:\n            lang",
-                                               "          type: object\n          additionalProperties: false\n          properties:\n            lang")],
-     [(12, 33, 10, 9), (17, 29, 4, 5)]),
-    ("OUTPUT_SCHEMA_NO_DELETE", [("    outputSchema:\n      type: object\n      properties:\n        hits:",
-                                  "    x-old:\n      type: object\n      properties:\n        hits:")],
-     [(2, 11, 16, 5)]),
-    ("OUTPUT_PROPERTY_NO_DELETE", [("              score: {type: number}\n", "")], [(23, 13, 25, 15)]),
-    ("OUTPUT_REQUIRED_NO_DELETE", [("      required: [hits, total]", "      required: [hits]")], [(28, 17, 28, 24)]),
-    ("OUTPUT_PROPERTY_SAME_TYPE", [("url: {type: string}", "url: {type: [string, 'null']}"),
-                                   ("total: {type: integer}", "total: {type: number}"),
-                                   ("score: {type: number}", "score: {type: integer}")],
-     [(24, 27, 24, 27), (26, 23, 26, 23)]),
-    ("OUTPUT_ENUM_VALUE_NO_ADD", [("enum: [ok, partial]", "enum: [ok, partial, failed]")], [(27, 51, 27, 37)]),
-    ("ANNOTATION_SAFETY_NO_WEAKEN", [("annotations: {readOnlyHint: true}", "annotations: {title: S}")],
-     [(29, 18, 29, 33)]),
-    ("ANNOTATION_SAFETY_NO_WEAKEN", [("destructiveHint: false, idempotentHint: true, openWorldHint: false",
-                                      "idempotentHint: false")],
-     [(33, 18, 33, 57), (33, 18, 33, 101), (33, 56, 33, 80)]),
+    (
+        "INPUT_PROPERTY_SAME_TYPE",
+        [
+            ("limit: {type: number}", "limit: {type: integer}"),
+            ("q: {type: string}", "q: {type: [string, 'null']}"),
+            ("lang: {type: string}", "lang: {type: boolean}"),
+        ],
+        [(8, 23, 8, 16), (13, 26, 13, 19)],
+    ),
+    (
+        "ENUM_VALUE_NO_DELETE",
+        [
+            ("enum: [fast, slow]", "enum: [fast, turbo]"),
+            ("q: {type: string}", "q: {type: string, enum: [a, b]}"),
+        ],
+        [(7, 33, 7, 12), (9, 36, 9, 43)],
+    ),
+    (
+        "INPUT_ADDITIONAL_PROPERTIES_NO_CLOSE",
+        [
+            ("      required: [q]", "      required: [q]\n      additionalProperties: false"),
+            (
+                "          type: object\n          properties:\n            lang",
+                "          type: object\n          additionalProperties: false\n"
+                "          properties:\n            lang",
+            ),
+        ],
+        [(12, 33, 10, 9), (17, 29, 4, 5)],
+    ),
+    (
+        "OUTPUT_SCHEMA_NO_DELETE",
+        [
+            (
+                "    outputSchema:\n      type: object\n      properties:\n        hits:",
+                "    x-old:\n      type: object\n      properties:\n        hits:",
+            )
+        ],
+        [(2, 11, 16, 5)],
+    ),
+    (
+        "OUTPUT_PROPERTY_NO_DELETE",
+        [("              score: {type: number}\n", "")],
+        [(23, 13, 25, 15)],
+    ),
+    (
+        "OUTPUT_REQUIRED_NO_DELETE",
+        [("      required: [hits, total]", "      required: [hits]")],
+        [(28, 17, 28, 24)],
+    ),
+    (
+        "OUTPUT_PROPERTY_SAME_TYPE",
+        [
+            ("url: {type: string}", "url: {type: [string, 'null']}"),
+            ("total: {type: integer}", "total: {type: number}"),
+            ("score: {type: number}", "score: {type: integer}"),
+        ],
+        [(24, 27, 24, 27), (26, 23, 26, 23)],
+    ),
+    (
+        "OUTPUT_ENUM_VALUE_NO_ADD",
+        [("enum: [ok, partial]", "enum: [ok, partial, failed]")],
+        [(27, 51, 27, 37)],
+    ),
+    (
+        "ANNOTATION_SAFETY_NO_WEAKEN",
+        [("annotations: {readOnlyHint: true}", "annotations: {title: S}")],
+        [(29, 18, 29, 33)],
+    ),
+    (
+        "ANNOTATION_SAFETY_NO_WEAKEN",
+        [
+            (
+                "destructiveHint: false, idempotentHint: true, openWorldHint: false",
+                "idempotentHint: false",
+            )
+        ],
+        [(33, 18, 33, 57), (33, 18, 33, 101), (33, 56, 33, 80)],
+    ),
 ]
 
 
@@ -104,7 +179,9 @@ def _compare(old: str, new: str) -> list[tuple[int, int, str, int, int]]:
     n = load_manifest_text(new, "new.yaml").manifest
     assert o is not None and n is not None
     catalog.load_all()
-    diags = sort_diagnostics(compare(o, n, active_rules((BREAKING,), KNOWN_REVISIONS, RuleConfig())))
+    diags = sort_diagnostics(
+        compare(o, n, active_rules((BREAKING,), KNOWN_REVISIONS, RuleConfig()))
+    )
     return [(d.line, d.col, d.rule_id, d.related[0].line, d.related[0].col) for d in diags]
 
 
@@ -121,7 +198,9 @@ def test_identical_manifests_have_no_findings() -> None:
 
 
 @pytest.mark.parametrize(("rule_id", "reps", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_rule(rule_id: str, reps: list[tuple[str, str]], expected: list[tuple[int, int, int, int]]) -> None:
+def test_rule(
+    rule_id: str, reps: list[tuple[str, str]], expected: list[tuple[int, int, int, int]]
+) -> None:
     got = [g for g in _compare(BASE, _apply(reps)) if g[2] == rule_id]
     assert got == [(nl, nc, rule_id, ol, oc) for nl, nc, ol, oc in expected]
 
@@ -132,28 +211,43 @@ def test_every_breaking_rule_has_a_case() -> None:
 
 
 def test_safe_changes_are_not_breaking() -> None:
-    new = _apply([
-        ("limit: {type: number}", "limit: {type: [number, string]}"),   # input widened
-        ("enum: [fast, slow]", "enum: [fast, slow, turbo]"),             # input enum grows
-        ("      required: [q]", "      required: []"),                    # fewer required inputs
-        ("annotations: {readOnlyHint: true}", "annotations: {readOnlyHint: true, title: S}"),
-        ("        total: {type: integer}", "        total: {type: integer}\n        extra: {type: string}"),
-        ("score: {type: number}", "score: {type: integer}"),             # output narrowed
-    ])
+    new = _apply(
+        [
+            ("limit: {type: number}", "limit: {type: [number, string]}"),  # input widened
+            ("enum: [fast, slow]", "enum: [fast, slow, turbo]"),  # input enum grows
+            ("      required: [q]", "      required: []"),  # fewer required inputs
+            ("annotations: {readOnlyHint: true}", "annotations: {readOnlyHint: true, title: S}"),
+            (
+                "        total: {type: integer}",
+                "        total: {type: integer}\n        extra: {type: string}",
+            ),
+            ("score: {type: number}", "score: {type: integer}"),  # output narrowed
+        ]
+    )
     new += "  - name: added\n    inputSchema: {type: object}\n"
     assert _compare(BASE, new) == []
 
 
 def test_refs_are_followed() -> None:
-    old = "tools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n        p: {$ref: '#/$defs/P'}\n      $defs:\n        P: {type: object, properties: {x: {type: string}, y: {type: string}}}\n"
+    old = (
+        "tools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n"
+        "        p: {$ref: '#/$defs/P'}\n      $defs:\n"
+        "        P: {type: object, properties: {x: {type: string}, y: {type: string}}}\n"
+    )
     new = old.replace("x: {type: string}, ", "")
     assert [g[2] for g in _compare(old, new)] == ["INPUT_PROPERTY_NO_DELETE"]
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
-    return subprocess.run([sys.executable, "-m", "codegen", *args], cwd=cwd, capture_output=True,
-                          text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_cli_formats_and_exit_codes(tmp_path: Path) -> None:
@@ -161,30 +255,58 @@ def test_cli_formats_and_exit_codes(tmp_path: Path) -> None:
     (tmp_path / "new.yaml").write_text(_apply([("enum: [fast, slow]", "enum: [fast]")]))
     p = _run("breaking", "old.yaml", "new.yaml", cwd=tmp_path)
     assert p.returncode == 1
-    assert p.stdout == ("new.yaml:9:36: error ENUM_VALUE_NO_DELETE tool 'search' input 'mode': enum "
-                        "value 'slow' was removed (was at old.yaml:9:43)\n")
-    sarif = json.loads(_run("breaking", "old.yaml", "new.yaml", "--format", "sarif", cwd=tmp_path).stdout)
+    assert p.stdout == (
+        "new.yaml:9:36: error ENUM_VALUE_NO_DELETE tool 'search' input 'mode': enum "
+        "value 'slow' was removed (was at old.yaml:9:43)\n"
+    )
+    sarif = json.loads(
+        _run("breaking", "old.yaml", "new.yaml", "--format", "sarif", cwd=tmp_path).stdout
+    )
     res = sarif["runs"][0]["results"][0]
-    assert res["relatedLocations"][0]["physicalLocation"]["region"] == {"startLine": 9, "startColumn": 43}
-    data = json.loads(_run("breaking", "old.yaml", "new.yaml", "--format", "json", cwd=tmp_path).stdout)
+    assert res["relatedLocations"][0]["physicalLocation"]["region"] == {
+        "startLine": 9,
+        "startColumn": 43,
+    }
+    data = json.loads(
+        _run("breaking", "old.yaml", "new.yaml", "--format", "json", cwd=tmp_path).stdout
+    )
     assert data["diagnostics"][0]["related"][0]["path"] == "old.yaml"
     gh = _run("breaking", "old.yaml", "new.yaml", "--format", "github", cwd=tmp_path).stdout
     assert gh.startswith("::error file=new.yaml,line=9,col=36,title=ENUM_VALUE_NO_DELETE::")
     assert _run("breaking", "old.yaml", "old.yaml", cwd=tmp_path).returncode == 0
     assert _run("breaking", "old.yaml", cwd=tmp_path).returncode == 2
     assert _run("breaking", "old.yaml", "nope.yaml", cwd=tmp_path).returncode == 2
-    (tmp_path / "ignored.yaml").write_text(_apply([("mode: {type: string, enum: [fast, slow]}",
-                                                    "mode: {type: string, enum: [fast]}  "
-                                                    "# mcpgen: ignore ENUM_VALUE_NO_DELETE")]))
+    (tmp_path / "ignored.yaml").write_text(
+        _apply(
+            [
+                (
+                    "mode: {type: string, enum: [fast, slow]}",
+                    "mode: {type: string, enum: [fast]}  # mcpgen: ignore ENUM_VALUE_NO_DELETE",
+                )
+            ]
+        )
+    )
     assert _run("breaking", "old.yaml", "ignored.yaml", cwd=tmp_path).returncode == 0
-    (tmp_path / "pyproject.toml").write_text('[tool.mcpgen.breaking]\ndisable = ["ENUM_VALUE_NO_DELETE"]\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcpgen.breaking]\ndisable = ["ENUM_VALUE_NO_DELETE"]\n'
+    )
     assert _run("breaking", "old.yaml", "new.yaml", cwd=tmp_path).returncode == 0
 
 
 def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
+    subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        env={
+            **os.environ,
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@t",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@t",
+        },
+    )
 
 
 def test_against_git_ref(tmp_path: Path) -> None:
@@ -197,8 +319,10 @@ def test_against_git_ref(tmp_path: Path) -> None:
     (repo / "tools" / "mcp.yaml").write_text(_apply([("name: write", "name: write_file")]))
     p = _run("breaking", "mcp.yaml", "--against", "main", cwd=repo / "tools")
     assert p.returncode == 1, p.stderr
-    assert p.stdout == ("mcp.yaml:30:11: error TOOL_NO_DELETE tool 'write' was removed (possibly renamed "
-                        "to 'write_file') (was at main:tools/mcp.yaml:30:5)\n")
+    assert p.stdout == (
+        "mcp.yaml:30:11: error TOOL_NO_DELETE tool 'write' was removed (possibly renamed "
+        "to 'write_file') (was at main:tools/mcp.yaml:30:5)\n"
+    )
     p = _run("breaking", "tools/mcp.yaml", "--against", "no-such-ref", cwd=repo)
     assert p.returncode == 2 and p.stderr.startswith("mcpgen: ") and "Traceback" not in p.stderr
     (repo / "tools" / "new.yaml").write_text(BASE)

@@ -21,4 +21,6 @@ def lint(text: str, cfg: RuleConfig = ALL_ON, path: str = "m.yaml") -> list[Diag
 
 
 def tuples(diags: list[Diagnostic], rule_id: str | None = None) -> list[tuple[str, int, int, str]]:
-    return [(d.path, d.line, d.col, d.rule_id) for d in diags if rule_id is None or d.rule_id == rule_id]
+    return [
+        (d.path, d.line, d.col, d.rule_id) for d in diags if rule_id is None or d.rule_id == rule_id
+    ]

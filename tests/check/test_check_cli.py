@@ -38,16 +38,26 @@ tools:
       properties:
         city: {type: string}
 """
-TYPO = ("bad.yaml:5:19: warning ANNOTATION_FIELD_TYPO unknown annotation 'readonlyHint' (did you "
-        "mean 'readOnlyHint'?); clients ignore it, so that hint is not given")
+TYPO = (
+    "bad.yaml:5:19: warning ANNOTATION_FIELD_TYPO unknown annotation 'readonlyHint' (did you "
+    "mean 'readOnlyHint'?); clients ignore it, so that hint is not given"
+)
 
 
-def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     e = dict(os.environ)
     e.pop("MCPGEN_DEBUG", None)
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "codegen", *args], cwd=cwd, capture_output=True,
-                          text=True, env=e, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=e,
+        timeout=120,
+    )
 
 
 @pytest.fixture()
@@ -70,10 +80,13 @@ def test_findings_exit_1_with_exact_lines(work: Path) -> None:
         "allowed are A-Z a-z 0-9 _ - .",
         TYPO,
     ]
-    assert p.stderr == ("mcpgen: 1 error, 1 warning in 1 file; 1 info finding hidden "
-                        "(--show-info lists them)\n")
-    info = ("bad.yaml:9:9: info PROPERTY_DESCRIPTION_MISSING parameter 'city' of tool "
-            "'get weather' has no description")
+    assert p.stderr == (
+        "mcpgen: 1 error, 1 warning in 1 file; 1 info finding hidden (--show-info lists them)\n"
+    )
+    info = (
+        "bad.yaml:9:9: info PROPERTY_DESCRIPTION_MISSING parameter 'city' of tool "
+        "'get weather' has no description"
+    )
     p = run("check", "bad.yaml", "--show-info", cwd=work)
     assert p.stdout.splitlines()[1:] == [TYPO, info]
     assert p.stderr == "mcpgen: 1 error, 1 warning, 1 info in 1 file\n"
@@ -84,8 +97,12 @@ def test_findings_exit_1_with_exact_lines(work: Path) -> None:
 
 def test_fail_on_levels(work: Path) -> None:
     assert run("check", "bad.yaml", "--disable", "TOOL_NAME_CHARSET", cwd=work).returncode == 0
-    assert run("check", "bad.yaml", "--disable", "TOOL_NAME_CHARSET", "--fail-on", "warning",
-               cwd=work).returncode == 1
+    assert (
+        run(
+            "check", "bad.yaml", "--disable", "TOOL_NAME_CHARSET", "--fail-on", "warning", cwd=work
+        ).returncode
+        == 1
+    )
     assert run("check", "bad.yaml", "--fail-on", "none", cwd=work).returncode == 0
 
 
@@ -94,9 +111,9 @@ def test_unreadable_file_exit_2_but_others_checked(work: Path) -> None:
     p = run("check", "broken.yaml", "missing.yaml", "bad.yaml", cwd=work)
     assert p.returncode == 2
     lines = p.stdout.splitlines()
-    assert any(l.startswith("broken.yaml:") and "INPUT_UNREADABLE" in l for l in lines)
+    assert any(line.startswith("broken.yaml:") and "INPUT_UNREADABLE" in line for line in lines)
     assert "missing.yaml:1:1: error INPUT_UNREADABLE no such file" in lines
-    assert any("TOOL_NAME_CHARSET" in l for l in lines)  # the readable file was still checked
+    assert any("TOOL_NAME_CHARSET" in line for line in lines)  # the readable file was still checked
     assert "Traceback" not in p.stderr
 
 
@@ -113,7 +130,12 @@ def test_json_format(work: Path) -> None:
     assert p.returncode == 1
     d = data["diagnostics"][0]
     assert (d["path"], d["line"], d["col"], d["rule_id"], d["severity"]) == (
-        "bad.yaml", 3, 11, "TOOL_NAME_CHARSET", "error")
+        "bad.yaml",
+        3,
+        11,
+        "TOOL_NAME_CHARSET",
+        "error",
+    )
     assert d["pointer"] == "/tools/0/name"
     assert data["summary"] == {"error": 1, "warning": 1, "info": 1}  # json lists info too
     assert [d["severity"] for d in data["diagnostics"]] == ["error", "warning", "info"]
@@ -147,17 +169,21 @@ def test_sarif_format(work: Path) -> None:
 
 
 def test_pyproject_config(work: Path) -> None:
-    (work / "pyproject.toml").write_text(textwrap.dedent("""
+    (work / "pyproject.toml").write_text(
+        textwrap.dedent("""
         [tool.mcpgen.check]
         disable = ["TOOL_NAME_CHARSET"]
         severity = { PROPERTY_DESCRIPTION_MISSING = "error" }
-        """))
+        """)
+    )
     sub = work / "sub"
     sub.mkdir()
     p = run("check", "../bad.yaml", cwd=sub)  # found by walking up
     assert p.returncode == 1
-    assert [l.split(" ")[1:3] for l in p.stdout.splitlines()] == [
-        ["warning", "ANNOTATION_FIELD_TYPO"], ["error", "PROPERTY_DESCRIPTION_MISSING"]]
+    assert [line.split(" ")[1:3] for line in p.stdout.splitlines()] == [
+        ["warning", "ANNOTATION_FIELD_TYPO"],
+        ["error", "PROPERTY_DESCRIPTION_MISSING"],
+    ]
     (work / "pyproject.toml").write_text('[tool.mcpgen.check]\nfail-on = "none"\n')
     assert run("check", "bad.yaml", cwd=work).returncode == 0
 
@@ -167,19 +193,25 @@ def test_name_profile(work: Path) -> None:
     (work / "long.yaml").write_text(long)
     assert run("check", "long.yaml", cwd=work).returncode == 0
     p = run("check", "long.yaml", "--name-profile", "64", cwd=work)
-    assert p.returncode == 1 and "TOOL_NAME_LENGTH tool name is 70 characters; the configured " \
-        "name-max-length is 64" in p.stdout
+    assert (
+        p.returncode == 1
+        and "TOOL_NAME_LENGTH tool name is 70 characters; the configured name-max-length is 64"
+        in p.stdout
+    )
     (work / "pyproject.toml").write_text("[tool.mcpgen.check]\nname-max-length = 64\n")
     assert run("check", "long.yaml", cwd=work).returncode == 1
 
 
-@pytest.mark.parametrize("bad", [
-    '[tool.mcpgen.check]\ndisabel = ["X"]\n',
-    '[tool.mcpgen.check]\ndisable = ["NOT_A_RULE"]\n',
-    '[tool.mcpgen.check]\nseverity = { TOOL_NAME_CHARSET = "fatal" }\n',
-    '[tool.mcpgen.check]\nname-max-length = 500\n',
-    '[tool.mcpgen.check\n',
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '[tool.mcpgen.check]\ndisabel = ["X"]\n',
+        '[tool.mcpgen.check]\ndisable = ["NOT_A_RULE"]\n',
+        '[tool.mcpgen.check]\nseverity = { TOOL_NAME_CHARSET = "fatal" }\n',
+        "[tool.mcpgen.check]\nname-max-length = 500\n",
+        "[tool.mcpgen.check\n",
+    ],
+)
 def test_bad_config_exit_2(work: Path, bad: str) -> None:
     (work / "pyproject.toml").write_text(bad)
     p = run("check", "clean.yaml", cwd=work)
@@ -188,10 +220,16 @@ def test_bad_config_exit_2(work: Path, bad: str) -> None:
 
 
 def test_inline_ignore(work: Path) -> None:
-    text = BAD.replace("  - name: get weather", "  - name: get weather  # mcpgen: ignore TOOL_NAME_CHARSET")
-    text = text.replace("{readonlyHint: true}", "{readonlyHint: true}  # mcpgen: ignore ANNOTATION_FIELD_TYPO")
-    text = text.replace("        city: {type: string}",
-                        "        # mcpgen: ignore PROPERTY_DESCRIPTION_MISSING\n        city: {type: string}")
+    text = BAD.replace(
+        "  - name: get weather", "  - name: get weather  # mcpgen: ignore TOOL_NAME_CHARSET"
+    )
+    text = text.replace(
+        "{readonlyHint: true}", "{readonlyHint: true}  # mcpgen: ignore ANNOTATION_FIELD_TYPO"
+    )
+    text = text.replace(
+        "        city: {type: string}",
+        "        # mcpgen: ignore PROPERTY_DESCRIPTION_MISSING\n        city: {type: string}",
+    )
     (work / "ignored.yaml").write_text(text)
     p = run("check", "ignored.yaml", cwd=work)
     assert (p.returncode, p.stdout) == (0, "")
@@ -200,12 +238,21 @@ def test_inline_ignore(work: Path) -> None:
 def test_rules_lists_every_rule(work: Path) -> None:
     p = run("rules", "--format", "json", cwd=work)
     rules = {r["id"]: r for r in json.loads(p.stdout)}
-    for rid in ("TOOL_NAME_CHARSET", "MANIFEST_SCHEMA", "DUPLICATE_KEY", "REF_CYCLE",
-                "TOOL_NO_DELETE", "X_MCP_HEADER_TYPE", "INPUT_UNREADABLE"):
+    for rid in (
+        "TOOL_NAME_CHARSET",
+        "MANIFEST_SCHEMA",
+        "DUPLICATE_KEY",
+        "REF_CYCLE",
+        "TOOL_NO_DELETE",
+        "X_MCP_HEADER_TYPE",
+        "INPUT_UNREADABLE",
+    ):
         assert rid in rules
     assert rules["EXECUTION_TASK_SUPPORT"]["revisions"] == ["2025-11-25"]
     assert rules["X_MCP_HEADER_TYPE"]["revisions"] == ["2026-07-28", "draft"]
-    assert all(r["purpose"] and r["severity"] in ("error", "warning", "info") for r in rules.values())
+    assert all(
+        r["purpose"] and r["severity"] in ("error", "warning", "info") for r in rules.values()
+    )
     assert all(r["why"] for r in rules.values())  # every default says why
     assert rules["DUPLICATE_KEY"]["aliases"] == ["YAML_DUPLICATE_KEY"]
     assert "YAML_DUPLICATE_KEY" not in rules
@@ -216,7 +263,8 @@ def test_rules_lists_every_rule(work: Path) -> None:
 
 def test_revision_selection_names_the_revision(work: Path) -> None:
     text = CLEAN.replace("protocol: [2025-11-25]", "protocol: [2025-03-26, 2026-07-28]").replace(
-        "    inputSchema:", "    outputSchema: {type: object}\n    inputSchema:")
+        "    inputSchema:", "    outputSchema: {type: object}\n    inputSchema:"
+    )
     (work / "rev.yaml").write_text(text)
     assert run("check", "rev.yaml", cwd=work).stdout == ""  # off by default: harmless
     p = run("check", "rev.yaml", "--enable", "TOOL_FIELD_REVISION", "--show-info", cwd=work)
@@ -256,11 +304,14 @@ def test_valid_schemas_never_reach_jsonschema(work: Path) -> None:
             print("EXIT", e.code)
         print("JSONSCHEMA", "jsonschema" in sys.modules)
         """)
-    p = subprocess.run([sys.executable, "-c", code, "m.yaml"], cwd=work, capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-c", code, "m.yaml"], cwd=work, capture_output=True, text=True
+    )
     assert "JSONSCHEMA False" in p.stdout, p.stdout + p.stderr
     (work / "bad_schema.yaml").write_text(CLEAN.replace("type: string,", "type: strin,"))
-    p = subprocess.run([sys.executable, "-c", code, "bad_schema.yaml"], cwd=work, capture_output=True,
-                       text=True)
+    p = subprocess.run(
+        [sys.executable, "-c", code, "bad_schema.yaml"], cwd=work, capture_output=True, text=True
+    )
     assert "SCHEMA_VALID" in p.stdout and "JSONSCHEMA True" in p.stdout, p.stdout + p.stderr
 
 
@@ -284,28 +335,33 @@ def test_bundled_example_is_clean() -> None:
 REPEATED = """\
 protocol: [2025-11-25]
 tools:
-""" + "".join(f"""\
+""" + "".join(
+    f"""\
   - name: t{i}
     description: Tool {i}.
     annotations: {{readonlyHint: true}}
-    inputSchema: {{type: object, properties: {{x: {{type: string, description: X.}}}}, required: [z]}}
-""" for i in range(6))
+    inputSchema: {{type: object, properties: {{x: {{type: string, description: X.}}}}, \
+required: [z]}}
+"""
+    for i in range(6)
+)
 
 
 def test_repeated_findings_collapse_but_errors_never_do(work: Path) -> None:
     (work / "rep.yaml").write_text(REPEATED)
     p = run("check", "rep.yaml", cwd=work)
     lines = p.stdout.splitlines()
-    errors = [l for l in lines if " error SCHEMA_REQUIRED_UNDEFINED " in l]
+    errors = [line for line in lines if " error SCHEMA_REQUIRED_UNDEFINED " in line]
     assert len(errors) == 6  # one line per error, always
-    typos = [l for l in lines if "ANNOTATION_FIELD_TYPO" in l]
+    typos = [line for line in lines if "ANNOTATION_FIELD_TYPO" in line]
     assert typos == [
         "rep.yaml:5:19: warning ANNOTATION_FIELD_TYPO unknown annotation 'readonlyHint' (did you "
         "mean 'readOnlyHint'?); clients ignore it, so that hint is not given [+5 more "
-        "ANNOTATION_FIELD_TYPO in this file, at 9:19, 13:19, 17:19, ...; --verbose lists each]"]
+        "ANNOTATION_FIELD_TYPO in this file, at 9:19, 13:19, 17:19, ...; --verbose lists each]"
+    ]
     assert p.stderr == "mcpgen: 6 errors, 6 warnings in 1 file\n"
     verbose = run("check", "rep.yaml", "--verbose", cwd=work).stdout.splitlines()
-    assert len([l for l in verbose if "ANNOTATION_FIELD_TYPO" in l]) == 6
+    assert len([line for line in verbose if "ANNOTATION_FIELD_TYPO" in line]) == 6
     assert len(verbose) == 12
     for fmt in ("json", "sarif", "github"):  # machine formats list every finding
         out = run("check", "rep.yaml", "--format", fmt, cwd=work).stdout
@@ -325,7 +381,8 @@ def test_statistics(work: Path) -> None:
     p = run("check", "rep.yaml", "--statistics", "--format", "json", cwd=work)
     assert json.loads(p.stdout) == [  # most frequent first; errors first on a tie
         {"rule_id": "SCHEMA_REQUIRED_UNDEFINED", "severity": "error", "count": 6},
-        {"rule_id": "ANNOTATION_FIELD_TYPO", "severity": "warning", "count": 6}]
+        {"rule_id": "ANNOTATION_FIELD_TYPO", "severity": "warning", "count": 6},
+    ]
     assert run("check", "rep.yaml", "--statistics", "--format", "sarif", cwd=work).returncode == 2
 
 
@@ -339,14 +396,19 @@ tools:
 
 
 def test_duplicate_key_keeps_its_old_id_as_an_alias(work: Path) -> None:
-    (work / "dup.json").write_text('{"tools": [{"name": "a", "name": "b", "description": "B.", "inputSchema": {"type": "object"}}]}')
+    (work / "dup.json").write_text(
+        '{"tools": [{"name": "a", "name": "b", "description": "B.", '
+        '"inputSchema": {"type": "object"}}]}'
+    )
     p = run("check", "dup.json", cwd=work)
     assert p.returncode == 1 and "error DUPLICATE_KEY duplicate key 'name'" in p.stdout
     # the old id in an inline ignore comment, on the command line and in pyproject.toml
     (work / "dup.yaml").write_text(DUP)
     assert run("check", "dup.yaml", cwd=work).returncode == 0
     assert run("check", "dup.json", "--disable", "YAML_DUPLICATE_KEY", cwd=work).returncode == 0
-    (work / "pyproject.toml").write_text('[tool.mcpgen.check]\nseverity = { YAML_DUPLICATE_KEY = "warning" }\n')
+    (work / "pyproject.toml").write_text(
+        '[tool.mcpgen.check]\nseverity = { YAML_DUPLICATE_KEY = "warning" }\n'
+    )
     p = run("check", "dup.json", cwd=work)
     assert p.returncode == 0 and "warning DUPLICATE_KEY" in p.stdout
     (work / "pyproject.toml").write_text('[tool.mcpgen.check]\ndisable = ["yaml_duplicate_key"]\n')

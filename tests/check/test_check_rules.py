@@ -10,16 +10,22 @@ import pytest
 from lint_helpers import lint, tuples
 
 CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
-    ("TOOL_NAME_LENGTH", """
+    (
+        "TOOL_NAME_LENGTH",
+        f"""
         tools:
           - name: ""
-            inputSchema: {type: object}
-          - name: %s
-            inputSchema: {type: object}
-          - name: %s
-            inputSchema: {type: object}
-        """ % ("a" * 129, "b" * 128), [(2, 11), (4, 11)]),
-    ("TOOL_NAME_CHARSET", """
+            inputSchema: {{type: object}}
+          - name: {"a" * 129}
+            inputSchema: {{type: object}}
+          - name: {"b" * 128}
+            inputSchema: {{type: object}}
+        """,
+        [(2, 11), (4, 11)],
+    ),
+    (
+        "TOOL_NAME_CHARSET",
+        """
         tools:
           - name: get weather
             inputSchema: {type: object}
@@ -27,8 +33,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             inputSchema: {type: object}
           - name: ok.name-1_X
             inputSchema: {type: object}
-        """, [(2, 11), (4, 11)]),
-    ("TOOL_NAME_UNIQUE", """
+        """,
+        [(2, 11), (4, 11)],
+    ),
+    (
+        "TOOL_NAME_UNIQUE",
+        """
         tools:
           - name: a
             inputSchema: {type: object}
@@ -36,29 +46,45 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             inputSchema: {type: object}
           - name: a
             inputSchema: {type: object}
-        """, [(6, 11)]),
-    ("TOOL_NAME_CASE_COLLISION", """
+        """,
+        [(6, 11)],
+    ),
+    (
+        "TOOL_NAME_CASE_COLLISION",
+        """
         tools:
           - name: Search
             inputSchema: {type: object}
           - name: search
             inputSchema: {type: object}
-        """, [(4, 11)]),
-    ("TOOL_NAME_PORTABLE", """
+        """,
+        [(4, 11)],
+    ),
+    (
+        "TOOL_NAME_PORTABLE",
+        """
         tools:
           - name: files.read
             inputSchema: {type: object}
           - name: files_read
             inputSchema: {type: object}
-        """, [(2, 11)]),
-    ("INPUT_SCHEMA_REQUIRED", """
+        """,
+        [(2, 11)],
+    ),
+    (
+        "INPUT_SCHEMA_REQUIRED",
+        """
         tools:
           - name: a
             inputSchema: null
           - name: b
             inputSchema: {type: object}
-        """, [(3, 18)]),
-    ("INPUT_SCHEMA_ROOT_OBJECT", """
+        """,
+        [(3, 18)],
+    ),
+    (
+        "INPUT_SCHEMA_ROOT_OBJECT",
+        """
         tools:
           - name: a
             inputSchema: {type: array}
@@ -66,8 +92,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             inputSchema: {properties: {x: {type: string}}}
           - name: c
             inputSchema: {type: object}
-        """, [(3, 25), (5, 18)]),
-    ("INPUT_SCHEMA_ROOT_COMBINATOR", """
+        """,
+        [(3, 25), (5, 18)],
+    ),
+    (
+        "INPUT_SCHEMA_ROOT_COMBINATOR",
+        """
         tools:
           - name: a
             inputSchema:
@@ -76,8 +106,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
                 - {required: [x]}
               properties:
                 x: {type: string, anyOf: [{minLength: 1}]}
-        """, [(5, 7)]),
-    ("INPUT_SCHEMA_NO_PARAMS_OPEN", """
+        """,
+        [(5, 7)],
+    ),
+    (
+        "INPUT_SCHEMA_NO_PARAMS_OPEN",
+        """
         protocol: 2025-11-25
         tools:
           - name: a
@@ -86,8 +120,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             inputSchema: {type: object, additionalProperties: false}
           - name: c
             inputSchema: {type: object, properties: {x: {type: string}}}
-        """, [(4, 18)]),
-    ("OUTPUT_SCHEMA_ROOT_OBJECT", """
+        """,
+        [(4, 18)],
+    ),
+    (
+        "OUTPUT_SCHEMA_ROOT_OBJECT",
+        """
         protocol: [2025-11-25]
         tools:
           - name: a
@@ -96,8 +134,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
           - name: b
             inputSchema: {type: object}
             outputSchema: {type: object}
-        """, [(5, 26)]),
-    ("SCHEMA_DIALECT_UNKNOWN", """
+        """,
+        [(5, 26)],
+    ),
+    (
+        "SCHEMA_DIALECT_UNKNOWN",
+        """
         tools:
           - name: a
             inputSchema:
@@ -107,8 +149,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             inputSchema:
               $schema: http://json-schema.org/draft-07/schema#
               type: object
-        """, [(4, 16)]),
-    ("SCHEMA_DIALECT_PORTABLE", """
+        """,
+        [(4, 16)],
+    ),
+    (
+        "SCHEMA_DIALECT_PORTABLE",
+        """
         protocol: 2025-11-25
         tools:
           - name: a
@@ -119,8 +165,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             inputSchema:
               $schema: https://json-schema.org/draft/2020-12/schema
               type: object
-        """, [(5, 16)]),
-    ("SCHEMA_VALID", """
+        """,
+        [(5, 16)],
+    ),
+    (
+        "SCHEMA_VALID",
+        """
         tools:
           - name: a
             inputSchema:
@@ -136,8 +186,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
               properties:
                 t: {items: [{type: string}]}
             outputSchema: null
-        """, [(6, 19), (7, 36), (8, 17), (15, 19)]),
-    ("SCHEMA_REF_UNRESOLVED", """
+        """,
+        [(6, 19), (7, 36), (8, 17), (15, 19)],
+    ),
+    (
+        "SCHEMA_REF_UNRESOLVED",
+        """
         tools:
           - name: a
             inputSchema:
@@ -149,8 +203,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
                 w: {$ref: "#anchor"}
               $defs:
                 X: {type: string, $anchor: anchor}
-        """, [(7, 19), (8, 19)]),
-    ("SCHEMA_REQUIRED_UNDEFINED", """
+        """,
+        [(7, 19), (8, 19)],
+    ),
+    (
+        "SCHEMA_REQUIRED_UNDEFINED",
+        """
         tools:
           - name: a
             inputSchema:
@@ -164,8 +222,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
               required: [x, y]
               anyOf:
                 - required: [nested]
-        """, [(10, 25)]),
-    ("SCHEMA_REQUIRED_UNDEFINED", """
+        """,
+        [(10, 25)],
+    ),
+    (
+        "SCHEMA_REQUIRED_UNDEFINED",
+        """
         tools:
           - name: a
             inputSchema:
@@ -177,8 +239,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
                   properties: {p: {type: string}}
                   required: [p, q]
               required: [x, y]
-        """, [(10, 25), (11, 21)]),
-    ("X_MCP_HEADER_TOKEN", """
+        """,
+        [(10, 25), (11, 21)],
+    ),
+    (
+        "X_MCP_HEADER_TOKEN",
+        """
         protocol: 2026-07-28
         tools:
           - name: a
@@ -188,8 +254,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
                 x: {type: string, x-mcp-header: ""}
                 y: {type: string, x-mcp-header: "Bad Name"}
                 z: {type: string, x-mcp-header: "Good-Name_1"}
-        """, [(7, 41), (8, 41)]),
-    ("X_MCP_HEADER_UNIQUE", """
+        """,
+        [(7, 41), (8, 41)],
+    ),
+    (
+        "X_MCP_HEADER_UNIQUE",
+        """
         protocol: 2026-07-28
         tools:
           - name: a
@@ -203,15 +273,20 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
               type: object
               properties:
                 x: {type: string, x-mcp-header: Region}
-        """, [(8, 41)]),
-    ("X_MCP_HEADER_INTEGER_RANGE", """
+        """,
+        [(8, 41)],
+    ),
+    (
+        "X_MCP_HEADER_INTEGER_RANGE",
+        """
         protocol: 2026-07-28
         tools:
           - name: a
             inputSchema:
               type: object
               properties:
-                ok: {type: integer, minimum: -9007199254740991, maximum: 9007199254740991, x-mcp-header: Ok}
+                ok: {type: integer, minimum: -9007199254740991, maximum: 9007199254740991, \
+x-mcp-header: Ok}
                 big: {type: integer, maximum: 9007199254740992, x-mcp-header: Big}
                 low:
                   type: integer
@@ -220,8 +295,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
                   enum: [1, 99999999999999999999]
                   default: 1
                 s: {type: string, maxLength: 99999999999999999999, x-mcp-header: S}
-        """, [(8, 39), (12, 29), (13, 21)]),
-    ("X_MCP_HEADER_TYPE", """
+        """,
+        [(8, 39), (12, 29), (13, 21)],
+    ),
+    (
+        "X_MCP_HEADER_TYPE",
+        """
         protocol: 2026-07-28
         tools:
           - name: a
@@ -233,8 +312,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
                 b: {type: boolean, x-mcp-header: B}
                 o: {type: object, x-mcp-header: O}
                 u: {x-mcp-header: U}
-        """, [(7, 41), (10, 41), (11, 27)]),
-    ("X_MCP_HEADER_REACHABLE", """
+        """,
+        [(7, 41), (10, 41), (11, 27)],
+    ),
+    (
+        "X_MCP_HEADER_REACHABLE",
+        """
         protocol: 2026-07-28
         tools:
           - name: a
@@ -254,8 +337,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
                 ref: {$ref: "#/$defs/R"}
               $defs:
                 R: {type: string, x-mcp-header: Ref}
-        """, [(13, 47), (16, 44), (19, 41)]),
-    ("X_MCP_HEADER_SECRET", """
+        """,
+        [(13, 47), (16, 44), (19, 41)],
+    ),
+    (
+        "X_MCP_HEADER_SECRET",
+        """
         protocol: 2026-07-28
         tools:
           - name: a
@@ -265,8 +352,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
                 api_key: {type: string, x-mcp-header: ApiKey}
                 password: {type: string, x-mcp-header: P}
                 region: {type: string, x-mcp-header: Region}
-        """, [(7, 47), (8, 48)]),
-    ("X_MCP_HEADER_IGNORED", """
+        """,
+        [(7, 47), (8, 48)],
+    ),
+    (
+        "X_MCP_HEADER_IGNORED",
+        """
         protocol: 2025-06-18
         tools:
           - name: a
@@ -274,8 +365,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
               type: object
               properties:
                 region: {type: number, x-mcp-header: Region}
-        """, [(7, 46)]),
-    ("TOOL_FIELD_REVISION", """
+        """,
+        [(7, 46)],
+    ),
+    (
+        "TOOL_FIELD_REVISION",
+        """
         protocol: [2025-03-26, 2025-11-25, 2026-07-28]
         tools:
           - name: a
@@ -285,8 +380,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             annotations: {readOnlyHint: true}
             icons: [{src: "https://x.test/i.png"}]
             execution: {taskSupport: optional}
-        """, [(4, 5), (6, 5), (8, 5), (9, 5)]),
-    ("TOOL_TASK_REQUIRED_REVISION", """
+        """,
+        [(4, 5), (6, 5), (8, 5), (9, 5)],
+    ),
+    (
+        "TOOL_TASK_REQUIRED_REVISION",
+        """
         tools:
           - name: a
             inputSchema: {type: object}
@@ -294,15 +393,23 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
           - name: b
             inputSchema: {type: object}
             execution: {taskSupport: optional}
-        """, [(4, 30)]),
-    ("TOOL_TASK_REQUIRED_REVISION", """
+        """,
+        [(4, 30)],
+    ),
+    (
+        "TOOL_TASK_REQUIRED_REVISION",
+        """
         protocol: [2025-11-25]
         tools:
           - name: a
             inputSchema: {type: object}
             execution: {taskSupport: required}
-        """, []),
-    ("TOOL_DESCRIPTION_MISSING", """
+        """,
+        [],
+    ),
+    (
+        "TOOL_DESCRIPTION_MISSING",
+        """
         tools:
           - name: a
             inputSchema: {type: object}
@@ -312,8 +419,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
           - name: c
             description: does c
             inputSchema: {type: object}
-        """, [(2, 11), (4, 11)]),
-    ("PROPERTY_DESCRIPTION_MISSING", """
+        """,
+        [(2, 11), (4, 11)],
+    ),
+    (
+        "PROPERTY_DESCRIPTION_MISSING",
+        """
         tools:
           - name: a
             description: a
@@ -330,26 +441,42 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
                 l: {type: array, items: {properties: {deep: {type: string}}}}
               $defs:
                 R: {type: string, description: described once}
-        """, [(7, 9), (12, 13), (14, 9)]),
-    ("ANNOTATION_UNKNOWN_FIELD", """
+        """,
+        [(7, 9), (12, 13), (14, 9)],
+    ),
+    (
+        "ANNOTATION_UNKNOWN_FIELD",
+        """
         tools:
           - name: a
             inputSchema: {type: object}
             annotations: {readonlyHint: true, title: T, x-vendor: 1, category: io}
-        """, [(4, 49), (4, 62)]),
-    ("ANNOTATION_FIELD_TYPO", """
+        """,
+        [(4, 49), (4, 62)],
+    ),
+    (
+        "ANNOTATION_FIELD_TYPO",
+        """
         tools:
           - name: a
             inputSchema: {type: object}
             annotations: {readonlyHint: true, title: T, destructive_hint: false, idempotent: true}
-        """, [(4, 19), (4, 49), (4, 74)]),
-    ("ANNOTATION_TYPE", """
+        """,
+        [(4, 19), (4, 49), (4, 74)],
+    ),
+    (
+        "ANNOTATION_TYPE",
+        """
         tools:
           - name: a
             inputSchema: {type: object}
             annotations: {readOnlyHint: "yes", title: 3, openWorldHint: false}
-        """, [(4, 33), (4, 47)]),
-    ("ANNOTATION_CONTRADICTION", """
+        """,
+        [(4, 33), (4, 47)],
+    ),
+    (
+        "ANNOTATION_CONTRADICTION",
+        """
         tools:
           - name: a
             inputSchema: {type: object}
@@ -357,8 +484,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
           - name: b
             inputSchema: {type: object}
             annotations: {readOnlyHint: false, destructiveHint: true}
-        """, [(4, 56)]),
-    ("ANNOTATION_REDUNDANT", """
+        """,
+        [(4, 56)],
+    ),
+    (
+        "ANNOTATION_REDUNDANT",
+        """
         tools:
           - name: a
             inputSchema: {type: object}
@@ -366,8 +497,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
           - name: b
             inputSchema: {type: object}
             annotations: {readOnlyHint: true, destructiveHint: true}
-        """, [(4, 39), (4, 63)]),
-    ("ICON_SRC", """
+        """,
+        [(4, 39), (4, 63)],
+    ),
+    (
+        "ICON_SRC",
+        """
         protocol: 2025-11-25
         server:
           name: s
@@ -379,15 +514,23 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
               - {src: "https://x.test/a.png"}
               - {src: "data:image/png;base64,AAAA"}
               - {src: "javascript:alert(1)"}
-        """, [(4, 17), (11, 15)]),
-    ("ICON_SRC_HTTPS", """
+        """,
+        [(4, 17), (11, 15)],
+    ),
+    (
+        "ICON_SRC_HTTPS",
+        """
         protocol: 2025-11-25
         tools:
           - name: a
             inputSchema: {type: object}
             icons: [{src: "http://x.test/a.png"}]
-        """, [(5, 19)]),
-    ("ICON_SIZES", """
+        """,
+        [(5, 19)],
+    ),
+    (
+        "ICON_SIZES",
+        """
         protocol: 2025-11-25
         tools:
           - name: a
@@ -395,8 +538,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             icons:
               - src: https://x.test/a.png
                 sizes: [48x48, any, "48", 0x0, 48X48]
-        """, [(7, 29), (7, 35), (7, 40)]),
-    ("ICON_THEME", """
+        """,
+        [(7, 29), (7, 35), (7, 40)],
+    ),
+    (
+        "ICON_THEME",
+        """
         protocol: 2025-11-25
         tools:
           - name: a
@@ -404,8 +551,12 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
             icons:
               - {src: "https://x.test/a.png", theme: dark}
               - {src: "https://x.test/b.png", theme: Dark}
-        """, [(7, 46)]),
-    ("EXECUTION_TASK_SUPPORT", """
+        """,
+        [(7, 46)],
+    ),
+    (
+        "EXECUTION_TASK_SUPPORT",
+        """
         protocol: 2025-11-25
         tools:
           - name: a
@@ -414,17 +565,27 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
           - name: b
             inputSchema: {type: object}
             execution: {taskSupport: required}
-        """, [(5, 30)]),
-    ("SERVER_NAME_BLANK", """
+        """,
+        [(5, 30)],
+    ),
+    (
+        "SERVER_NAME_BLANK",
+        """
         server: {name: "  "}
         tools:
           - name: a
             inputSchema: {type: object}
-        """, [(1, 16)]),
-    ("MANIFEST_NO_TOOLS", """
+        """,
+        [(1, 16)],
+    ),
+    (
+        "MANIFEST_NO_TOOLS",
+        """
         server: {name: s}
         tools: []
-        """, [(2, 8)]),
+        """,
+        [(2, 8)],
+    ),
 ]
 
 

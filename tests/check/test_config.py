@@ -29,14 +29,17 @@ def test_no_pyproject_gives_defaults(tmp_path: Path) -> None:
 
 
 def test_enable_disable_severity(tmp_path: Path) -> None:
-    cfg = _cfg(tmp_path, """
+    cfg = _cfg(
+        tmp_path,
+        """
 [tool.mcpgen.check]
 enable = ["tool_name_portable"]
 disable = ["TOOL_NAME_CHARSET"]
 severity = { TOOL_DESCRIPTION_MISSING = "error", ANNOTATION_REDUNDANT = "off", ICON_SRC = "info" }
 fail-on = "warning"
 name-max-length = 64
-""")
+""",
+    )
     assert rule_severity(RULES["TOOL_NAME_PORTABLE"], cfg) is Severity.WARNING
     assert rule_severity(RULES["TOOL_NAME_CHARSET"], cfg) is None
     assert rule_severity(RULES["TOOL_DESCRIPTION_MISSING"], cfg) is Severity.ERROR
@@ -46,8 +49,9 @@ name-max-length = 64
 
 
 def test_flags_override_file() -> None:
-    cfg = RuleConfig(disable=frozenset({"TOOL_NAME_CHARSET"})).merged(enable=["TOOL_NAME_CHARSET"],
-                                                                     fail_on="none")
+    cfg = RuleConfig(disable=frozenset({"TOOL_NAME_CHARSET"})).merged(
+        enable=["TOOL_NAME_CHARSET"], fail_on="none"
+    )
     assert rule_severity(RULES["TOOL_NAME_CHARSET"], cfg) is Severity.ERROR
     assert cfg.fail_on is None
 
@@ -65,17 +69,22 @@ def test_nearest_pyproject_wins_and_other_tables_are_ignored(tmp_path: Path) -> 
     sub = tmp_path / "a" / "b"
     sub.mkdir(parents=True)
     assert load_config(RULES, start=sub).check.fail_on is Severity.INFO
-    (tmp_path / "a" / "pyproject.toml").write_text('[tool.mcpgen.server]\nanything = 1\n[tool.other]\nx=1\n')
+    (tmp_path / "a" / "pyproject.toml").write_text(
+        "[tool.mcpgen.server]\nanything = 1\n[tool.other]\nx=1\n"
+    )
     cfg = load_config(RULES, start=sub)
     assert cfg.check.fail_on is Severity.ERROR and cfg.path == tmp_path / "a" / "pyproject.toml"
 
 
-@pytest.mark.parametrize("text", [
-    "[tool.mcpgen.check]\nenable = \"TOOL_NAME_PORTABLE\"\n",
-    "[tool.mcpgen.check]\nfail-on = \"fatal\"\n",
-    "[tool.mcpgen.breaking]\ndisable = [\"NOPE\"]\n",
-    "[tool.mcpgen.check]\nname-max-length = true\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[tool.mcpgen.check]\nenable = "TOOL_NAME_PORTABLE"\n',
+        '[tool.mcpgen.check]\nfail-on = "fatal"\n',
+        '[tool.mcpgen.breaking]\ndisable = ["NOPE"]\n',
+        "[tool.mcpgen.check]\nname-max-length = true\n",
+    ],
+)
 def test_bad_values_raise(tmp_path: Path, text: str) -> None:
     with pytest.raises(McpgenError) as exc:
         _cfg(tmp_path, text)

@@ -19,23 +19,94 @@ from codegen.check.dialects import (
 )
 
 KEYWORDS = [
-    "$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveAnchor",
-    "$recursiveRef", "$vocabulary", "$comment", "$defs", "definitions", "title", "description",
-    "default", "deprecated", "readOnly", "writeOnly", "examples", "multipleOf", "maximum",
-    "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
-    "additionalItems", "items", "prefixItems", "maxItems", "minItems", "uniqueItems", "contains",
-    "maxContains", "minContains", "maxProperties", "minProperties", "required",
-    "dependentRequired", "dependentSchemas", "dependencies", "additionalProperties", "properties",
-    "patternProperties", "propertyNames", "const", "enum", "type", "format", "contentMediaType",
-    "contentEncoding", "contentSchema", "if", "then", "else", "allOf", "anyOf", "oneOf", "not",
-    "unevaluatedItems", "unevaluatedProperties", "x-mcp-header",
+    "$id",
+    "$schema",
+    "$ref",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$recursiveAnchor",
+    "$recursiveRef",
+    "$vocabulary",
+    "$comment",
+    "$defs",
+    "definitions",
+    "title",
+    "description",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "examples",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "additionalItems",
+    "items",
+    "prefixItems",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "contains",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "additionalProperties",
+    "properties",
+    "patternProperties",
+    "propertyNames",
+    "const",
+    "enum",
+    "type",
+    "format",
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
+    "if",
+    "then",
+    "else",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "x-mcp-header",
 ]
 TYPES = ["array", "boolean", "integer", "null", "number", "object", "string", "strin", "Object"]
 
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([0.0, 1.5, -1.0, 2.0, 1e300]),
-    st.sampled_from(["", "a", "(", "^[a-z]+$", "#", "a#b", "x#", "http://x/y#z", "object",
-                     "string", "Anchor_1", "1bad", "a\n"]),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from([0.0, 1.5, -1.0, 2.0, 1e300]),
+    st.sampled_from(
+        [
+            "",
+            "a",
+            "(",
+            "^[a-z]+$",
+            "#",
+            "a#b",
+            "x#",
+            "http://x/y#z",
+            "object",
+            "string",
+            "Anchor_1",
+            "1bad",
+            "a\n",
+        ]
+    ),
 )
 
 
@@ -45,8 +116,11 @@ def schemas() -> st.SearchStrategy[Any]:
             scalars,
             children,
             st.lists(st.one_of(scalars, children), max_size=3),
-            st.dictionaries(st.sampled_from(["a", "b", "(", "x"]), st.one_of(children, scalars,
-                            st.lists(scalars, max_size=2)), max_size=2),
+            st.dictionaries(
+                st.sampled_from(["a", "b", "(", "x"]),
+                st.one_of(children, scalars, st.lists(scalars, max_size=2)),
+                max_size=2,
+            ),
             st.sampled_from(TYPES),
             st.lists(st.sampled_from(TYPES), max_size=3),
         )
@@ -67,9 +141,16 @@ def test_fast_path_agrees_with_jsonschema(dialect: str, schema: Any) -> None:
 
 
 def test_fast_path_takes_common_schemas() -> None:
-    s = {"type": "object", "properties": {"a": {"type": "string", "enum": ["x"], "pattern": "^x$"},
-                                          "b": {"type": "array", "items": {"$ref": "#/$defs/B"}}},
-         "required": ["a"], "additionalProperties": False, "$defs": {"B": {"type": "integer"}}}
+    s = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "enum": ["x"], "pattern": "^x$"},
+            "b": {"type": "array", "items": {"$ref": "#/$defs/B"}},
+        },
+        "required": ["a"],
+        "additionalProperties": False,
+        "$defs": {"B": {"type": "integer"}},
+    }
     assert rs_valid(s, D2020)
     assert meta_errors(s, D2020) == []
 
@@ -79,17 +160,20 @@ def test_meta_errors_point_inside_the_schema() -> None:
     assert errs and errs[0][0] == "/properties/a/minLength"
 
 
-@pytest.mark.parametrize(("declared", "dialect"), [
-    (None, D2020),
-    ("https://json-schema.org/draft/2020-12/schema", D2020),
-    ("https://json-schema.org/draft/2020-12/schema#", D2020),
-    ("http://json-schema.org/draft-07/schema#", D7),
-    ("http://json-schema.org/draft-07/schema", D7),
-    ("https://json-schema.org/draft/2019-09/schema", "2019-09"),
-    ("http://json-schema.org/draft-04/schema#", "draft-04"),
-    ("https://example.com/dialect", None),
-    ("draft-07", None),
-])
+@pytest.mark.parametrize(
+    ("declared", "dialect"),
+    [
+        (None, D2020),
+        ("https://json-schema.org/draft/2020-12/schema", D2020),
+        ("https://json-schema.org/draft/2020-12/schema#", D2020),
+        ("http://json-schema.org/draft-07/schema#", D7),
+        ("http://json-schema.org/draft-07/schema", D7),
+        ("https://json-schema.org/draft/2019-09/schema", "2019-09"),
+        ("http://json-schema.org/draft-04/schema#", "draft-04"),
+        ("https://example.com/dialect", None),
+        ("draft-07", None),
+    ],
+)
 def test_dialect_of(declared: str | None, dialect: str | None) -> None:
     schema = {} if declared is None else {"$schema": declared}
     assert dialect_of(schema)[0] == dialect
@@ -118,6 +202,8 @@ def test_meta_schemas_are_never_retrieved() -> None:
     with pytest.raises(RemoteRefRefused):
         refuse_retrieval("https://example.com/s.json")
     with pytest.raises(jsonschema_rs.ValidationError, match="refused"):
-        jsonschema_rs.validator_for({"$ref": "https://example.com/s.json"}, retriever=refuse_retrieval)
+        jsonschema_rs.validator_for(
+            {"$ref": "https://example.com/s.json"}, retriever=refuse_retrieval
+        )
     # a tool schema whose $ref points at the network is still only meta-validated
     assert rs_valid({"$ref": "https://example.com/s.json"}, D2020)

@@ -65,4 +65,8 @@ def test_opt_in_rules_still_see_everything() -> None:
     everything = RuleConfig(enable=frozenset(catalog.load_all()))
     res = check_file(str(DATA / "server-filesystem@2026.8.31.json"), everything)
     rules = {d.rule_id for d in res.diagnostics}
-    assert {"TOOL_FIELD_REVISION", "PROPERTY_DESCRIPTION_MISSING", "SCHEMA_DIALECT_PORTABLE"} <= rules
+    assert {
+        "TOOL_FIELD_REVISION",
+        "PROPERTY_DESCRIPTION_MISSING",
+        "SCHEMA_DIALECT_PORTABLE",
+    } <= rules

@@ -10,10 +10,19 @@ from codegen.check import catalog
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.report import github_line, render, summary, text_line
 
-D1 = Diagnostic("TOOL_NO_DELETE", Severity.ERROR, Location("new.yaml", 3, 5, "/tools"),
-                "tool 'a' was removed", (Location("old.yaml", 12, 5, "/tools/1/name"),))
-D2 = Diagnostic("TOOL_DESCRIPTION_MISSING", Severity.WARNING, Location("dir, x/m.yaml", 2, 1),
-                "50% done\nsecond line")
+D1 = Diagnostic(
+    "TOOL_NO_DELETE",
+    Severity.ERROR,
+    Location("new.yaml", 3, 5, "/tools"),
+    "tool 'a' was removed",
+    (Location("old.yaml", 12, 5, "/tools/1/name"),),
+)
+D2 = Diagnostic(
+    "TOOL_DESCRIPTION_MISSING",
+    Severity.WARNING,
+    Location("dir, x/m.yaml", 2, 1),
+    "50% done\nsecond line",
+)
 D3 = Diagnostic("ANNOTATION_REDUNDANT", Severity.INFO, Location("m.yaml", 1, 1), "meh")
 
 # The parts of the SARIF 2.1.0 schema (OASIS) that our output uses, with their constraints.
@@ -26,8 +35,11 @@ SARIF_SUBSET = {
         "runs": {"type": "array", "items": {"$ref": "#/$defs/run"}},
     },
     "$defs": {
-        "message": {"type": "object", "anyOf": [{"required": ["text"]}, {"required": ["id"]}],
-                    "properties": {"text": {"type": "string"}}},
+        "message": {
+            "type": "object",
+            "anyOf": [{"required": ["text"]}, {"required": ["id"]}],
+            "properties": {"text": {"type": "string"}},
+        },
         "location": {
             "type": "object",
             "properties": {
@@ -36,43 +48,81 @@ SARIF_SUBSET = {
                 "physicalLocation": {
                     "type": "object",
                     "properties": {
-                        "artifactLocation": {"type": "object", "properties": {"uri": {"type": "string"}},
-                                             "required": ["uri"]},
-                        "region": {"type": "object",
-                                   "properties": {"startLine": {"type": "integer", "minimum": 1},
-                                                  "startColumn": {"type": "integer", "minimum": 1}}},
+                        "artifactLocation": {
+                            "type": "object",
+                            "properties": {"uri": {"type": "string"}},
+                            "required": ["uri"],
+                        },
+                        "region": {
+                            "type": "object",
+                            "properties": {
+                                "startLine": {"type": "integer", "minimum": 1},
+                                "startColumn": {"type": "integer", "minimum": 1},
+                            },
+                        },
                     },
                 },
             },
         },
-        "rule": {"type": "object", "required": ["id"],
-                 "properties": {"id": {"type": "string"},
-                                "shortDescription": {"$ref": "#/$defs/message"},
-                                "defaultConfiguration": {"type": "object", "properties": {
-                                    "level": {"enum": ["none", "note", "warning", "error"]}}}}},
+        "rule": {
+            "type": "object",
+            "required": ["id"],
+            "properties": {
+                "id": {"type": "string"},
+                "shortDescription": {"$ref": "#/$defs/message"},
+                "defaultConfiguration": {
+                    "type": "object",
+                    "properties": {"level": {"enum": ["none", "note", "warning", "error"]}},
+                },
+            },
+        },
         "run": {
             "type": "object",
             "required": ["tool"],
             "properties": {
-                "tool": {"type": "object", "required": ["driver"], "properties": {"driver": {
-                    "type": "object", "required": ["name"],
-                    "properties": {"name": {"type": "string"}, "version": {"type": "string"},
-                                   "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"},
-                                             "uniqueItems": True}}}}},
-                "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
-                "results": {"type": "array", "items": {
+                "tool": {
                     "type": "object",
-                    "required": ["message"],
+                    "required": ["driver"],
                     "properties": {
-                        "ruleId": {"type": "string"},
-                        "ruleIndex": {"type": "integer", "minimum": -1},
-                        "level": {"enum": ["none", "note", "warning", "error"]},
-                        "message": {"$ref": "#/$defs/message"},
-                        "locations": {"type": "array", "items": {"$ref": "#/$defs/location"}},
-                        "relatedLocations": {"type": "array", "items": {
-                            "allOf": [{"$ref": "#/$defs/location"}, {"required": ["message"]}]}},
+                        "driver": {
+                            "type": "object",
+                            "required": ["name"],
+                            "properties": {
+                                "name": {"type": "string"},
+                                "version": {"type": "string"},
+                                "rules": {
+                                    "type": "array",
+                                    "items": {"$ref": "#/$defs/rule"},
+                                    "uniqueItems": True,
+                                },
+                            },
+                        }
                     },
-                }},
+                },
+                "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
+                "results": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["message"],
+                        "properties": {
+                            "ruleId": {"type": "string"},
+                            "ruleIndex": {"type": "integer", "minimum": -1},
+                            "level": {"enum": ["none", "note", "warning", "error"]},
+                            "message": {"$ref": "#/$defs/message"},
+                            "locations": {"type": "array", "items": {"$ref": "#/$defs/location"}},
+                            "relatedLocations": {
+                                "type": "array",
+                                "items": {
+                                    "allOf": [
+                                        {"$ref": "#/$defs/location"},
+                                        {"required": ["message"]},
+                                    ]
+                                },
+                            },
+                        },
+                    },
+                },
             },
         },
     },
@@ -80,13 +130,17 @@ SARIF_SUBSET = {
 
 
 def test_text_line() -> None:
-    assert text_line(D1) == "new.yaml:3:5: error TOOL_NO_DELETE tool 'a' was removed (was at old.yaml:12:5)"
-    assert text_line(D1, "see") .endswith("(see old.yaml:12:5)")
+    assert (
+        text_line(D1)
+        == "new.yaml:3:5: error TOOL_NO_DELETE tool 'a' was removed (was at old.yaml:12:5)"
+    )
+    assert text_line(D1, "see").endswith("(see old.yaml:12:5)")
 
 
 def test_github_escapes_properties_and_data() -> None:
     assert github_line(D2) == (
-        "::warning file=dir%2C x/m.yaml,line=2,col=1,title=TOOL_DESCRIPTION_MISSING::50%25 done%0Asecond line"
+        "::warning file=dir%2C x/m.yaml,line=2,col=1,title=TOOL_DESCRIPTION_MISSING::"
+        "50%25 done%0Asecond line"
     )
     assert github_line(D3).startswith("::notice ")
 
@@ -109,7 +163,8 @@ def test_json_round_trip() -> None:
     data = json.loads(render([D1, D3], "json"))
     assert [d["rule_id"] for d in data["diagnostics"]] == ["TOOL_NO_DELETE", "ANNOTATION_REDUNDANT"]
     assert data["diagnostics"][0]["related"] == [
-        {"path": "old.yaml", "line": 12, "col": 5, "pointer": "/tools/1/name"}]
+        {"path": "old.yaml", "line": 12, "col": 5, "pointer": "/tools/1/name"}
+    ]
 
 
 def test_empty_output_and_summary() -> None:

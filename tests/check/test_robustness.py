@@ -17,35 +17,94 @@ from codegen.manifest.model import KNOWN_REVISIONS, Manifest, ServerInfo, Source
 ALL_ON = RuleConfig(enable=frozenset(catalog.load_all()))
 
 json_values = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=False),
-              st.sampled_from(["", "object", "string", "number", "#/$defs/X", "#", "a b", "x-mcp-header",
-                               "https://x", "data:x", "48x48", "light"])),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-5, 5),
+        st.floats(allow_nan=False),
+        st.sampled_from(
+            [
+                "",
+                "object",
+                "string",
+                "number",
+                "#/$defs/X",
+                "#",
+                "a b",
+                "x-mcp-header",
+                "https://x",
+                "data:x",
+                "48x48",
+                "light",
+            ]
+        ),
+    ),
     lambda c: st.one_of(
         st.lists(c, max_size=3),
-        st.dictionaries(st.sampled_from(["type", "properties", "required", "items", "$ref", "$defs",
-                                         "anyOf", "x-mcp-header", "enum", "additionalProperties",
-                                         "description", "a", "b", "$schema", "src", "sizes", "theme"]),
-                        c, max_size=4),
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "properties",
+                    "required",
+                    "items",
+                    "$ref",
+                    "$defs",
+                    "anyOf",
+                    "x-mcp-header",
+                    "enum",
+                    "additionalProperties",
+                    "description",
+                    "a",
+                    "b",
+                    "$schema",
+                    "src",
+                    "sizes",
+                    "theme",
+                ]
+            ),
+            c,
+            max_size=4,
+        ),
     ),
     max_leaves=15,
 )
 tools = st.fixed_dictionaries(
     {"name": st.one_of(st.text(max_size=5), st.integers())},
-    optional={k: json_values for k in ("inputSchema", "outputSchema", "annotations", "icons",
-                                       "execution", "title", "description", "_meta")},
+    optional={
+        k: json_values
+        for k in (
+            "inputSchema",
+            "outputSchema",
+            "annotations",
+            "icons",
+            "execution",
+            "title",
+            "description",
+            "_meta",
+        )
+    },
 )
 
 
 def _manifest(tool_list: list[dict[str, Any]], revisions: tuple[str, ...]) -> Manifest:
     raw = {"tools": tool_list}
-    return Manifest("m.yaml", ServerInfo("m"), revisions,
-                    tuple(ToolDef(t, f"/tools/{i}") for i, t in enumerate(tool_list)), {},
-                    SourceMap("m.yaml", {"": (1, 1)}, {}), raw)
+    return Manifest(
+        "m.yaml",
+        ServerInfo("m"),
+        revisions,
+        tuple(ToolDef(t, f"/tools/{i}") for i, t in enumerate(tool_list)),
+        {},
+        SourceMap("m.yaml", {"": (1, 1)}, {}),
+        raw,
+    )
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(tools, max_size=3), st.lists(tools, max_size=3))
-def test_rules_and_breaking_survive_any_values(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> None:
+def test_rules_and_breaking_survive_any_values(
+    a: list[dict[str, Any]], b: list[dict[str, Any]]
+) -> None:
     ma, mb = _manifest(a, KNOWN_REVISIONS), _manifest(b, ("2026-07-28",))
     for d in check_manifest(ma, ALL_ON) + check_manifest(mb, ALL_ON):
         assert d.rule_id in catalog.load_all()

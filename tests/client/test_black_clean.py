@@ -36,7 +36,16 @@ def test_client_packages_are_black_clean(name: str) -> None:
             continue
         formatted = format_python(text)
         if formatted != text:
-            problems.append("\n".join(difflib.unified_diff(
-                text.splitlines(), formatted.splitlines(), rel, f"{rel} (black)", lineterm="", n=1
-            )))
+            problems.append(
+                "\n".join(
+                    difflib.unified_diff(
+                        text.splitlines(),
+                        formatted.splitlines(),
+                        rel,
+                        f"{rel} (black)",
+                        lineterm="",
+                        n=1,
+                    )
+                )
+            )
     assert not problems, "\n\n".join(problems)

@@ -48,12 +48,29 @@ FINDINGS = {
         ("MANIFEST_SCHEMA", "`tools[0].name` must be a string, not a list", (4, 11)),
         ("MANIFEST_SCHEMA", "`tools[0].title` must be a string, not the number 3", (5, 12)),
         ("MANIFEST_SCHEMA", "`tools[0].description` must be a string, not a mapping", (6, 18)),
-        ("MANIFEST_SCHEMA", "`tools[0].inputSchema` must be a mapping, not the string 'object'", (7, 18)),
+        (
+            "MANIFEST_SCHEMA",
+            "`tools[0].inputSchema` must be a mapping, not the string 'object'",
+            (7, 18),
+        ),
         ("MANIFEST_SCHEMA", "`tools[0].outputSchema` must be a mapping, not a list", (8, 19)),
-        ("MANIFEST_SCHEMA", "`tools[0].annotations.readOnlyHint` must be true or false, not the number 1", (9, 33)),
-        ("MANIFEST_SCHEMA", "`tools[0].annotations.destructiveHint` must be true or false, not the string 'no'", (9, 53)),
+        (
+            "MANIFEST_SCHEMA",
+            "`tools[0].annotations.readOnlyHint` must be true or false, not the number 1",
+            (9, 33),
+        ),
+        (
+            "MANIFEST_SCHEMA",
+            "`tools[0].annotations.destructiveHint` must be true or false, not the string 'no'",
+            (9, 53),
+        ),
         ("MANIFEST_SCHEMA", "`tools[0].icons` must be a list, not a mapping", (10, 12)),
-        ("MANIFEST_SCHEMA", '`tools[0].execution.taskSupport` must be one of "forbidden", "optional", "required", not the string \'sometimes\'', (11, 30)),
+        (
+            "MANIFEST_SCHEMA",
+            '`tools[0].execution.taskSupport` must be one of "forbidden", "optional", "required", '
+            "not the string 'sometimes'",
+            (11, 30),
+        ),
         ("MANIFEST_SCHEMA", "`tools[0]._meta` must be a mapping, not the number 5", (12, 12)),
         ("MANIFEST_SCHEMA", "`tools[1]` must be a mapping, not true", (13, 5)),
         ("MANIFEST_SCHEMA", "`tools[2]` must be a mapping, not null", (14, 5)),
@@ -79,10 +96,14 @@ def test_unreadable_inputs_raise_one_located_error(name) -> None:
 @pytest.mark.parametrize("name", sorted(FINDINGS))
 def test_invalid_manifests_give_located_diagnostics(name) -> None:
     res = load_manifest(BAD_INPUTS / name)
-    got = sorted((where(d), d.rule_id, d.message) for d in res.diagnostics if d.severity.label == "error")
+    got = sorted(
+        (where(d), d.rule_id, d.message) for d in res.diagnostics if d.severity.label == "error"
+    )
     expected = FINDINGS[name]
     assert len(got) == len(expected), got
-    for (pos, rule, msg), (erule, fragment, epos) in zip(got, sorted(expected, key=lambda e: e[2])):
+    for (pos, rule, msg), (erule, fragment, epos) in zip(
+        got, sorted(expected, key=lambda e: e[2]), strict=True
+    ):
         assert (pos, rule) == (epos, erule) and fragment in msg
 
 
@@ -98,8 +119,17 @@ def test_missing_file_and_directory(tmp_path) -> None:
 
 
 def _big_manifest(n_tools: int) -> dict:
-    tool = {"name": "t", "description": "x" * 200, "inputSchema": {"type": "object", "properties": {
-        f"p{j}": {"type": "string", "description": "d" * 40, "enum": ["a", "b", "c"]} for j in range(20)}}}
+    tool = {
+        "name": "t",
+        "description": "x" * 200,
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                f"p{j}": {"type": "string", "description": "d" * 40, "enum": ["a", "b", "c"]}
+                for j in range(20)
+            },
+        },
+    }
     return {"tools": [dict(tool, name=f"t{i}") for i in range(n_tools)]}
 
 
@@ -120,7 +150,11 @@ def test_ten_megabyte_json_loads_and_locates_an_error_at_the_end(tmp_path) -> No
 
 def test_ten_megabyte_yaml_scalar_loads(tmp_path) -> None:
     p = tmp_path / "big.yaml"
-    p.write_text("tools:\n  - name: a\n    inputSchema: {type: object}\n    description: " + "x" * 10_500_000 + "\n")
+    p.write_text(
+        "tools:\n  - name: a\n    inputSchema: {type: object}\n    description: "
+        + "x" * 10_500_000
+        + "\n"
+    )
     res = load_manifest(p)
     assert res.diagnostics == [] and len(res.manifest.tools[0].description) == 10_500_000
 
@@ -156,7 +190,7 @@ def test_depth_limit_is_exact_and_the_same_for_json_and_yaml(tmp_path, ext) -> N
     def manifest(nest: int) -> str:
         # root, tools list, tool, inputSchema, "x" = 5 levels, then `nest` more
         schema = "{" + '"not": {' * nest + "}" * nest + "}"
-        return '{"tools": [{"name": "a", "inputSchema": {"type": "object", "x": %s}}]}' % schema
+        return f'{{"tools": [{{"name": "a", "inputSchema": {{"type": "object", "x": {schema}}}}}]}}'
 
     p = tmp_path / f"ok.{ext}"
     p.write_text(manifest(MAX_DEPTH - 5))
@@ -168,8 +202,13 @@ def test_depth_limit_is_exact_and_the_same_for_json_and_yaml(tmp_path, ext) -> N
 
 def test_alias_expansion_is_bounded_but_normal_reuse_works(tmp_path) -> None:
     p = tmp_path / "reuse.yaml"
-    p.write_text("x: &s {type: string}\ntools:\n" + "".join(
-        f"  - {{name: t{i}, inputSchema: {{type: object, properties: {{a: *s}}}}}}\n" for i in range(500)))
+    p.write_text(
+        "x: &s {type: string}\ntools:\n"
+        + "".join(
+            f"  - {{name: t{i}, inputSchema: {{type: object, properties: {{a: *s}}}}}}\n"
+            for i in range(500)
+        )
+    )
     res = load_manifest(p)
     assert res.diagnostics[0].message.startswith("unknown key `x`")
     assert len(res.manifest.tools) == 500
@@ -177,7 +216,9 @@ def test_alias_expansion_is_bounded_but_normal_reuse_works(tmp_path) -> None:
 
 def test_long_ref_chain_through_files_terminates(tmp_path) -> None:
     for i in range(300):
-        (tmp_path / f"s{i}.yaml").write_text(f"type: object\nproperties: {{n: {{$ref: 's{i + 1}.yaml'}}}}\n")
+        (tmp_path / f"s{i}.yaml").write_text(
+            f"type: object\nproperties: {{n: {{$ref: 's{i + 1}.yaml'}}}}\n"
+        )
     (tmp_path / "s300.yaml").write_text("$ref: 's0.yaml'\n")
     p = tmp_path / "m.yaml"
     p.write_text("tools: [{name: a, inputSchema: {type: object, $ref: 's0.yaml'}}]\n")
@@ -191,8 +232,13 @@ def test_long_ref_chain_through_files_terminates(tmp_path) -> None:
 
 
 def _mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "codegen", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
 
 
 def test_cli_check_on_the_whole_corpus() -> None:
@@ -213,16 +259,25 @@ def test_cli_check_on_the_whole_corpus() -> None:
 def test_cli_missing_file_directory_and_deep(tmp_path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 10_000 + "]" * 10_000)
-    for target, fragment in [(tmp_path / "missing.yaml", "no such file"), (tmp_path, "is a directory"),
-                             (deep, "nested more than")]:
+    for target, fragment in [
+        (tmp_path / "missing.yaml", "no such file"),
+        (tmp_path, "is a directory"),
+        (deep, "nested more than"),
+    ]:
         proc = _mcpgen("check", str(target))
         out = proc.stdout + proc.stderr
         assert proc.returncode == 2 and fragment in out and "Traceback" not in out, out
 
 
 def test_cli_server_generation_refuses_bad_input_with_one_line(tmp_path) -> None:
-    proc = _mcpgen("server", str(BAD_INPUTS / "wrong_types.yaml"), "--out", str(tmp_path / "out"),
-                   "--package", "wrong")
+    proc = _mcpgen(
+        "server",
+        str(BAD_INPUTS / "wrong_types.yaml"),
+        "--out",
+        str(tmp_path / "out"),
+        "--package",
+        "wrong",
+    )
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr

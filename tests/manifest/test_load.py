@@ -10,13 +10,15 @@ from codegen.errors import McpgenError
 from codegen.manifest.load import load_manifest, load_manifest_text, require_manifest
 from codegen.manifest.model import KNOWN_REVISIONS
 
-from .conftest import by_rule, where
+from .conftest import where
 
 TOOL = {"name": "echo", "description": "Echo", "inputSchema": {"type": "object"}}
 
 
 def test_full_manifest(write) -> None:
-    p = write("weather.yaml", """\
+    p = write(
+        "weather.yaml",
+        """\
 server:
   name: weather-server
   version: 1.2.0
@@ -27,12 +29,17 @@ tools:
   - name: forecast
     inputSchema: {type: object, properties: {city: {type: string}}}
 x-notes: extension keys are allowed
-""")
+""",
+    )
     res = load_manifest(p)
     assert res.diagnostics == []
     m = res.manifest
     assert m is not None and m.path == str(p)
-    assert (m.server.name, m.server.version, m.server.title) == ("weather-server", "1.2.0", "Weather")
+    assert (m.server.name, m.server.version, m.server.title) == (
+        "weather-server",
+        "1.2.0",
+        "Weather",
+    )
     assert m.server.website_url == "https://example.com"
     assert m.revisions == ("2025-06-18", "2025-11-25")  # oldest first, as KNOWN_REVISIONS
     assert [t.name for t in m.tools] == ["forecast"]
@@ -46,14 +53,20 @@ def test_defaults_server_name_from_file_stem_and_all_revisions(write) -> None:
     assert m is not None
     assert (m.server.name, m.server.version) == ("my-tools", "0.1.0")
     assert m.revisions == KNOWN_REVISIONS
-    assert load_manifest(write("one.yaml", "protocol: 2025-03-26\ntools: []\n")).manifest.revisions == (
-        "2025-03-26",
-    )
+    assert load_manifest(
+        write("one.yaml", "protocol: 2025-03-26\ntools: []\n")
+    ).manifest.revisions == ("2025-03-26",)
 
 
 def test_tools_list_result_is_a_manifest(write) -> None:
-    dump = {"tools": [TOOL], "nextCursor": "abc", "_meta": {}, "resultType": "complete",
-            "ttlMs": 0, "cacheScope": "public"}
+    dump = {
+        "tools": [TOOL],
+        "nextCursor": "abc",
+        "_meta": {},
+        "resultType": "complete",
+        "ttlMs": 0,
+        "cacheScope": "public",
+    }
     res = load_manifest(write("dump.json", json.dumps(dump, indent=2)))
     assert res.diagnostics == []
     assert res.manifest.server.name == "dump"
@@ -78,9 +91,18 @@ def test_bare_list_of_tools(write) -> None:
 
 
 def test_raw_tool_is_kept_exactly(write) -> None:
-    tool = {"_meta": {"k": [1, 2.5, None]}, "name": "z", "inputSchema": {
-        "type": "object", "additionalProperties": False, "x-custom": {"$ref": "not-a-ref-here"}},
-        "unknownKey": True, "outputSchema": {"type": "object"}, "icons": [{"src": "data:,x"}]}
+    tool = {
+        "_meta": {"k": [1, 2.5, None]},
+        "name": "z",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "x-custom": {"$ref": "not-a-ref-here"},
+        },
+        "unknownKey": True,
+        "outputSchema": {"type": "object"},
+        "icons": [{"src": "data:,x"}],
+    }
     res = load_manifest(write("t.json", json.dumps({"tools": [tool]})))
     assert res.diagnostics == []
     raw = res.manifest.tools[0].raw
@@ -109,12 +131,23 @@ def test_structure_errors_one_per_problem_at_the_value(write) -> None:
     assert got == [
         ((2, 9), "MANIFEST_SCHEMA", "`server.name` must be a string, not the number 5"),
         ((3, 3), "MANIFEST_SCHEMA", "unknown key `nmae` in `server`; did you mean `name`?"),
-        ((4, 24), "MANIFEST_REVISION_UNKNOWN",
-         "unknown MCP revision '2026-07-29' (known: " + ", ".join(KNOWN_REVISIONS) + ")"
-         "; did you mean '2026-07-28'?"),
+        (
+            (4, 24),
+            "MANIFEST_REVISION_UNKNOWN",
+            "unknown MCP revision '2026-07-29' (known: " + ", ".join(KNOWN_REVISIONS) + ")"
+            "; did you mean '2026-07-28'?",
+        ),
         ((6, 11), "MANIFEST_SCHEMA", "`tools[0].name` must not be empty"),
-        ((7, 25), "MANIFEST_SCHEMA", '`tools[0].inputSchema.type` must be "object", not the string \'array\''),
-        ((8, 33), "MANIFEST_SCHEMA", "`tools[0].annotations.readOnlyHint` must be true or false, not the string 'yes'"),
+        (
+            (7, 25),
+            "MANIFEST_SCHEMA",
+            "`tools[0].inputSchema.type` must be \"object\", not the string 'array'",
+        ),
+        (
+            (8, 33),
+            "MANIFEST_SCHEMA",
+            "`tools[0].annotations.readOnlyHint` must be true or false, not the string 'yes'",
+        ),
         ((9, 13), "MANIFEST_SCHEMA", "`tools[0].icons[0]` is missing the required key `src`"),
         ((10, 5), "MANIFEST_SCHEMA", "`tools[1]` must be a mapping, not the number 7"),
         ((11, 5), "MANIFEST_SCHEMA", "`tools[2]` is missing the required key `name`"),
@@ -150,25 +183,34 @@ def test_tools_not_a_list(write) -> None:
 def test_missing_tools(write) -> None:
     res = load_manifest(write("x.yaml", "server: {name: a}\n"))
     assert res.manifest is None
-    assert [d.message for d in res.diagnostics] == ["the manifest is missing the required key `tools`"]
+    assert [d.message for d in res.diagnostics] == [
+        "the manifest is missing the required key `tools`"
+    ]
 
 
 def test_require_manifest(write) -> None:
     good = write("good.yaml", "tools: [{name: a, inputSchema: {type: object}}]\n")
     assert require_manifest(good).tools[0].name == "a"
     # warnings do not stop generators
-    assert require_manifest(write("w.yaml", "tools: [{name: a, inputSchema: {type: object}, title: yes}]\n"))
+    assert require_manifest(
+        write("w.yaml", "tools: [{name: a, inputSchema: {type: object}, title: yes}]\n")
+    )
     with pytest.raises(McpgenError) as exc:
         require_manifest(write("wrong.yaml", WRONG))
     err = exc.value
     assert (err.path, err.line, err.col) == (str(good.parent / "wrong.yaml"), 2, 9)
-    assert err.message == ("`server.name` must be a string, not the number 5 [MANIFEST_SCHEMA] "
-                           "(+8 more errors; run mcpgen check)")
+    assert err.message == (
+        "`server.name` must be a string, not the number 5 [MANIFEST_SCHEMA] "
+        "(+8 more errors; run mcpgen check)"
+    )
 
 
 def test_load_manifest_text_resolves_file_refs_against_base_dir(write, tmp_path) -> None:
     write("defs/common.yaml", "Name: {type: string}\n")
-    text = "tools: [{name: a, inputSchema: {type: object, properties: {n: {$ref: 'common.yaml#/Name'}}}}]\n"
+    text = (
+        "tools: [{name: a, inputSchema: {type: object, "
+        "properties: {n: {$ref: 'common.yaml#/Name'}}}}]\n"
+    )
     res = load_manifest_text(text, "HEAD:m.yaml", base_dir=tmp_path / "defs")
     assert res.diagnostics == []
     assert res.manifest.tools[0].input_schema["$defs"] == {"Name": {"type": "string"}}

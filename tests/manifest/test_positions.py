@@ -124,11 +124,14 @@ def test_json_extension_forces_json_and_other_text_sniffs(tmp_path) -> None:
     assert load_document(q).value == {"tools": []}
 
 
-@pytest.mark.parametrize("text, message, pos", [
-    ('{"a": "NaN",\n "b": NaN}', "NaN is not valid JSON", (2, 7)),
-    ('{"a": "x -Infinity", "b": -Infinity}', "-Infinity is not valid JSON", (1, 27)),
-    ('{"a": "1e400",\n "max": 1e400}', "1e400 is too large for a JSON number", (2, 9)),
-])
+@pytest.mark.parametrize(
+    "text, message, pos",
+    [
+        ('{"a": "NaN",\n "b": NaN}', "NaN is not valid JSON", (2, 7)),
+        ('{"a": "x -Infinity", "b": -Infinity}', "-Infinity is not valid JSON", (1, 27)),
+        ('{"a": "1e400",\n "max": 1e400}', "1e400 is too large for a JSON number", (2, 9)),
+    ],
+)
 def test_json_numbers_outside_json(text, message, pos) -> None:
     from codegen.errors import McpgenError
 

@@ -1,4 +1,5 @@
-"""The jsonschema-rs structure check agrees with jsonschema, and manifest.schema.json is a good schema."""
+"""The jsonschema-rs structure check agrees with jsonschema, and manifest.schema.json is a good
+schema."""
 
 from __future__ import annotations
 
@@ -27,15 +28,25 @@ def test_schema_is_valid_2020_12_and_documented() -> None:
     for name, d in SCHEMA["$defs"].items():
         assert d.get("title"), name
     tool = SCHEMA["$defs"]["Tool"]["properties"]
-    assert list(tool) == ["name", "title", "description", "inputSchema", "outputSchema",
-                          "annotations", "icons", "execution", "_meta"]
+    assert list(tool) == [
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "icons",
+        "execution",
+        "_meta",
+    ]
 
 
 def test_examples_validate_against_the_published_schema(repo_root) -> None:
     import yaml
 
     examples = sorted((repo_root / "examples").rglob("*.yaml")) + sorted(
-        (repo_root / "examples").rglob("*tools*.json"))
+        (repo_root / "examples").rglob("*tools*.json")
+    )
     v = jsonschema.Draft202012Validator(SCHEMA)
     for p in examples:
         data = yaml.safe_load(p.read_text()) if p.suffix == ".yaml" else json.loads(p.read_text())
@@ -44,25 +55,70 @@ def test_examples_validate_against_the_published_schema(repo_root) -> None:
 
 
 # JSON-ish values biased towards the manifest's vocabulary
-_keys = st.sampled_from(["name", "title", "description", "inputSchema", "outputSchema", "type",
-                         "annotations", "readOnlyHint", "icons", "src", "theme", "server",
-                         "protocol", "tools", "$defs", "version", "execution", "taskSupport",
-                         "_meta", "nextCursor", "x-a", "other", "jsonrpc", "result", "ttlMs"])
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(-2, 2),
-                     st.sampled_from(["", "object", "a", "dark", "2025-11-25", "2.0", "optional",
-                                      "nope", "public"]))
-_json = st.recursive(_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=4)), max_leaves=12)
+_keys = st.sampled_from(
+    [
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "type",
+        "annotations",
+        "readOnlyHint",
+        "icons",
+        "src",
+        "theme",
+        "server",
+        "protocol",
+        "tools",
+        "$defs",
+        "version",
+        "execution",
+        "taskSupport",
+        "_meta",
+        "nextCursor",
+        "x-a",
+        "other",
+        "jsonrpc",
+        "result",
+        "ttlMs",
+    ]
+)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.floats(-2, 2),
+    st.sampled_from(["", "object", "a", "dark", "2025-11-25", "2.0", "optional", "nope", "public"]),
+)
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=4)),
+    max_leaves=12,
+)
 _tool = st.fixed_dictionaries(
-    {"name": st.one_of(st.just("t"), _scalars), "inputSchema": st.one_of(st.just({"type": "object"}), _json)},
-    optional={"annotations": st.one_of(st.just({"readOnlyHint": True}), _json),
-              "icons": st.one_of(st.just([{"src": "x", "theme": "dark"}]), _json),
-              "execution": _json, "title": _scalars, "_meta": _json})
+    {
+        "name": st.one_of(st.just("t"), _scalars),
+        "inputSchema": st.one_of(st.just({"type": "object"}), _json),
+    },
+    optional={
+        "annotations": st.one_of(st.just({"readOnlyHint": True}), _json),
+        "icons": st.one_of(st.just([{"src": "x", "theme": "dark"}]), _json),
+        "execution": _json,
+        "title": _scalars,
+        "_meta": _json,
+    },
+)
 _manifest = st.fixed_dictionaries(
     {"tools": st.one_of(st.lists(_tool, max_size=3), _json)},
-    optional={"server": st.one_of(st.just({"name": "s"}), _json),
-              "protocol": st.one_of(st.just(["2025-11-25"]), st.just("draft"), _json),
-              "$defs": _json, "x-ext": _json, "other": _json})
+    optional={
+        "server": st.one_of(st.just({"name": "s"}), _json),
+        "protocol": st.one_of(st.just(["2025-11-25"]), st.just("draft"), _json),
+        "$defs": _json,
+        "x-ext": _json,
+        "other": _json,
+    },
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -80,17 +136,22 @@ def test_fast_path_agrees_with_jsonschema(value) -> None:
 def test_valid_manifests_do_not_import_jsonschema(tmp_path) -> None:
     p = tmp_path / "m.yaml"
     p.write_text("tools: [{name: a, inputSchema: {type: object}}]\n")
-    code = ("import sys\nfrom codegen.manifest.load import _shape, load_manifest\n"
-            f"r = load_manifest({str(p)!r})\nassert not r.diagnostics\n"
-            "print('jsonschema' in sys.modules)")
+    code = (
+        "import sys\nfrom codegen.manifest.load import _shape, load_manifest\n"
+        f"r = load_manifest({str(p)!r})\nassert not r.diagnostics\n"
+        "print('jsonschema' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("text", [
-    "tools: [{name: a, inputSchema: {type: object}, annotations: {readOnlyHint: 1}}]\n",
-    "server: {name: 3}\ntools: []\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tools: [{name: a, inputSchema: {type: object}, annotations: {readOnlyHint: 1}}]\n",
+        "server: {name: 3}\ntools: []\n",
+    ],
+)
 def test_invalid_manifests_use_jsonschema_messages(tmp_path, text) -> None:
     p = tmp_path / "m.yaml"
     p.write_text(text)

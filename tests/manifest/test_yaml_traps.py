@@ -50,13 +50,28 @@ def test_yaml11_traps_load_safely_and_warn(scalar, value, rule) -> None:
 @pytest.mark.parametrize(
     "scalar, value",
     [
-        ("true", True), ("False", False), ("TRUE", True),
-        ("null", None), ("~", None), ("", None),
-        ("12", 12), ("-3", -3), ("0", 0), ("0x1F", 31),
-        ("1.5", 1.5), ("-0.5e+3", -500.0), ("1.0e-3", 0.001),
-        ("'yes'", "yes"), ('"2024-01-31"', "2024-01-31"), ("'1e3'", "1e3"),
-        ("!!str yes", "yes"), ("!!int '42'", 42), ("!!float 1", 1.0), ("!!bool yes", True),
-        ("hello world", "hello world"), ("Yesterday", "Yesterday"),
+        ("true", True),
+        ("False", False),
+        ("TRUE", True),
+        ("null", None),
+        ("~", None),
+        ("", None),
+        ("12", 12),
+        ("-3", -3),
+        ("0", 0),
+        ("0x1F", 31),
+        ("1.5", 1.5),
+        ("-0.5e+3", -500.0),
+        ("1.0e-3", 0.001),
+        ("'yes'", "yes"),
+        ('"2024-01-31"', "2024-01-31"),
+        ("'1e3'", "1e3"),
+        ("!!str yes", "yes"),
+        ("!!int '42'", 42),
+        ("!!float 1", 1.0),
+        ("!!bool yes", True),
+        ("hello world", "hello world"),
+        ("Yesterday", "Yesterday"),
     ],
 )
 def test_plain_values_without_warnings(scalar, value) -> None:
@@ -78,7 +93,11 @@ def test_boolean_words_as_keys_stay_strings() -> None:
     doc = load("properties:\n  on: {type: string}\n  x: 1\n  y: 2\n")
     assert list(doc.value["properties"]) == ["on", "x", "y"]
     [d] = doc.diagnostics  # `y` is a common property name: only yes/no/on/off keys warn
-    assert (d.rule_id, where(d), d.location.pointer) == ("YAML_IMPLICIT_TYPE", (2, 3), "/properties/on")
+    assert (d.rule_id, where(d), d.location.pointer) == (
+        "YAML_IMPLICIT_TYPE",
+        (2, 3),
+        "/properties/on",
+    )
 
 
 def test_duplicate_keys_yaml() -> None:
@@ -100,12 +119,7 @@ def test_duplicate_keys_json() -> None:
 
 def test_anchors_aliases_and_merge_keys() -> None:
     text = (
-        "base: &b {type: string, minLength: 1}\n"
-        "p:\n"
-        "  a: *b\n"
-        "  c:\n"
-        "    <<: *b\n"
-        "    minLength: 3\n"
+        "base: &b {type: string, minLength: 1}\np:\n  a: *b\n  c:\n    <<: *b\n    minLength: 3\n"
     )
     doc = load(text)
     assert doc.value["p"]["a"] == {"type": "string", "minLength": 1}

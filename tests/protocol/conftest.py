@@ -30,8 +30,11 @@ class Run:
 
 def clean_env(**extra: str) -> dict[str, str]:
     """The current environment without variables that would change mcpgen's behaviour."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("MCPGEN_") and k not in ("PYTHONHASHSEED", "PYTHONSTARTUP")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("MCPGEN_") and k not in ("PYTHONHASHSEED", "PYTHONSTARTUP")
+    }
     env.update(extra)
     return env
 
@@ -40,7 +43,11 @@ def run_mcpgen(*args: str | Path, cwd: Path = REPO_ROOT, env: dict[str, str] | N
     """``python -m codegen ARGS`` in a subprocess, with a clean environment plus ``env``."""
     proc = subprocess.run(
         [sys.executable, "-m", "codegen", *map(str, args)],
-        cwd=cwd, env=clean_env(**(env or {})), capture_output=True, text=True, timeout=300,
+        cwd=cwd,
+        env=clean_env(**(env or {})),
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     return Run(proc.returncode, proc.stdout, proc.stderr)
 

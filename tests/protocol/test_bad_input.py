@@ -7,9 +7,15 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from .conftest import PINS_FILE, REVISIONS, Run, assert_one_line_error, run_mcpgen, sha256_file, snapshot
+from .conftest import (
+    PINS_FILE,
+    REVISIONS,
+    Run,
+    assert_one_line_error,
+    run_mcpgen,
+    sha256_file,
+    snapshot,
+)
 
 PINS = json.loads(PINS_FILE.read_text(encoding="utf-8"))["revisions"]
 
@@ -28,11 +34,14 @@ def break_ref(mirror: Path, rev: str) -> None:
     path.write_text(text.replace(target, f'"#/{container}/NoSuchType"', 1), encoding="utf-8")
 
 
-def test_schema_that_is_not_json(mirror_copy: Path, committed_copy: Path,
-                                 pins_for: Callable[[Path], Path]) -> None:
+def test_schema_that_is_not_json(
+    mirror_copy: Path, committed_copy: Path, pins_for: Callable[[Path], Path]
+) -> None:
     bad = mirror_copy / "2024-11-05" / "schema.json"
-    bad.write_text('{"$schema": "http://json-schema.org/draft-07/schema#",\n  "definitions": {oops}\n',
-                   encoding="utf-8")
+    bad.write_text(
+        '{"$schema": "http://json-schema.org/draft-07/schema#",\n  "definitions": {oops}\n',
+        encoding="utf-8",
+    )
     before = snapshot(committed_copy)
     run = generate(mirror_copy, committed_copy, pins=pins_for(mirror_copy))
     assert_one_line_error(run, f"{bad}:2:19:", "not valid JSON")
@@ -44,26 +53,35 @@ def test_wrong_hash(mirror_copy: Path, committed_copy: Path) -> None:
     tampered.write_bytes(tampered.read_bytes().replace(b'"Tool"', b'"T00l"', 1))
     before = snapshot(committed_copy)
     run = generate(mirror_copy, committed_copy)
-    assert_one_line_error(run, str(tampered), "sha256 mismatch", "2025-06-18", PINS["2025-06-18"]["sha256"],
-                          sha256_file(tampered))
+    assert_one_line_error(
+        run,
+        str(tampered),
+        "sha256 mismatch",
+        "2025-06-18",
+        PINS["2025-06-18"]["sha256"],
+        sha256_file(tampered),
+    )
     assert snapshot(committed_copy) == before
 
 
-def test_missing_ref_target_after_other_revisions_were_built(mirror_copy: Path, committed_copy: Path,
-                                                             pins_for: Callable[[Path], Path]) -> None:
+def test_missing_ref_target_after_other_revisions_were_built(
+    mirror_copy: Path, committed_copy: Path, pins_for: Callable[[Path], Path]
+) -> None:
     """The last pinned revision is broken: five modules are built first, then the run fails;
     the output tree must still be exactly what it was (no half-written tree, no staging dir)."""
     break_ref(mirror_copy, "draft")
     before = snapshot(committed_copy)
     run = generate(mirror_copy, committed_copy, pins=pins_for(mirror_copy))
-    assert_one_line_error(run, "'#/$defs/NoSuchType'", "/$defs/ListRootsResult/properties/roots/items",
-                          "draft")
+    assert_one_line_error(
+        run, "'#/$defs/NoSuchType'", "/$defs/ListRootsResult/properties/roots/items", "draft"
+    )
     assert snapshot(committed_copy) == before
     assert sorted(p.name for p in committed_copy.iterdir()) == ["mcp_wire"]
 
 
-def test_missing_ref_error_names_the_schema_file(mirror_copy: Path, tmp_path: Path,
-                                                 pins_for: Callable[[Path], Path]) -> None:
+def test_missing_ref_error_names_the_schema_file(
+    mirror_copy: Path, tmp_path: Path, pins_for: Callable[[Path], Path]
+) -> None:
     break_ref(mirror_copy, "2024-11-05")
     run = generate(mirror_copy, tmp_path / "out", "-r", "2024-11-05", pins=pins_for(mirror_copy))
     assert_one_line_error(run, str(mirror_copy / "2024-11-05" / "schema.json"))
@@ -109,8 +127,9 @@ def test_pull_from_mirror_writes_verified_files(spec_dir: Path, tmp_path: Path) 
     run = run_mcpgen("protocol", "pull", "--from", spec_dir, "--cache-dir", cache)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == str(cache)
-    assert sorted(p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file()) == \
-        sorted(f"{rev}/schema.json" for rev in REVISIONS)
+    assert sorted(
+        p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file()
+    ) == sorted(f"{rev}/schema.json" for rev in REVISIONS)
     for rev in REVISIONS:
         written = cache / rev / "schema.json"
         assert sha256_file(written) == PINS[rev]["sha256"]
@@ -119,9 +138,13 @@ def test_pull_from_mirror_writes_verified_files(spec_dir: Path, tmp_path: Path) 
 
 def test_pull_one_revision(spec_dir: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    run = run_mcpgen("protocol", "pull", "-r", "2025-06-18", "--from", spec_dir, "--cache-dir", cache)
+    run = run_mcpgen(
+        "protocol", "pull", "-r", "2025-06-18", "--from", spec_dir, "--cache-dir", cache
+    )
     assert run.returncode == 0, run.stderr
-    assert [p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file()] == ["2025-06-18/schema.json"]
+    assert [p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file()] == [
+        "2025-06-18/schema.json"
+    ]
 
 
 def test_pull_with_tampered_mirror_writes_nothing(mirror_copy: Path, tmp_path: Path) -> None:
@@ -135,6 +158,8 @@ def test_pull_with_tampered_mirror_writes_nothing(mirror_copy: Path, tmp_path: P
 
 
 def test_pull_unknown_revision(spec_dir: Path, tmp_path: Path) -> None:
-    run = run_mcpgen("protocol", "pull", "-r", "1999-01-01", "--from", spec_dir, "--cache-dir", tmp_path / "c")
+    run = run_mcpgen(
+        "protocol", "pull", "-r", "1999-01-01", "--from", spec_dir, "--cache-dir", tmp_path / "c"
+    )
     assert_one_line_error(run, "'1999-01-01'")
     assert not (tmp_path / "c").exists()

@@ -25,13 +25,20 @@ except SystemExit as exc:
     code = exc.code
 else:
     code = 0
-print("\\nMODULES=" + json.dumps({"code": code, "modules": sorted({m.split('.')[0] for m in sys.modules})}))
+print("\\nMODULES=" + json.dumps({"code": code, \
+"modules": sorted({m.split('.')[0] for m in sys.modules})}))
 """
 
 
 def loaded_modules(*argv: str) -> tuple[int, str, set[str]]:
-    proc = subprocess.run([sys.executable, "-c", WRAPPER, *argv], cwd=REPO_ROOT, env=clean_env(),
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", WRAPPER, *argv],
+        cwd=REPO_ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     head, _, tail = proc.stdout.rpartition("\nMODULES=")
     report = json.loads(tail)
@@ -52,7 +59,16 @@ def test_help_and_version_import_no_heavy_library(argv: list[str]) -> None:
 
 def test_probe_detects_heavy_imports(spec_dir: Path) -> None:
     """The same probe on a command that really generates does see the heavy libraries."""
-    code, _, modules = loaded_modules("protocol", "generate", "--check", "-r", "2024-11-05",
-                                      "--from", str(spec_dir), "--out", str(REPO_ROOT / "generated"))
+    code, _, modules = loaded_modules(
+        "protocol",
+        "generate",
+        "--check",
+        "-r",
+        "2024-11-05",
+        "--from",
+        str(spec_dir),
+        "--out",
+        str(REPO_ROOT / "generated"),
+    )
     assert code in (0, None)
     assert {"datamodel_code_generator", "black", "pydantic"} <= modules

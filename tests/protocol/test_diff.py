@@ -22,9 +22,16 @@ def changes_json(spec_dir: Path, old: str, new: str) -> list[dict[str, str]]:
     return changes
 
 
-def has(changes: list[dict[str, str]], type_name: str, kind: str, field: str = "", **values: str) -> bool:
-    return any(c["type_name"] == type_name and c["kind"] == kind and c["field"] == field
-               and all(c[k] == v for k, v in values.items()) for c in changes)
+def has(
+    changes: list[dict[str, str]], type_name: str, kind: str, field: str = "", **values: str
+) -> bool:
+    return any(
+        c["type_name"] == type_name
+        and c["kind"] == kind
+        and c["field"] == field
+        and all(c[k] == v for k, v in values.items())
+        for c in changes
+    )
 
 
 def test_2025_06_18_to_2025_11_25_text(spec_dir: Path) -> None:
@@ -46,7 +53,9 @@ def test_2025_06_18_to_2025_11_25_json(spec_dir: Path) -> None:
     assert has(changes, "Icon", "type-added")
     assert has(changes, "CallToolRequest", "required-added", "jsonrpc")
     assert not has(changes, "Tool", "field-added", "name")
-    assert changes == sorted(changes, key=lambda c: (c["type_name"], c["kind"], c["field"], c["old"], c["new"]))
+    assert changes == sorted(
+        changes, key=lambda c: (c["type_name"], c["kind"], c["field"], c["old"], c["new"])
+    )
 
 
 def test_2025_11_25_to_2026_07_28(spec_dir: Path) -> None:

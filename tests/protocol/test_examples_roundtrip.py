@@ -16,7 +16,9 @@ MODERN = {"2026-07-28": "v2026_07_28", "draft": "draft"}
 def _examples(spec_dir: Path, revision: str) -> list[Path]:
     root = spec_dir / revision / "examples"
     if not root.is_dir():
-        pytest.skip(f"no examples for {revision} in {spec_dir} (only the local spec mirror has them)")
+        pytest.skip(
+            f"no examples for {revision} in {spec_dir} (only the local spec mirror has them)"
+        )
     return sorted(root.glob("*/*.json"))
 
 

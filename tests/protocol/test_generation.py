@@ -20,7 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import COMMITTED, PINS_FILE, REPO_ROOT, Run, clean_env, run_mcpgen, sha256_file, snapshot
+from .conftest import (
+    COMMITTED,
+    PINS_FILE,
+    REPO_ROOT,
+    Run,
+    clean_env,
+    run_mcpgen,
+    sha256_file,
+    snapshot,
+)
 
 PINS = json.loads(PINS_FILE.read_text(encoding="utf-8"))["revisions"]
 
@@ -38,13 +47,20 @@ def generations(spec_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     out = tmp_path_factory.mktemp("protocol-generate")
 
     def start(args: list[str], seed: str) -> subprocess.Popen[str]:
-        return subprocess.Popen([sys.executable, "-m", "codegen", "protocol", "generate", *args],
-                                cwd=REPO_ROOT, env=clean_env(PYTHONHASHSEED=seed), text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        return subprocess.Popen(
+            [sys.executable, "-m", "codegen", "protocol", "generate", *args],
+            cwd=REPO_ROOT,
+            env=clean_env(PYTHONHASHSEED=seed),
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
 
     write = start(["--from", str(spec_dir), "--out", str(out)], "1")
     # The drift check CI relies on, on the committed tree, under another hash seed.
-    check = start(["--check", "--from", str(spec_dir), "--out", str(REPO_ROOT / "generated")], "4242")
+    check = start(
+        ["--check", "--from", str(spec_dir), "--out", str(REPO_ROOT / "generated")], "4242"
+    )
     _, write_err = write.communicate(timeout=600)
     check_out, check_err = check.communicate(timeout=600)
     assert write.returncode == 0, write_err
@@ -66,18 +82,31 @@ def test_check_passes_on_the_committed_tree(generations: Generations) -> None:
     assert "up to date (6 revisions)" in run.stderr
 
 
-def test_generation_is_deterministic_and_equals_the_committed_tree(generations: Generations) -> None:
+def test_generation_is_deterministic_and_equals_the_committed_tree(
+    generations: Generations,
+) -> None:
     written = snapshot(generations.written)
-    assert set(written) == {"__init__.py", "_base.py", "py.typed", ".mcpgen.json",
-                            *(f"{e['module']}.py" for e in PINS.values())}
+    assert set(written) == {
+        "__init__.py",
+        "_base.py",
+        "py.typed",
+        ".mcpgen.json",
+        *(f"{e['module']}.py" for e in PINS.values()),
+    }
     committed = committed_files()
-    differing = sorted(k for k in set(written) | set(committed) if written.get(k) != committed.get(k))
-    assert not differing, f"generated under PYTHONHASHSEED=1 differs from generated/mcp_wire: {differing}"
+    differing = sorted(
+        k for k in set(written) | set(committed) if written.get(k) != committed.get(k)
+    )
+    assert not differing, (
+        f"generated under PYTHONHASHSEED=1 differs from generated/mcp_wire: {differing}"
+    )
     # ... and under PYTHONHASHSEED=4242 the regenerated text equals the same committed files.
     assert generations.check.returncode == 0 and generations.check.stdout == ""
 
 
-@pytest.mark.parametrize(("rev", "path"), revision_modules(), ids=[r for r, _ in revision_modules()])
+@pytest.mark.parametrize(
+    ("rev", "path"), revision_modules(), ids=[r for r, _ in revision_modules()]
+)
 def test_module_header_names_revision_and_schema_hash(spec_dir: Path, rev: str, path: Path) -> None:
     head = path.read_text(encoding="utf-8").splitlines()[:4]
     text = "\n".join(head)
@@ -114,8 +143,17 @@ def test_no_upstream_prose_in_committed_modules() -> None:
 
 def test_docstrings_option_does_bring_the_prose_in(spec_dir: Path, tmp_path: Path) -> None:
     """The needles above are real: the opt-in --docstrings build contains every one of them."""
-    run = run_mcpgen("protocol", "generate", "-r", "2025-03-26", "--docstrings", "--from", spec_dir,
-                     "--out", tmp_path)
+    run = run_mcpgen(
+        "protocol",
+        "generate",
+        "-r",
+        "2025-03-26",
+        "--docstrings",
+        "--from",
+        spec_dir,
+        "--out",
+        tmp_path,
+    )
     assert run.returncode == 0, run.stderr
     text = (tmp_path / "mcp_wire" / "v2025_03_26.py").read_text(encoding="utf-8")
     assert "with upstream descriptions" in text.splitlines()[0]
@@ -125,10 +163,22 @@ def test_docstrings_option_does_bring_the_prose_in(spec_dir: Path, tmp_path: Pat
 
 def test_mypy_strict_passes_on_generated_package(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull,
-         "-p", "mcp_wire"],
-        cwd=tmp_path, env=clean_env(MYPYPATH=str(REPO_ROOT / "generated")),
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--cache-dir",
+            os.devnull,
+            "-p",
+            "mcp_wire",
+        ],
+        cwd=tmp_path,
+        env=clean_env(MYPYPATH=str(REPO_ROOT / "generated")),
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"Success: no issues found in \d+ source files", proc.stdout)
@@ -139,17 +189,32 @@ def test_stale_tree_prints_unified_diff_and_exits_1(spec_dir: Path, committed_co
     text = module.read_text(encoding="utf-8")
     original = "class Tool(WireModel):\n"
     assert text.count(original) == 1
-    module.write_text(text.replace(original, "class Tool(WireModel):  # hand edit\n"), encoding="utf-8")
+    module.write_text(
+        text.replace(original, "class Tool(WireModel):  # hand edit\n"), encoding="utf-8"
+    )
     before = snapshot(committed_copy)
-    run = run_mcpgen("protocol", "generate", "--check", "-r", "2024-11-05", "--from", spec_dir,
-                     "--out", committed_copy)
+    run = run_mcpgen(
+        "protocol",
+        "generate",
+        "--check",
+        "-r",
+        "2024-11-05",
+        "--from",
+        spec_dir,
+        "--out",
+        committed_copy,
+    )
     assert run.returncode == 1, run.stderr
     assert re.search(r"^--- .*v2024_11_05\.py", run.stdout, re.M)
     assert re.search(r"^\+\+\+ .*v2024_11_05\.py", run.stdout, re.M)
     assert re.search(r"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@", run.stdout, re.M)
-    changed = [ln for ln in run.stdout.splitlines()
-               if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
-    assert sorted(changed) == sorted(["-class Tool(WireModel):  # hand edit", "+class Tool(WireModel):"]) or \
-        sorted(changed) == sorted(["+class Tool(WireModel):  # hand edit", "-class Tool(WireModel):"])
+    changed = [
+        ln for ln in run.stdout.splitlines() if ln[:1] in "+-" and not ln.startswith(("+++", "---"))
+    ]
+    assert sorted(changed) == sorted(
+        ["-class Tool(WireModel):  # hand edit", "+class Tool(WireModel):"]
+    ) or sorted(changed) == sorted(
+        ["+class Tool(WireModel):  # hand edit", "-class Tool(WireModel):"]
+    )
     assert "out of date" in run.stderr
     assert snapshot(committed_copy) == before  # --check never writes

@@ -25,12 +25,19 @@ import pytest
 from pydantic import TypeAdapter
 
 LEGACY = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-MODULES = {"2024-11-05": "v2024_11_05", "2025-03-26": "v2025_03_26",
-           "2025-06-18": "v2025_06_18", "2025-11-25": "v2025_11_25"}
+MODULES = {
+    "2024-11-05": "v2024_11_05",
+    "2025-03-26": "v2025_03_26",
+    "2025-06-18": "v2025_06_18",
+    "2025-11-25": "v2025_11_25",
+}
 ORDER = {rev: i for i, rev in enumerate(LEGACY)}
 
 # A real 1x1 PNG and a tiny WAV header, base64 (binary data must survive verbatim).
-PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+PNG_B64 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9Q"
+    "DwADhgGAWjR9awAAAABJRU5ErkJggg=="
+)
 WAV_B64 = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA="
 
 Vector = tuple[str, str, Any]  # (definition name, label, JSON value)
@@ -51,8 +58,13 @@ def get_weather_tool(rev: str) -> dict[str, Any]:
         "required": ["location"],
     }
     if since(rev, "2025-11-25"):
-        tool["icons"] = [{"src": "https://example.com/weather-icon.png", "mimeType": "image/png",
-                          "sizes": ["48x48"]}]
+        tool["icons"] = [
+            {
+                "src": "https://example.com/weather-icon.png",
+                "mimeType": "image/png",
+                "sizes": ["48x48"],
+            }
+        ]
         tool["execution"] = {"taskSupport": "optional"}
     return tool
 
@@ -61,20 +73,36 @@ def content_blocks(rev: str) -> list[Vector]:
     """One of each content block the revision allows in CallToolResult.content."""
     blocks: list[Vector] = [
         ("TextContent", "text", {"type": "text", "text": "Tool result text"}),
-        ("ImageContent", "image", {"type": "image", "data": PNG_B64, "mimeType": "image/png",
-                                   "annotations": {"audience": ["user"], "priority": 0.9}}),
+        (
+            "ImageContent",
+            "image",
+            {
+                "type": "image",
+                "data": PNG_B64,
+                "mimeType": "image/png",
+                "annotations": {"audience": ["user"], "priority": 0.9},
+            },
+        ),
     ]
     if since(rev, "2025-03-26"):
-        blocks.append(("AudioContent", "audio", {"type": "audio", "data": WAV_B64, "mimeType": "audio/wav"}))
+        blocks.append(
+            ("AudioContent", "audio", {"type": "audio", "data": WAV_B64, "mimeType": "audio/wav"})
+        )
     if since(rev, "2025-06-18"):
-        blocks.append(("ResourceLink", "resource_link", {
-            "type": "resource_link",
-            "uri": "file:///project/src/main.rs",
-            "name": "main.rs",
-            "description": "Primary application entry point",
-            "mimeType": "text/x-rust",
-            "annotations": {"audience": ["assistant"], "priority": 0.9},
-        }))
+        blocks.append(
+            (
+                "ResourceLink",
+                "resource_link",
+                {
+                    "type": "resource_link",
+                    "uri": "file:///project/src/main.rs",
+                    "name": "main.rs",
+                    "description": "Primary application entry point",
+                    "mimeType": "text/x-rust",
+                    "annotations": {"audience": ["assistant"], "priority": 0.9},
+                },
+            )
+        )
     text_resource: dict[str, Any] = {
         "uri": "file:///project/src/main.rs",
         "mimeType": "text/x-rust",
@@ -85,12 +113,27 @@ def content_blocks(rev: str) -> list[Vector]:
         # 2025-06-18 page: "title" and "annotations" inside the contents (open object: extras).
         text_resource["title"] = "Project Rust Main File"
         annotations["lastModified"] = "2025-05-03T14:30:00Z"
-    blocks.append(("EmbeddedResource", "resource-text",
-                   {"type": "resource", "resource": text_resource, "annotations": annotations}))
-    blocks.append(("EmbeddedResource", "resource-blob", {
-        "type": "resource",
-        "resource": {"uri": "file:///images/pixel.png", "mimeType": "image/png", "blob": PNG_B64},
-    }))
+    blocks.append(
+        (
+            "EmbeddedResource",
+            "resource-text",
+            {"type": "resource", "resource": text_resource, "annotations": annotations},
+        )
+    )
+    blocks.append(
+        (
+            "EmbeddedResource",
+            "resource-blob",
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "file:///images/pixel.png",
+                    "mimeType": "image/png",
+                    "blob": PNG_B64,
+                },
+            },
+        )
+    )
     return blocks
 
 
@@ -106,44 +149,90 @@ def vectors(rev: str) -> list[Vector]:
     modern_requests = since(rev, "2025-11-25")  # request types carry jsonrpc + id themselves
     out: list[Vector] = []
 
-    list_req = {"jsonrpc": "2.0", "id": 1, "method": "tools/list",
-                "params": {"cursor": "optional-cursor-value"}}
-    call_req = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": {"name": "get_weather", "arguments": {"location": "New York"}}}
-    out += [("JSONRPCRequest", "tools/list request", list_req),
-            ("JSONRPCRequest", "tools/call request", call_req)]
+    list_req = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/list",
+        "params": {"cursor": "optional-cursor-value"},
+    }
+    call_req = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "get_weather", "arguments": {"location": "New York"}},
+    }
+    out += [
+        ("JSONRPCRequest", "tools/list request", list_req),
+        ("JSONRPCRequest", "tools/call request", call_req),
+    ]
     if modern_requests:
-        out += [("ListToolsRequest", "tools/list request", list_req),
-                ("CallToolRequest", "tools/call request", call_req)]
+        out += [
+            ("ListToolsRequest", "tools/list request", list_req),
+            ("CallToolRequest", "tools/call request", call_req),
+        ]
     else:
-        out += [("ListToolsRequest", "tools/list request", {k: list_req[k] for k in ("method", "params")}),
-                ("CallToolRequest", "tools/call request", {k: call_req[k] for k in ("method", "params")})]
+        out += [
+            (
+                "ListToolsRequest",
+                "tools/list request",
+                {k: list_req[k] for k in ("method", "params")},
+            ),
+            (
+                "CallToolRequest",
+                "tools/call request",
+                {k: call_req[k] for k in ("method", "params")},
+            ),
+        ]
 
     list_result = {"tools": [get_weather_tool(rev)], "nextCursor": "next-page-cursor"}
-    out += [("ListToolsResult", "get_weather list", list_result),
-            ("Tool", "get_weather", get_weather_tool(rev)),
-            (result_env, "tools/list response", {"jsonrpc": "2.0", "id": 1, "result": list_result})]
+    out += [
+        ("ListToolsResult", "get_weather list", list_result),
+        ("Tool", "get_weather", get_weather_tool(rev)),
+        (result_env, "tools/list response", {"jsonrpc": "2.0", "id": 1, "result": list_result}),
+    ]
 
-    call_result = {"content": [{"type": "text", "text":
-                                "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"}],
-                   "isError": False}
-    out += [("CallToolResult", "get_weather result", call_result),
-            (result_env, "tools/call response", {"jsonrpc": "2.0", "id": 2, "result": call_result})]
+    call_result = {
+        "content": [
+            {
+                "type": "text",
+                "text": "Current weather in New York:\nTemperature: 72°F\n"
+                "Conditions: Partly cloudy",
+            }
+        ],
+        "isError": False,
+    }
+    out += [
+        ("CallToolResult", "get_weather result", call_result),
+        (result_env, "tools/call response", {"jsonrpc": "2.0", "id": 2, "result": call_result}),
+    ]
 
-    error_text = ("Invalid departure date: must be in the future. Current date is 08/08/2025."
-                  if modern_requests else "Failed to fetch weather data: API rate limit exceeded")
+    error_text = (
+        "Invalid departure date: must be in the future. Current date is 08/08/2025."
+        if modern_requests
+        else "Failed to fetch weather data: API rate limit exceeded"
+    )
     is_error = {"content": [{"type": "text", "text": error_text}], "isError": True}
-    out += [("CallToolResult", "isError result", is_error),
-            (result_env, "isError response", {"jsonrpc": "2.0", "id": 4, "result": is_error})]
+    out += [
+        ("CallToolResult", "isError result", is_error),
+        (result_env, "isError response", {"jsonrpc": "2.0", "id": 4, "result": is_error}),
+    ]
 
-    unknown_tool = {"jsonrpc": "2.0", "id": 3,
-                    "error": {"code": -32602, "message": "Unknown tool: invalid_tool_name"}}
+    unknown_tool = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "error": {"code": -32602, "message": "Unknown tool: invalid_tool_name"},
+    }
     out.append((error_env, "unknown tool -32602", unknown_tool))
 
     changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
     out.append(("JSONRPCNotification", "tools/list_changed", changed))
-    out.append(("ToolListChangedNotification", "tools/list_changed",
-                changed if modern_requests else {"method": changed["method"]}))
+    out.append(
+        (
+            "ToolListChangedNotification",
+            "tools/list_changed",
+            changed if modern_requests else {"method": changed["method"]},
+        )
+    )
     out.append(("ServerCapabilities", "tools capability", {"tools": {"listChanged": True}}))
 
     blocks = content_blocks(rev)
@@ -151,60 +240,109 @@ def vectors(rev: str) -> list[Vector]:
     out.append(("CallToolResult", "every content block", {"content": [v for _, _, v in blocks]}))
 
     if since(rev, "2025-03-26"):
-        annotations = {"title": "Get weather", "readOnlyHint": True, "destructiveHint": False,
-                       "idempotentHint": True, "openWorldHint": True}
+        annotations = {
+            "title": "Get weather",
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": True,
+        }
         out.append(("ToolAnnotations", "all hints", annotations))
         out.append(("Tool", "annotated", {**get_weather_tool(rev), "annotations": annotations}))
 
     if since(rev, "2025-06-18"):
-        out.append(("Tool", "get_weather_data with outputSchema", {
-            "name": "get_weather_data",
-            "title": "Weather Data Retriever",
-            "description": "Get current weather data for a location",
-            "inputSchema": {
-                "type": "object",
-                "properties": {"location": {"type": "string", "description": "City name or zip code"}},
-                "required": ["location"],
-            },
-            "outputSchema": {
-                "type": "object",
-                "properties": {
-                    "temperature": {"type": "number", "description": "Temperature in celsius"},
-                    "conditions": {"type": "string", "description": "Weather conditions description"},
-                    "humidity": {"type": "number", "description": "Humidity percentage"},
+        out.append(
+            (
+                "Tool",
+                "get_weather_data with outputSchema",
+                {
+                    "name": "get_weather_data",
+                    "title": "Weather Data Retriever",
+                    "description": "Get current weather data for a location",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "location": {"type": "string", "description": "City name or zip code"}
+                        },
+                        "required": ["location"],
+                    },
+                    "outputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "temperature": {
+                                "type": "number",
+                                "description": "Temperature in celsius",
+                            },
+                            "conditions": {
+                                "type": "string",
+                                "description": "Weather conditions description",
+                            },
+                            "humidity": {"type": "number", "description": "Humidity percentage"},
+                        },
+                        "required": ["temperature", "conditions", "humidity"],
+                    },
                 },
-                "required": ["temperature", "conditions", "humidity"],
-            },
-        }))
+            )
+        )
         structured = {
-            "content": [{"type": "text", "text":
-                         '{"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65}'}],
-            "structuredContent": {"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65},
+            "content": [
+                {
+                    "type": "text",
+                    "text": '{"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65}',
+                }
+            ],
+            "structuredContent": {
+                "temperature": 22.5,
+                "conditions": "Partly cloudy",
+                "humidity": 65,
+            },
         }
         out.append(("CallToolResult", "structured output", structured))
-        out.append((result_env, "structured output response", {"jsonrpc": "2.0", "id": 5, "result": structured}))
+        out.append(
+            (
+                result_env,
+                "structured output response",
+                {"jsonrpc": "2.0", "id": 5, "result": structured},
+            )
+        )
 
     if since(rev, "2025-11-25"):
         out += [
             ("Icon", "weather icon", get_weather_tool(rev)["icons"][0]),
             ("ToolExecution", "taskSupport optional", {"taskSupport": "optional"}),
-            ("Tool", "no parameters", {"name": "get_current_time",
-                                       "description": "Returns the current server time",
-                                       "inputSchema": {"type": "object", "additionalProperties": False}}),
-            ("Tool", "explicit draft-07 input schema", {
-                "name": "calculate_sum",
-                "description": "Add two numbers",
-                "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-                                "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
-                                "required": ["a", "b"]},
-            }),
+            (
+                "Tool",
+                "no parameters",
+                {
+                    "name": "get_current_time",
+                    "description": "Returns the current server time",
+                    "inputSchema": {"type": "object", "additionalProperties": False},
+                },
+            ),
+            (
+                "Tool",
+                "explicit draft-07 input schema",
+                {
+                    "name": "calculate_sum",
+                    "description": "Add two numbers",
+                    "inputSchema": {
+                        "$schema": "http://json-schema.org/draft-07/schema#",
+                        "type": "object",
+                        "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+                        "required": ["a", "b"],
+                    },
+                },
+            ),
         ]
     return out
 
 
 def all_vectors() -> list[Any]:
-    return [pytest.param(rev, name, value, id=f"{rev}:{name}:{label}")
-            for rev in LEGACY for name, label, value in vectors(rev)]
+    return [
+        pytest.param(rev, name, value, id=f"{rev}:{name}:{label}")
+        for rev in LEGACY
+        for name, label, value in vectors(rev)
+    ]
 
 
 @cache
@@ -221,7 +359,9 @@ def schema_validator(spec_dir: Path, rev: str, name: str) -> jsonschema.protocol
     container = "$defs" if "$defs" in doc else "definitions"
     assert name in doc[container], f"{name} is not defined in {rev}"
     cls = jsonschema.validators.validator_for(doc)
-    expected = jsonschema.Draft202012Validator if container == "$defs" else jsonschema.Draft7Validator
+    expected = (
+        jsonschema.Draft202012Validator if container == "$defs" else jsonschema.Draft7Validator
+    )
     assert cls is expected
     return cls({**doc, "$ref": f"#/{container}/{name}"})
 
@@ -268,7 +408,9 @@ def test_every_vector_kind_is_present() -> None:
 @pytest.mark.parametrize("rev", LEGACY)
 def test_content_blocks_dispatch_to_their_classes(rev: str) -> None:
     blocks = content_blocks(rev)
-    result = wire_class(rev, "CallToolResult").model_validate({"content": [v for _, _, v in blocks]})
+    result = wire_class(rev, "CallToolResult").model_validate(
+        {"content": [v for _, _, v in blocks]}
+    )
     got = [type(getattr(item, "root", item)).__name__ for item in result.content]
     assert got == [name for name, _, _ in blocks]
     text_res, blob_res = (getattr(item, "root", item).resource for item in result.content[-2:])
@@ -280,7 +422,8 @@ def test_content_blocks_dispatch_to_their_classes(rev: str) -> None:
 @pytest.mark.parametrize("rev", LEGACY)
 def test_typed_access_to_get_weather(rev: str) -> None:
     result = wire_class(rev, "ListToolsResult").model_validate(
-        {"tools": [get_weather_tool(rev)], "nextCursor": "next-page-cursor"})
+        {"tools": [get_weather_tool(rev)], "nextCursor": "next-page-cursor"}
+    )
     (tool,) = result.tools
     assert isinstance(tool, wire_class(rev, "Tool"))
     assert tool.name == "get_weather"

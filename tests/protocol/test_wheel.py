@@ -29,9 +29,12 @@ def run(*args: str | Path, cwd: Path, timeout: float = 900) -> subprocess.Comple
     env = clean_env()
     for var in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"):
         env.pop(var, None)
-    proc = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=timeout)
-    assert proc.returncode == 0, f"{args}: exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    proc = subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+    assert proc.returncode == 0, (
+        f"{args}: exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    )
     return proc
 
 
@@ -40,9 +43,28 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(venv dir, a working directory outside the checkout)."""
     root = tmp_path_factory.mktemp("wheel")
     dist = root / "dist"
-    run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", dist, REPO_ROOT, cwd=root)
-    run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", dist,
-        REPO_ROOT / "runtime", cwd=root)
+    run(
+        sys.executable,
+        "-m",
+        "build",
+        "--wheel",
+        "--no-isolation",
+        "--outdir",
+        dist,
+        REPO_ROOT,
+        cwd=root,
+    )
+    run(
+        sys.executable,
+        "-m",
+        "build",
+        "--wheel",
+        "--no-isolation",
+        "--outdir",
+        dist,
+        REPO_ROOT / "runtime",
+        cwd=root,
+    )
     (wheel,) = dist.glob("mcpgen-*.whl")
     (runtime_wheel,) = dist.glob("mcpgen_runtime-*.whl")
     venv = root / "venv"
@@ -63,14 +85,18 @@ def test_wheel_contents(installed: tuple[Path, Path]) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "codegen/_data/schema/revisions.json" in names
     assert "codegen/_data/templates/protocol/_base.py.jinja" in names
-    assert not any(n.startswith(("tests/", "generated/", "mcp_wire/", "mcpgen_runtime/")) for n in names)
+    assert not any(
+        n.startswith(("tests/", "generated/", "mcp_wire/", "mcpgen_runtime/")) for n in names
+    )
     runtime_names = set(zipfile.ZipFile(runtime_wheel).namelist())
     assert {f"mcp_wire/{p.name}" for p in COMMITTED.iterdir() if p.is_file()} <= runtime_names
     assert "mcpgen_runtime/server/tools.py" in runtime_names
     assert not any(n.startswith(("codegen/", "tests/", "generated/")) for n in runtime_names)
-    metadata = zipfile.ZipFile(wheel).read(
-        next(n for n in names if n.endswith(".dist-info/METADATA"))
-    ).decode()
+    metadata = (
+        zipfile.ZipFile(wheel)
+        .read(next(n for n in names if n.endswith(".dist-info/METADATA")))
+        .decode()
+    )
     assert f"Requires-Dist: mcpgen-runtime=={codegen_version()}" in metadata
 
 
@@ -78,14 +104,23 @@ def test_installed_cli_and_models(installed: tuple[Path, Path]) -> None:
     venv, work = installed
     py, mcpgen = venv / "bin" / "python", venv / "bin" / "mcpgen"
     assert "Usage: mcpgen" in run(mcpgen, "--help", cwd=work).stdout
-    probe = run(py, "-c", (
-        "import codegen, mcp_wire, codegen.resources as r\n"
-        "from mcp_wire.v2026_07_28 import Tool, CallToolResult, TextContent, InputRequiredResult\n"
-        "t = Tool(name='t', input_schema={'type': 'object'})\n"
-        "print(codegen.__file__); print(mcp_wire.__file__); print(r.templates_dir()); print(r.schema_dir())\n"
-        "print(t.model_dump_json(exclude_unset=True))\n"
-    ), cwd=work).stdout.splitlines()
-    codegen_file, wire_file, templates, schema, dumped = (Path(x) if i < 4 else x for i, x in enumerate(probe))
+    probe = run(
+        py,
+        "-c",
+        (
+            "import codegen, mcp_wire, codegen.resources as r\n"
+            "from mcp_wire.v2026_07_28 import "
+            "Tool, CallToolResult, TextContent, InputRequiredResult\n"
+            "t = Tool(name='t', input_schema={'type': 'object'})\n"
+            "print(codegen.__file__); print(mcp_wire.__file__); "
+            "print(r.templates_dir()); print(r.schema_dir())\n"
+            "print(t.model_dump_json(exclude_unset=True))\n"
+        ),
+        cwd=work,
+    ).stdout.splitlines()
+    codegen_file, wire_file, templates, schema, dumped = (
+        Path(x) if i < 4 else x for i, x in enumerate(probe)
+    )
     site = venv.resolve()
     for path in (codegen_file, wire_file, templates, schema):
         assert Path(path).resolve().is_relative_to(site), path  # not the checkout
@@ -97,19 +132,42 @@ def test_installed_cli_and_models(installed: tuple[Path, Path]) -> None:
 def test_installed_pull_uses_packaged_pins(installed: tuple[Path, Path], spec_dir: Path) -> None:
     venv, work = installed
     cache = work / "cache"
-    out = run(venv / "bin" / "mcpgen", "protocol", "pull", "--from", spec_dir, "--cache-dir", cache, cwd=work)
+    out = run(
+        venv / "bin" / "mcpgen",
+        "protocol",
+        "pull",
+        "--from",
+        spec_dir,
+        "--cache-dir",
+        cache,
+        cwd=work,
+    )
     assert out.stdout.strip().splitlines()[-1] == str(cache)
     for rev in REVISIONS:
-        assert sha256_file(cache / rev / "schema.json") == sha256_file(spec_dir / rev / "schema.json")
+        assert sha256_file(cache / rev / "schema.json") == sha256_file(
+            spec_dir / rev / "schema.json"
+        )
 
 
-def test_installed_generate_matches_committed_module(installed: tuple[Path, Path], spec_dir: Path) -> None:
+def test_installed_generate_matches_committed_module(
+    installed: tuple[Path, Path], spec_dir: Path
+) -> None:
     """The installed generator (its own templates, pinned generator versions) reproduces the
     committed bytes."""
     venv, work = installed
     out = work / "gen"
-    run(venv / "bin" / "mcpgen", "protocol", "generate", "-r", "2024-11-05", "--from", spec_dir,
-        "--out", out, cwd=work)
+    run(
+        venv / "bin" / "mcpgen",
+        "protocol",
+        "generate",
+        "-r",
+        "2024-11-05",
+        "--from",
+        spec_dir,
+        "--out",
+        out,
+        cwd=work,
+    )
     for name in ("v2024_11_05.py", "_base.py", "__init__.py"):
         assert (out / "mcp_wire" / name).read_bytes() == (COMMITTED / name).read_bytes(), name
     assert not os.path.exists(work / "generated")

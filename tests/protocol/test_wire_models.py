@@ -27,7 +27,10 @@ STRICT_JSONRPC = ("2025-11-25", *MODERN)  # request types repeat `jsonrpc: const
 WITH_META = ("2025-06-18", "2025-11-25", *MODERN)  # Tool._meta exists
 WITH_ICONS = ("2025-11-25", *MODERN)
 
-PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+PNG_B64 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9Q"
+    "DwADhgGAWjR9awAAAABJRU5ErkJggg=="
+)
 
 
 def wire(rev: str) -> Any:
@@ -35,7 +38,9 @@ def wire(rev: str) -> Any:
 
 
 def dump(model: Any) -> Any:
-    return TypeAdapter(type(model)).dump_python(model, by_alias=True, exclude_unset=True, mode="json")
+    return TypeAdapter(type(model)).dump_python(
+        model, by_alias=True, exclude_unset=True, mode="json"
+    )
 
 
 def result(rev: str, **fields: Any) -> dict[str, Any]:
@@ -71,7 +76,8 @@ def test_wrong_content_type_tag_is_one_union_tag_invalid_error(rev: str) -> None
 
 @pytest.mark.parametrize("rev", ALL)
 def test_content_tag_of_a_later_revision_is_rejected(rev: str) -> None:
-    """`resource_link` exists from 2025-06-18, `audio` from 2025-03-26: earlier models refuse them."""
+    """`resource_link` exists from 2025-06-18, `audio` from 2025-03-26: earlier models refuse
+    them."""
     link = {"type": "resource_link", "uri": "file:///x", "name": "x"}
 
     def validate() -> Any:
@@ -91,8 +97,9 @@ def test_content_tag_of_a_later_revision_is_rejected(rev: str) -> None:
     [({"inputSchema": {"type": "object"}}, "name"), ({"name": "get_weather"}, "inputSchema")],
     ids=["no-name", "no-inputSchema"],
 )
-def test_tool_without_required_field_is_rejected(spec_dir: Path, rev: str, value: dict[str, Any],
-                                                 missing: str) -> None:
+def test_tool_without_required_field_is_rejected(
+    spec_dir: Path, rev: str, value: dict[str, Any], missing: str
+) -> None:
     with pytest.raises(ValidationError) as exc:
         wire(rev).Tool.model_validate(value)
     assert errors(exc) == [("missing", (missing,))]
@@ -113,8 +120,10 @@ def test_call_tool_result_without_content_is_rejected(spec_dir: Path, rev: str) 
 def test_wrong_jsonrpc_const_is_rejected(spec_dir: Path, rev: str) -> None:
     params: dict[str, Any] = {"name": "get_weather"}
     if rev in MODERN:
-        params["_meta"] = {"io.modelcontextprotocol/protocolVersion": rev,
-                           "io.modelcontextprotocol/clientCapabilities": {}}
+        params["_meta"] = {
+            "io.modelcontextprotocol/protocolVersion": rev,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
     good = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
     assert wire(rev).CallToolRequest.model_validate(good).jsonrpc == "2.0"
     bad = {**good, "jsonrpc": "1.0"}
@@ -138,15 +147,21 @@ def test_wrong_method_const_is_rejected(rev: str) -> None:
 
 
 def call_tool_response(rev: str, result_body: dict[str, Any]) -> Any:
-    return wire(rev).CallToolResultResponse.model_validate({"jsonrpc": "2.0", "id": 7, "result": result_body})
+    return wire(rev).CallToolResultResponse.model_validate(
+        {"jsonrpc": "2.0", "id": 7, "result": result_body}
+    )
 
 
 @pytest.mark.parametrize("rev", MODERN)
 def test_complete_result_is_a_call_tool_result_not_input_required(rev: str) -> None:
     # Every complete CallToolResult also satisfies InputRequiredResult's schema; dispatch must use
     # the value of resultType.
-    body = {"resultType": "complete", "content": [{"type": "text", "text": "72°F"}],
-            "structuredContent": {"t": 72}, "isError": False}
+    body = {
+        "resultType": "complete",
+        "content": [{"type": "text", "text": "72°F"}],
+        "structuredContent": {"t": 72},
+        "isError": False,
+    }
     response = call_tool_response(rev, body)
     assert type(response.result) is wire(rev).CallToolResult
     assert response.result.content[0].root.text == "72°F"
@@ -160,10 +175,20 @@ def test_complete_result_is_a_call_tool_result_not_input_required(rev: str) -> N
 def test_input_required_result_is_an_input_required_result(rev: str) -> None:
     body = {
         "resultType": "input_required",
-        "inputRequests": {"github_login": {"method": "elicitation/create", "params": {
-            "mode": "form", "message": "Please provide your GitHub username",
-            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}},
-                                "required": ["name"]}}}},
+        "inputRequests": {
+            "github_login": {
+                "method": "elicitation/create",
+                "params": {
+                    "mode": "form",
+                    "message": "Please provide your GitHub username",
+                    "requestedSchema": {
+                        "type": "object",
+                        "properties": {"name": {"type": "string"}},
+                        "required": ["name"],
+                    },
+                },
+            }
+        },
         "requestState": "eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0...",
     }
     response = call_tool_response(rev, body)
@@ -186,8 +211,11 @@ def test_unknown_result_type_is_rejected(rev: str) -> None:
 def test_unknown_fields_are_kept_and_dumped_back(rev: str) -> None:
     tool = {
         "name": "find",
-        "inputSchema": {"type": "object", "oneOf": [{"required": ["id"]}, {"required": ["name"]}],
-                        "properties": {"id": {"type": "string", "x-mcp-header": "Id"}}},
+        "inputSchema": {
+            "type": "object",
+            "oneOf": [{"required": ["id"]}, {"required": ["name"]}],
+            "properties": {"id": {"type": "string", "x-mcp-header": "Id"}},
+        },
         "x-vendor": {"nested": [1, 2.5, None, "s"]},
     }
     value: dict[str, Any] = {"tools": [tool], "futureField": True}
@@ -205,8 +233,14 @@ def test_snake_case_and_camel_case_both_build(rev: str) -> None:
     by_name = tool_cls(name="t", input_schema={"type": "object"})
     by_alias = tool_cls(name="t", inputSchema={"type": "object"})
     assert by_name == by_alias
-    assert by_name.model_dump(exclude_unset=True) == {"name": "t", "inputSchema": {"type": "object"}}
-    assert by_name.model_dump_json(exclude_unset=True) == '{"inputSchema":{"type":"object"},"name":"t"}'
+    assert by_name.model_dump(exclude_unset=True) == {
+        "name": "t",
+        "inputSchema": {"type": "object"},
+    }
+    assert (
+        by_name.model_dump_json(exclude_unset=True)
+        == '{"inputSchema":{"type":"object"},"name":"t"}'
+    )
     res = wire(rev).CallToolResult(**result(rev, content=[]), is_error=True)
     assert dump(res)["isError"] is True
 
@@ -215,20 +249,35 @@ def test_snake_case_and_camel_case_both_build(rev: str) -> None:
 def test_meta_round_trips_under_its_wire_name(rev: str) -> None:
     value = {"name": "t", "inputSchema": {"type": "object"}, "_meta": {"vendor/key": 1}}
     tool = wire(rev).Tool.model_validate(value)
-    assert dict(tool.meta if isinstance(tool.meta, dict) else tool.meta.model_dump()) == {"vendor/key": 1}
+    assert dict(tool.meta if isinstance(tool.meta, dict) else tool.meta.model_dump()) == {
+        "vendor/key": 1
+    }
     assert tool.model_extra == {}
     assert dump(tool) == value
     built = wire(rev).Tool(name="t", input_schema={"type": "object"}, meta={"vendor/key": 1})
     assert dump(built) == value
 
 
-@pytest.mark.parametrize(("rev", "name", "value"), [
-    ("2025-06-18", "Tool", {"name": "t", "inputSchema": {"type": "object"}, "meta": {"not": "_meta"}}),
-    ("2026-07-28", "Tool", {"name": "t", "inputSchema": {"type": "object"}, "meta": {"not": "_meta"}}),
-    ("2025-11-25", "CallToolResult", {"content": [], "is_error": "not isError"}),
-], ids=["2025-06-18-meta", "2026-07-28-meta", "2025-11-25-is_error"])
-def test_wire_key_named_like_a_python_attribute_stays_an_unknown_field(rev: str, name: str,
-                                                                       value: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("rev", "name", "value"),
+    [
+        (
+            "2025-06-18",
+            "Tool",
+            {"name": "t", "inputSchema": {"type": "object"}, "meta": {"not": "_meta"}},
+        ),
+        (
+            "2026-07-28",
+            "Tool",
+            {"name": "t", "inputSchema": {"type": "object"}, "meta": {"not": "_meta"}},
+        ),
+        ("2025-11-25", "CallToolResult", {"content": [], "is_error": "not isError"}),
+    ],
+    ids=["2025-06-18-meta", "2026-07-28-meta", "2025-11-25-is_error"],
+)
+def test_wire_key_named_like_a_python_attribute_stays_an_unknown_field(
+    rev: str, name: str, value: dict[str, Any]
+) -> None:
     # from_wire accepts wire names only; plain model_validate also accepts Python names (building)
     model = getattr(wire(rev), name).from_wire(value)
     assert dump(model) == value
@@ -236,9 +285,14 @@ def test_wire_key_named_like_a_python_attribute_stays_an_unknown_field(rev: str,
 
 @pytest.mark.parametrize("rev", WITH_ICONS)
 def test_dollar_schema_round_trips(rev: str) -> None:
-    value = {"name": "t", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",
-                                          "type": "object"},
-             "outputSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}}
+    value = {
+        "name": "t",
+        "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"},
+        "outputSchema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+        },
+    }
     tool = wire(rev).Tool.model_validate(value)
     assert tool.input_schema.schema_ == "http://json-schema.org/draft-07/schema#"
     assert tool.input_schema.model_extra == {}
@@ -261,29 +315,44 @@ def test_dotted_2026_meta_keys_round_trip(rev: str) -> None:
     assert params.meta.model_extra == {"com.example/trace": "abc"}
     assert dump(params) == {"name": "get_weather", "_meta": meta}
     m = wire(rev)
-    built = m.RequestMetaObject(io_modelcontextprotocol_protocol_version="2026-07-28",
-                                io_modelcontextprotocol_client_capabilities=m.ClientCapabilities())
-    assert dump(built) == {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                           "io.modelcontextprotocol/clientCapabilities": {}}
+    built = m.RequestMetaObject(
+        io_modelcontextprotocol_protocol_version="2026-07-28",
+        io_modelcontextprotocol_client_capabilities=m.ClientCapabilities(),
+    )
+    assert dump(built) == {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
     with pytest.raises(ValidationError) as exc:
-        m.RequestMetaObject.model_validate({"io.modelcontextprotocol/protocolVersion": "2026-07-28"})
+        m.RequestMetaObject.model_validate(
+            {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+        )
     assert errors(exc) == [("missing", ("io.modelcontextprotocol/clientCapabilities",))]
 
 
-URIS = ["https://example.com", "file:///a b", "HTTPS://Example.COM:443/x/../y?q=1#f",
-        "resource://example", "relative/path"]
+URIS = [
+    "https://example.com",
+    "file:///a b",
+    "HTTPS://Example.COM:443/x/../y?q=1#f",
+    "resource://example",
+    "relative/path",
+]
 
 
 @pytest.mark.parametrize("rev", ALL)
 @pytest.mark.parametrize("uri", URIS)
 def test_uris_and_base64_are_kept_verbatim(rev: str, uri: str) -> None:
     m = wire(rev)
-    image = m.ImageContent.model_validate({"type": "image", "data": PNG_B64, "mimeType": "image/png"})
+    image = m.ImageContent.model_validate(
+        {"type": "image", "data": PNG_B64, "mimeType": "image/png"}
+    )
     assert image.data == PNG_B64 and isinstance(image.data, str)
     blob = m.BlobResourceContents.model_validate({"uri": uri, "blob": PNG_B64})
     text = m.TextResourceContents.model_validate({"uri": uri, "text": "x"})
     assert (blob.uri, blob.blob, text.uri) == (uri, PNG_B64, uri)
-    embedded = m.EmbeddedResource.model_validate({"type": "resource", "resource": {"uri": uri, "blob": PNG_B64}})
+    embedded = m.EmbeddedResource.model_validate(
+        {"type": "resource", "resource": {"uri": uri, "blob": PNG_B64}}
+    )
     assert dump(embedded) == {"type": "resource", "resource": {"uri": uri, "blob": PNG_B64}}
     if hasattr(m, "ResourceLink"):
         link = {"type": "resource_link", "uri": uri, "name": "n"}
@@ -302,7 +371,8 @@ def test_json_value_accepts_floats_and_null(spec_dir: Path, rev: str) -> None:
     assert dump(caps) == value
     ratio = caps.experimental["x"].root["ratio"]
     assert getattr(ratio, "root", ratio) == 0.5 and isinstance(getattr(ratio, "root", ratio), float)
-    # schema.json itself is lossy here (JSONValue = string|integer|boolean); the models follow schema.ts.
+    # schema.json itself is lossy here (JSONValue = string|integer|boolean); the models follow
+    # schema.ts.
     assert not schema_validator(spec_dir, rev, "ClientCapabilities").is_valid(value)
 
 

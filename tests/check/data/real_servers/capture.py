@@ -36,8 +36,12 @@ def npm_servers(prefix: Path) -> list[tuple[str, str, list[str]]]:
         pass
     out = []
     scratch = tempfile.mkdtemp()
-    for name, extra in (("server-everything", ["stdio"]), ("server-memory", []),
-                        ("server-filesystem", [scratch]), ("server-sequential-thinking", [])):
+    for name, extra in (
+        ("server-everything", ["stdio"]),
+        ("server-memory", []),
+        ("server-filesystem", [scratch]),
+        ("server-sequential-thinking", []),
+    ):
         pkg = prefix / "node_modules" / "@modelcontextprotocol" / name
         meta = json.loads((pkg / "package.json").read_text())
         out.append((meta["name"], meta["version"], [node, str(pkg / "dist" / "index.js"), *extra]))
@@ -48,11 +52,21 @@ def py_servers(venv: Path) -> list[tuple[str, str, list[str]]]:
     import subprocess
 
     out = []
-    for name, extra in (("mcp-server-time", ["--local-timezone", "UTC"]), ("mcp-server-fetch", []),
-                        ("mcp-server-git", [])):
-        version = subprocess.run([str(venv / "bin" / "python"), "-c",
-                                  f"import importlib.metadata as m; print(m.version({name!r}))"],
-                                 capture_output=True, text=True, check=True).stdout.strip()
+    for name, extra in (
+        ("mcp-server-time", ["--local-timezone", "UTC"]),
+        ("mcp-server-fetch", []),
+        ("mcp-server-git", []),
+    ):
+        version = subprocess.run(
+            [
+                str(venv / "bin" / "python"),
+                "-c",
+                f"import importlib.metadata as m; print(m.version({name!r}))",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         out.append((name, version, [str(venv / "bin" / name), *extra]))
     return out
 
@@ -64,8 +78,9 @@ async def list_tools(cmd: list[str]) -> list[dict[str, Any]]:
         cursor = None
         while True:
             page = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
-            tools.extend(t.model_dump(mode="json", by_alias=True, exclude_unset=True)
-                         for t in page.tools)
+            tools.extend(
+                t.model_dump(mode="json", by_alias=True, exclude_unset=True) for t in page.tools
+            )
             cursor = page.next_cursor
             if not cursor:
                 return tools
