@@ -134,8 +134,13 @@ class Conn:
         self.wire = wire
         self.t0 = time.perf_counter()
         self.proc = subprocess.Popen(
-            srv.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=srv.env, bufsize=0, start_new_session=True,
+            srv.cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=srv.env,
+            bufsize=0,
+            start_new_session=True,
         )
         self.w, self.r = self.proc.stdin, self.proc.stdout
         self.next_id = 0
@@ -165,7 +170,10 @@ class Conn:
     def start(self) -> float:
         """Handshake (legacy wire) + first tools/list; returns cold start in ms."""
         if self.wire == "handshake":
-            init = self.rpc("initialize", {"protocolVersion": HANDSHAKE, "capabilities": {}, "clientInfo": CLIENT_INFO})
+            init = self.rpc(
+                "initialize",
+                {"protocolVersion": HANDSHAKE, "capabilities": {}, "clientInfo": CLIENT_INFO},
+            )
             if "error" in init or init["result"].get("protocolVersion") != HANDSHAKE:
                 raise RuntimeError(f"initialize failed: {init}")
             assert self.w is not None
@@ -192,7 +200,9 @@ def check_add(resp: dict[str, Any], a: int, b: int) -> None:
     want = {"sum": a + b}
     if res.get("isError") or res.get("structuredContent") != want:
         raise RuntimeError(f"bad result for add({a}, {b}): {json.dumps(res)[:300]}")
-    if not any(c.get("type") == "text" and json.loads(c["text"]) == want for c in res.get("content", [])):
+    if not any(
+        c.get("type") == "text" and json.loads(c["text"]) == want for c in res.get("content", [])
+    ):
         raise RuntimeError(f"no text mirror of {want}: {res.get('content')}")
     if resp["result"].get("resultType", "complete") != "complete":
         raise RuntimeError(f"resultType: {res}")
@@ -251,8 +261,18 @@ def generate(tmp: Path) -> Server:
     mcpgen = Path(sys.executable).with_name("mcpgen")
     cmd = [str(mcpgen)] if mcpgen.is_file() else [sys.executable, "-m", "codegen"]
     proc = subprocess.run(
-        [*cmd, "server", str(BENCH / "add_manifest.yaml"), "--out", str(out), "--package", "bench_add_server"],
-        capture_output=True, text=True, cwd=ROOT,
+        [
+            *cmd,
+            "server",
+            str(BENCH / "add_manifest.yaml"),
+            "--out",
+            str(out),
+            "--package",
+            "bench_add_server",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     if proc.returncode != 0:
         sys.exit(f"mcpgen server failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
@@ -263,7 +283,10 @@ def generate(tmp: Path) -> Server:
     import compileall
 
     compileall.compile_dir(str(out), quiet=1)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(out), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(out), os.environ.get("PYTHONPATH")])),
+    )
     return Server("generated", [sys.executable, "-m", "bench_add_server"], env)
 
 
@@ -295,39 +318,99 @@ def summarize(s: Server, how: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for k in KEYS:
         vals = [r[k] for r in s.runs]
-        out[k] = med(vals) if how == "median" else (max(vals) if k in HIGHER_IS_BETTER else min(vals))
+        out[k] = (
+            med(vals) if how == "median" else (max(vals) if k in HIGHER_IS_BETTER else min(vals))
+        )
     out["cold_ms"] = med(s.cold) if how == "median" else min(s.cold)
     return out
 
 
 def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]:
     print(f"\n{title}")
-    print(f"{'server':<12} {'calls/s':>8} {'blk c/s':>8} {'cpu us/call':>11} {'p50 ms':>7} {'p99 ms':>7} {'cold ms':>8} {'RSS MiB':>8}")
+    print(
+        f"{'server':<12} {'calls/s':>8} {'blk c/s':>8} {'cpu us/call':>11} {'p50 ms':>7} "
+        f"{'p99 ms':>7} {'cold ms':>8} {'RSS MiB':>8}"
+    )
     for label, m in rows.items():
-        print(f"{label:<12} {m['calls_per_s']:>8.0f} {m['calls_per_s_blk']:>8.0f} {m['server_cpu_us_per_call']:>11.0f} "
-              f"{m['p50_ms']:>7.3f} {m['p99_ms']:>7.3f} {m['cold_ms']:>8.0f} {m['rss_mib']:>8.1f}")
+        print(
+            f"{label:<12} {m['calls_per_s']:>8.0f} {m['calls_per_s_blk']:>8.0f} "
+            f"{m['server_cpu_us_per_call']:>11.0f} "
+            f"{m['p50_ms']:>7.3f} {m['p99_ms']:>7.3f} {m['cold_ms']:>8.0f} {m['rss_mib']:>8.1f}"
+        )
     g, ll, ms = rows["generated"], rows["lowlevel"], rows["mcpserver"]
     checks = [
-        ("calls/s generated / lowlevel", g["calls_per_s"] / ll["calls_per_s"], ">= 0.90", g["calls_per_s"] >= 0.9 * ll["calls_per_s"]),
-        ("calls/s generated / mcpserver", g["calls_per_s"] / ms["calls_per_s"], ">= 1.20", g["calls_per_s"] >= 1.2 * ms["calls_per_s"]),
-        ("blk calls/s generated / lowlevel", g["calls_per_s_blk"] / ll["calls_per_s_blk"], ">= 0.90", g["calls_per_s_blk"] >= 0.9 * ll["calls_per_s_blk"]),
-        ("blk calls/s generated / mcpserver", g["calls_per_s_blk"] / ms["calls_per_s_blk"], ">= 1.20", g["calls_per_s_blk"] >= 1.2 * ms["calls_per_s_blk"]),
-        ("server CPU/call generated / lowlevel", g["server_cpu_us_per_call"] / ll["server_cpu_us_per_call"], "(info)", None),
-        ("server CPU/call generated / mcpserver", g["server_cpu_us_per_call"] / ms["server_cpu_us_per_call"], "(info)", None),
+        (
+            "calls/s generated / lowlevel",
+            g["calls_per_s"] / ll["calls_per_s"],
+            ">= 0.90",
+            g["calls_per_s"] >= 0.9 * ll["calls_per_s"],
+        ),
+        (
+            "calls/s generated / mcpserver",
+            g["calls_per_s"] / ms["calls_per_s"],
+            ">= 1.20",
+            g["calls_per_s"] >= 1.2 * ms["calls_per_s"],
+        ),
+        (
+            "blk calls/s generated / lowlevel",
+            g["calls_per_s_blk"] / ll["calls_per_s_blk"],
+            ">= 0.90",
+            g["calls_per_s_blk"] >= 0.9 * ll["calls_per_s_blk"],
+        ),
+        (
+            "blk calls/s generated / mcpserver",
+            g["calls_per_s_blk"] / ms["calls_per_s_blk"],
+            ">= 1.20",
+            g["calls_per_s_blk"] >= 1.2 * ms["calls_per_s_blk"],
+        ),
+        (
+            "server CPU/call generated / lowlevel",
+            g["server_cpu_us_per_call"] / ll["server_cpu_us_per_call"],
+            "(info)",
+            None,
+        ),
+        (
+            "server CPU/call generated / mcpserver",
+            g["server_cpu_us_per_call"] / ms["server_cpu_us_per_call"],
+            "(info)",
+            None,
+        ),
         ("p50 generated / lowlevel", g["p50_ms"] / ll["p50_ms"], "(info)", None),
-        ("cold start generated - lowlevel (ms)", g["cold_ms"] - ll["cold_ms"], "<= 40", g["cold_ms"] - ll["cold_ms"] <= 40),
+        (
+            "cold start generated - lowlevel (ms)",
+            g["cold_ms"] - ll["cold_ms"],
+            "<= 40",
+            g["cold_ms"] - ll["cold_ms"] <= 40,
+        ),
         ("RSS generated - lowlevel (MiB)", g["rss_mib"] - ll["rss_mib"], "(info)", None),
     ]
     # Same event loop on both sides: what the generated layer itself costs.
     if "gen-asyncio" in rows:
         ga = rows["gen-asyncio"]
         checks += [
-            ("same loop: gen-asyncio / lowlevel", ga["calls_per_s"] / ll["calls_per_s"], ">= 1.00", ga["calls_per_s"] >= ll["calls_per_s"]),
-            ("same loop: gen-asyncio / mcpserver", ga["calls_per_s"] / ms["calls_per_s"], "(info)", None),
+            (
+                "same loop: gen-asyncio / lowlevel",
+                ga["calls_per_s"] / ll["calls_per_s"],
+                ">= 1.00",
+                ga["calls_per_s"] >= ll["calls_per_s"],
+            ),
+            (
+                "same loop: gen-asyncio / mcpserver",
+                ga["calls_per_s"] / ms["calls_per_s"],
+                "(info)",
+                None,
+            ),
         ]
     if "lowlevel-uv" in rows:
         lu = rows["lowlevel-uv"]
-        checks.append(("same loop: generated / lowlevel-uv", g["calls_per_s"] / lu["calls_per_s"], ">= 1.00", g["calls_per_s"] >= lu["calls_per_s"]))
+        checks.append(
+            (
+                "same loop: generated / lowlevel-uv",
+                g["calls_per_s"] / lu["calls_per_s"],
+                ">= 1.00",
+                g["calls_per_s"] >= lu["calls_per_s"],
+            )
+        )
     for name, value, target, ok in checks:
         verdict = "" if ok is None else ("MET" if ok else "MISSED")
         print(f"  {name:<38} {value:>8.2f}  target {target:<8} {verdict}")
@@ -335,25 +418,44 @@ def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]
 
 
 def report(servers: list[Server], a: argparse.Namespace) -> dict[str, Any]:
-    print(f"\nstdio, {a.wire} wire, add(a,b), N={a.n} timed calls after {a.warmup} warm-up, {a.repeat} repeats "
-          f"(+{a.cold_extra} extra cold starts each), python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f}")
-    print("calls/s = N / wall; blk c/s = median over 100-call blocks; cpu us/call = server CPU time per call")
+    print(
+        f"\nstdio, {a.wire} wire, add(a,b), N={a.n} timed calls after {a.warmup} warm-up, "
+        f"{a.repeat} repeats (+{a.cold_extra} extra cold starts each), "
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        "calls/s = N / wall; blk c/s = median over 100-call blocks; "
+        "cpu us/call = server CPU time per call"
+    )
     summary: dict[str, Any] = {"runs": {s.label: {"runs": s.runs, "cold": s.cold} for s in servers}}
-    for how, title in (("median", "MEDIAN of the repeats"), ("best", "BEST of the repeats (least disturbed run)")):
+    for how, title in (
+        ("median", "MEDIAN of the repeats"),
+        ("best", "BEST of the repeats (least disturbed run)"),
+    ):
         rows = {s.label: summarize(s, how) for s in servers}
         summary[how] = {"rows": rows, "checks": table(rows, title)}
     return summary
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("-n", type=int, default=2000, help="timed calls per run")
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--cold-extra", type=int, default=4, help="extra spawn->tools/list samples per server per repeat")
+    ap.add_argument(
+        "--cold-extra",
+        type=int,
+        default=4,
+        help="extra spawn->tools/list samples per server per repeat",
+    )
     ap.add_argument("--wire", choices=["handshake", "modern"], default="handshake")
-    ap.add_argument("--only", help="comma-separated subset of generated,lowlevel,mcpserver,gen-asyncio,lowlevel-uv")
+    ap.add_argument(
+        "--only",
+        help="comma-separated subset of generated,lowlevel,mcpserver,gen-asyncio,lowlevel-uv",
+    )
     ap.add_argument("--json", help="write the summary (and raw runs) to this file")
     a = ap.parse_args()
 
@@ -366,20 +468,29 @@ def main() -> int:
         for s in servers:  # prime the OS file cache / .pyc files once, unmeasured
             cold_sample(s, a.wire)
         for rep in range(a.repeat):
-            order = servers[rep % len(servers):] + servers[: rep % len(servers)]
+            order = servers[rep % len(servers) :] + servers[: rep % len(servers)]
             for s in order:
                 r = one_run(s, a.n, a.warmup, a.wire)
                 s.runs.append(r)
                 s.cold.append(r["cold_ms"])
                 for _ in range(a.cold_extra):
                     s.cold.append(cold_sample(s, a.wire))
-                print(f"repeat {rep + 1}/{a.repeat} {s.label:<10} " + "  ".join(f"{k}={v:.2f}" for k, v in r.items()), file=sys.stderr)
+                print(
+                    f"repeat {rep + 1}/{a.repeat} {s.label:<10} "
+                    + "  ".join(f"{k}={v:.2f}" for k, v in r.items()),
+                    file=sys.stderr,
+                )
         if {s.label for s in servers} >= {"generated", "lowlevel", "mcpserver"}:
             summary = report(servers, a)
         else:
             summary = {"runs": {s.label: {"runs": s.runs, "cold": s.cold} for s in servers}}
             for s in servers:
-                print(s.label, {k: round(med([r[k] for r in s.runs]), 3) for k in s.runs[0]}, "cold", round(med(s.cold)))
+                print(
+                    s.label,
+                    {k: round(med([r[k] for r in s.runs]), 3) for k in s.runs[0]},
+                    "cold",
+                    round(med(s.cold)),
+                )
         if a.json:
             Path(a.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     finally:

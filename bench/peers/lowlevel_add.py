@@ -22,23 +22,38 @@ ADD = types.Tool(
         "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
         "required": ["a", "b"],
     },
-    output_schema={"type": "object", "properties": {"sum": {"type": "integer"}}, "required": ["sum"]},
+    output_schema={
+        "type": "object",
+        "properties": {"sum": {"type": "integer"}},
+        "required": ["sum"],
+    },
 )
 
 
-async def on_list_tools(ctx: ServerRequestContext, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+async def on_list_tools(
+    ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+) -> types.ListToolsResult:
     return types.ListToolsResult(tools=[ADD])
 
 
-async def on_call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
+async def on_call_tool(
+    ctx: ServerRequestContext, params: types.CallToolRequestParams
+) -> types.CallToolResult:
     args = params.arguments or {}
     if params.name != "add":
-        return types.CallToolResult(content=[types.TextContent(type="text", text=f"Unknown tool: {params.name}")], is_error=True)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=f"Unknown tool: {params.name}")],
+            is_error=True,
+        )
     data = {"sum": int(args["a"]) + int(args["b"])}
-    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(data))], structured_content=data)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=json.dumps(data))], structured_content=data
+    )
 
 
-server = Server("bench-lowlevel", version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+server = Server(
+    "bench-lowlevel", version="1.0.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool
+)
 
 
 async def main() -> None:

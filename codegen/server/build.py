@@ -79,7 +79,9 @@ def _base_parts(manifest_path: Path, package: str) -> tuple[list[bytes | str], s
     try:
         manifest_bytes = manifest_path.read_bytes()
     except OSError as exc:
-        raise McpgenError(f"cannot read manifest: {exc.strerror or exc}", path=str(manifest_path))
+        raise McpgenError(
+            f"cannot read manifest: {exc.strerror or exc}", path=str(manifest_path)
+        ) from None
     parts: list[bytes | str] = [
         "server",
         package,
@@ -87,7 +89,7 @@ def _base_parts(manifest_path: Path, package: str) -> tuple[list[bytes | str], s
         manifest_bytes,
         _dist_version("datamodel-code-generator"),
         _dist_version("ruff"),
-        "runtime-api %d.%d" % API_VERSION,
+        f"runtime-api {API_VERSION[0]}.{API_VERSION[1]}",
     ]
     tdir = templates_dir()
     for name in _TEMPLATES:
@@ -287,4 +289,3 @@ def _runtime_public_names() -> set[str]:
     import mcpgen_runtime
 
     return set(mcpgen_runtime.__all__)
-

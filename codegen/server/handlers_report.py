@@ -48,9 +48,7 @@ def handlers_report(
     except SyntaxError as exc:
         report.problem = f"cannot parse handlers.py: {exc.msg} (line {exc.lineno})"
         return report
-    cls = next(
-        (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None
-    )
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
     if cls is None:
         report.problem = f"handlers.py has no class {class_name}"
         return report
@@ -185,7 +183,9 @@ def broken_imports(
         hints = [f"from {home} import {', '.join(names)}" for home, names in targets.items()]
         if unknown:
             where = f"_generated.{sub}" if sub else "_generated"
-            hints.append(f"{', '.join(unknown)}: not in {where} any more (renamed or removed tool?)")
+            hints.append(
+                f"{', '.join(unknown)}: not in {where} any more (renamed or removed tool?)"
+            )
         statement = ast.get_source_segment(source, node) or f"from {module} import ..."
         found.append(
             BrokenImport(

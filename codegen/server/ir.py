@@ -17,13 +17,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mcpgen_runtime import API_VERSION
-from mcpgen_runtime.jsonschema_facts import GENERATED_DIALECTS, dialect_of
-
 from codegen import __version__
 from codegen.errors import McpgenError
 from codegen.manifest.model import Manifest
 from codegen.naming import assign_tool_names, class_name_from, package_name_problem
+from mcpgen_runtime import API_VERSION
+from mcpgen_runtime.jsonschema_facts import GENERATED_DIALECTS, dialect_of
 
 SUPPORTED_DIALECTS = GENERATED_DIALECTS
 
@@ -119,7 +118,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         seen[tool.name] = tool.pointer or "/"
     names = assign_tool_names([t.name for t in manifest.tools])
     tools: list[ToolIR] = []
-    for i, (tool, nm) in enumerate(zip(manifest.tools, names)):
+    for i, (tool, nm) in enumerate(zip(manifest.tools, names, strict=True)):
         out_schema = tool.output_schema
         where = f"tool {tool.name!r}"
         try:

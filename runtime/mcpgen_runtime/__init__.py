@@ -33,51 +33,113 @@ from ._version import API_VERSION, __version__, require_api
 if TYPE_CHECKING:
     from mcp_wire.v2026_07_28 import (
         Annotations as Annotations,
+    )
+    from mcp_wire.v2026_07_28 import (
         AudioContent as AudioContent,
+    )
+    from mcp_wire.v2026_07_28 import (
         BlobResourceContents as BlobResourceContents,
+    )
+    from mcp_wire.v2026_07_28 import (
         CallToolResult as CallToolResult,
+    )
+    from mcp_wire.v2026_07_28 import (
         EmbeddedResource as EmbeddedResource,
+    )
+    from mcp_wire.v2026_07_28 import (
         Icon as Icon,
+    )
+    from mcp_wire.v2026_07_28 import (
         ImageContent as ImageContent,
+    )
+    from mcp_wire.v2026_07_28 import (
         ResourceLink as ResourceLink,
+    )
+    from mcp_wire.v2026_07_28 import (
         Role as Role,
+    )
+    from mcp_wire.v2026_07_28 import (
         TextContent as TextContent,
+    )
+    from mcp_wire.v2026_07_28 import (
         TextResourceContents as TextResourceContents,
     )
 
     from .client import (
         ArgumentsError as ArgumentsError,
+    )
+    from .client import (
         CallResult as CallResult,
+    )
+    from .client import (
         CallTimeoutError as CallTimeoutError,
+    )
+    from .client import (
         ClientError as ClientError,
+    )
+    from .client import (
         ClientTool as ClientTool,
+    )
+    from .client import (
         ConnectError as ConnectError,
+    )
+    from .client import (
         ConnectionLostError as ConnectionLostError,
+    )
+    from .client import (
         DriftError as DriftError,
+    )
+    from .client import (
         InputRequiredError as InputRequiredError,
+    )
+    from .client import (
         InvalidResultError as InvalidResultError,
+    )
+    from .client import (
         ProtocolError as ProtocolError,
+    )
+    from .client import (
         SyncClient as SyncClient,
+    )
+    from .client import (
         ToolCallError as ToolCallError,
+    )
+    from .client import (
         ToolClient as ToolClient,
     )
     from .models import OpenModel as OpenModel
     from .server.asking import (
         Elicit as Elicit,
+    )
+    from .server.asking import (
         Elicitation as Elicitation,
+    )
+    from .server.asking import (
         ListRoots as ListRoots,
+    )
+    from .server.asking import (
         RequestStateKey as RequestStateKey,
+    )
+    from .server.asking import (
         Sample as Sample,
     )
     from .server.cli import run_cli as run_cli
     from .server.context import (
         ToolContext as ToolContext,
+    )
+    from .server.context import (
         ToolError as ToolError,
+    )
+    from .server.context import (
         ToolResult as ToolResult,
     )
     from .server.tools import (
         ServerInfo as ServerInfo,
+    )
+    from .server.tools import (
         ToolBinding as ToolBinding,
+    )
+    from .server.tools import (
         build_server as build_server,
     )
 

@@ -13,40 +13,53 @@ def ordered(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def assert_tools_served_as_written(served: list[dict[str, Any]], manifest: list[dict[str, Any]]) -> None:
+def assert_tools_served_as_written(
+    served: list[dict[str, Any]], manifest: list[dict[str, Any]]
+) -> None:
     """Same tools in the same order; every field the manifest gives (inputSchema, outputSchema,
     title, description, annotations, ...) served as the same JSON value.
 
     Object member order is not compared: mcp 2.3.0 re-serialises ``inputSchema`` through its
     pydantic Tool model on the legacy wire (``properties`` before ``type``), which changes no value.
     """
-    assert [t["name"] for t in served] == [t["name"] for t in manifest], "tools served in a different order or set"
-    for got, want in zip(served, manifest):
+    assert [t["name"] for t in served] == [t["name"] for t in manifest], (
+        "tools served in a different order or set"
+    )
+    for got, want in zip(served, manifest, strict=False):
         for key, value in want.items():
             assert key in got, f"tool {want['name']}: {key!r} not served"
-            assert got[key] == value, f"tool {want['name']}.{key}: served {ordered(got[key])}, manifest {ordered(value)}"
+            assert got[key] == value, (
+                f"tool {want['name']}.{key}: served {ordered(got[key])}, manifest {ordered(value)}"
+            )
 
 
 def text_blocks(result: dict[str, Any]) -> list[str]:
     return [c["text"] for c in result.get("content", []) if c.get("type") == "text"]
 
 
-def assert_structured_ok(result: dict[str, Any], tool: dict[str, Any], expected: Any = None) -> None:
+def assert_structured_ok(
+    result: dict[str, Any], tool: dict[str, Any], expected: Any = None
+) -> None:
     """A successful structured result: not isError; structuredContent valid against the tool's
-    outputSchema (and holding the members of ``expected`` when given); a text block mirrors it as JSON."""
+    outputSchema (and holding the members of ``expected`` when given); a text block mirrors it as
+    JSON."""
     assert not result.get("isError", False), f"unexpected isError result: {result}"
     assert "structuredContent" in result, f"no structuredContent: {result}"
     sc = result["structuredContent"]
     jsonschema.validate(sc, tool["outputSchema"])
     if expected is not None:
-        assert {k: sc.get(k) for k in expected} == expected, f"structuredContent {sc} lacks {expected}"
+        assert {k: sc.get(k) for k in expected} == expected, (
+            f"structuredContent {sc} lacks {expected}"
+        )
     mirrors = []
     for text in text_blocks(result):
         try:
             mirrors.append(json.loads(text))
         except ValueError:
             pass
-    assert sc in mirrors, f"no text block carries the structured result as JSON: {result.get('content')}"
+    assert sc in mirrors, (
+        f"no text block carries the structured result as JSON: {result.get('content')}"
+    )
 
 
 def assert_tool_error(result: dict[str, Any], message: str | None) -> None:

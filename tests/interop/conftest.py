@@ -111,14 +111,26 @@ def weather_server(tmp_path_factory: pytest.TempPathFactory) -> ServerUnderTest:
     """Generate the weather example with the real CLI into a temp dir (once per session)."""
     out = tmp_path_factory.mktemp("weather-generated")
     proc = subprocess.run(
-        [*_mcpgen_cmd(), "server", str(WEATHER_MANIFEST), "--out", str(out), "--package", "weather_server"],
+        [
+            *_mcpgen_cmd(),
+            "server",
+            str(WEATHER_MANIFEST),
+            "--out",
+            str(out),
+            "--package",
+            "weather_server",
+        ],
         capture_output=True,
         text=True,
         cwd=REPO_ROOT,
     )
-    assert proc.returncode == 0, f"mcpgen server failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    assert proc.returncode == 0, (
+        f"mcpgen server failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    )
     pkg = out / "weather_server"
-    assert (pkg / "__main__.py").is_file(), f"no weather_server/__main__.py under {out}: {sorted(os.listdir(out))}"
+    assert (pkg / "__main__.py").is_file(), (
+        f"no weather_server/__main__.py under {out}: {sorted(os.listdir(out))}"
+    )
     # handlers.py is user code, created once as a stub: install the example's implementation.
     shutil.copyfile(WEATHER_MANIFEST.parent / "weather_server" / "handlers.py", pkg / "handlers.py")
     env = dict(os.environ)
@@ -129,15 +141,31 @@ def weather_server(tmp_path_factory: pytest.TempPathFactory) -> ServerUnderTest:
         label="generated weather_server",
         stdio_cmd=[py, "-m", "weather_server"],
         # the HTTP instance pages tools/list (2 per page): every HTTP client must follow nextCursor
-        http_cmd_for_port=lambda port: [py, "-m", "weather_server", "--http", "--port", str(port), "--page-size", "2"],
+        http_cmd_for_port=lambda port: [
+            py,
+            "-m",
+            "weather_server",
+            "--http",
+            "--port",
+            str(port),
+            "--page-size",
+            "2",
+        ],
         env=env,
         tools=_load_manifest_tools(WEATHER_MANIFEST),
-        ok_call=Call("get_weather", {"city": "Paris"}, structured={"city": "Paris", "units": "metric"}),
+        ok_call=Call(
+            "get_weather", {"city": "Paris"}, structured={"city": "Paris", "units": "metric"}
+        ),
         error_call=Call("report_outage", {"station": "ST-1"}, message="Station 'ST-1' is offline"),
         invalid_call=Call("get_weather", {"city": "Paris", "units": "kelvin"}),
         # image + resource_link blocks (resource_link must be downgraded before 2025-06-18)
-        more_calls=[Call("weather-map", {"city": "Paris"}), Call("get_forecast", {"location": {"city": "Paris"}, "days": 2})],
-        progress_call=Call("get_forecast", {"location": {"city": "Oslo", "country": "NO"}, "days": 3}),
+        more_calls=[
+            Call("weather-map", {"city": "Paris"}),
+            Call("get_forecast", {"location": {"city": "Paris"}, "days": 2}),
+        ],
+        progress_call=Call(
+            "get_forecast", {"location": {"city": "Oslo", "country": "NO"}, "days": 3}
+        ),
         extra={"out_dir": out},
     )
 
@@ -182,4 +210,3 @@ def js_peers(node_toolchain: NodeToolchain) -> Path:
 @pytest.fixture(scope="session")
 def spec_schemas(spec_dir: Path) -> SpecSchemas:
     return SpecSchemas(spec_dir)
-

@@ -55,14 +55,18 @@ class HttpServer:
         deadline = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"HTTP server exited with {self.proc.returncode}:\n{self.output()}")
+                raise RuntimeError(
+                    f"HTTP server exited with {self.proc.returncode}:\n{self.output()}"
+                )
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
                     break
             except OSError:
                 if time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"HTTP server did not listen on {self.port} in {timeout}s:\n{self.output()}")
+                    raise RuntimeError(
+                        f"HTTP server did not listen on {self.port} in {timeout}s:\n{self.output()}"
+                    ) from None
                 time.sleep(0.05)
         self._wait_mcp_ready(deadline)
 
@@ -71,7 +75,10 @@ class HttpServer:
         import httpx
 
         body = {"jsonrpc": "2.0", "id": 0, "method": "ping"}
-        headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+        headers = {
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+        }
         while True:
             try:
                 r = httpx.post(self.url, json=body, headers=headers, timeout=5.0)
@@ -123,11 +130,18 @@ class NodeToolchain:
         return cls(node=node, npm_cli=npm_cli, bin_dir=bin_dir, env=env)
 
     def version(self) -> str:
-        return subprocess.run([str(self.node), "--version"], capture_output=True, text=True, check=True).stdout.strip()
+        return subprocess.run(
+            [str(self.node), "--version"], capture_output=True, text=True, check=True
+        ).stdout.strip()
 
     def npm(self, *args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [str(self.node), str(self.npm_cli), *args], cwd=cwd, env=self.env, capture_output=True, text=True, timeout=timeout
+            [str(self.node), str(self.npm_cli), *args],
+            cwd=cwd,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
         )
 
 
@@ -149,7 +163,9 @@ def ensure_js_peers(tc: NodeToolchain, js_dir: Path = JS_DIR) -> Path:
                 return nm
             proc = tc.npm("ci", "--no-audit", "--no-fund", "--loglevel=error", cwd=js_dir)
             if proc.returncode != 0:
-                raise RuntimeError(f"npm ci failed in {js_dir} ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+                raise RuntimeError(
+                    f"npm ci failed in {js_dir} ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+                )
             stamp.write_text(want + "\n")
             return nm
         finally:

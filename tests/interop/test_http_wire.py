@@ -21,16 +21,27 @@ pytestmark = pytest.mark.interop
 
 
 @pytest.mark.parametrize("rev", ("2025-03-26", "2025-06-18", "2025-11-25"))
-def test_http_legacy_wire(rev: str, weather_server: ServerUnderTest, weather_http: HttpServer, spec_schemas: SpecSchemas) -> None:
+def test_http_legacy_wire(
+    rev: str, weather_server: ServerUnderTest, weather_http: HttpServer, spec_schemas: SpecSchemas
+) -> None:
     peer = HttpPeer(weather_http.url, modern=False)
     try:
         w = RevisionWire(peer, spec_schemas, rev)
-        init = w.result(w.request("initialize", {"protocolVersion": rev, "capabilities": {}, "clientInfo": CLIENT_INFO}))
+        init = w.result(
+            w.request(
+                "initialize",
+                {"protocolVersion": rev, "capabilities": {}, "clientInfo": CLIENT_INFO},
+            )
+        )
         assert init["protocolVersion"] == rev
-        assert peer.session_id, "a stateful Streamable HTTP server issues Mcp-Session-Id on initialize"
+        assert peer.session_id, (
+            "a stateful Streamable HTTP server issues Mcp-Session-Id on initialize"
+        )
         peer.notify("notifications/initialized")
         served = list_all_tools(w)
-        assert sum(1 for m in peer.received if "tools" in m.get("result", {})) > 1, "the HTTP instance pages tools/list"
+        assert sum(1 for m in peer.received if "tools" in m.get("result", {})) > 1, (
+            "the HTTP instance pages tools/list"
+        )
         check_tools(w, served, weather_server)
         call_scenario(w, weather_server)
         w.check_everything_received()
@@ -39,7 +50,9 @@ def test_http_legacy_wire(rev: str, weather_server: ServerUnderTest, weather_htt
         peer.close()
 
 
-def test_http_modern_wire(weather_server: ServerUnderTest, weather_http: HttpServer, spec_schemas: SpecSchemas) -> None:
+def test_http_modern_wire(
+    weather_server: ServerUnderTest, weather_http: HttpServer, spec_schemas: SpecSchemas
+) -> None:
     peer = HttpPeer(weather_http.url, modern=True)
     try:
         w = RevisionWire(peer, spec_schemas, MODERN_REVISION)
@@ -49,7 +62,9 @@ def test_http_modern_wire(weather_server: ServerUnderTest, weather_http: HttpSer
         call_scenario(w, weather_server)
         assert peer.session_id is None, "the stateless wire never mints a session id"
         unknown = next(rid for rid, m in w.methods.items() if m == "no/such_method")
-        assert peer.status[unknown] == 404, "an unknown method is 404 + -32601 on the 2026-07-28 HTTP wire"
+        assert peer.status[unknown] == 404, (
+            "an unknown method is 404 + -32601 on the 2026-07-28 HTTP wire"
+        )
 
         ok = weather_server.ok_call
         params = {"name": ok.tool, "arguments": ok.arguments}
@@ -62,5 +77,8 @@ def test_http_modern_wire(weather_server: ServerUnderTest, weather_http: HttpSer
         w.check_everything_received()
     finally:
         peer.close()
-    r = httpx.get(weather_http.url, headers={"Accept": "text/event-stream", "MCP-Protocol-Version": MODERN_REVISION})
+    r = httpx.get(
+        weather_http.url,
+        headers={"Accept": "text/event-stream", "MCP-Protocol-Version": MODERN_REVISION},
+    )
     assert r.status_code == 405, "2026-07-28 Streamable HTTP is POST only"

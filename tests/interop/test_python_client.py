@@ -57,19 +57,25 @@ def check_transcript(t: dict[str, Any], mode: str, sut: ServerUnderTest) -> None
     assert_tools_served_as_written(t["tools"], sut.tools)
     assert_structured_ok(t["ok"], sut.tool(sut.ok_call.tool), sut.ok_call.structured)
     assert_tool_error(t["error"], sut.error_call.message)
-    assert t["unknown"].get("code") == -32602, f"unknown tool must be JSON-RPC -32602, got {t['unknown']}"
+    assert t["unknown"].get("code") == -32602, (
+        f"unknown tool must be JSON-RPC -32602, got {t['unknown']}"
+    )
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_python_client_stdio(weather_server: ServerUnderTest, mode: str) -> None:
     params = StdioServerParameters(
-        command=weather_server.stdio_cmd[0], args=weather_server.stdio_cmd[1:], env=weather_server.env
+        command=weather_server.stdio_cmd[0],
+        args=weather_server.stdio_cmd[1:],
+        env=weather_server.env,
     )
     t = anyio.run(session_transcript, params, mode, weather_server)
     check_transcript(t, mode, weather_server)
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_python_client_http(weather_server: ServerUnderTest, weather_http: HttpServer, mode: str) -> None:
+def test_python_client_http(
+    weather_server: ServerUnderTest, weather_http: HttpServer, mode: str
+) -> None:
     t = anyio.run(session_transcript, weather_http.url, mode, weather_server)
     check_transcript(t, mode, weather_server)

@@ -18,7 +18,7 @@ import signal
 import subprocess
 import tempfile
 import threading
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +104,9 @@ class StdioPeer:
         self.proc.stdin.write(line.rstrip(b"\n") + b"\n")
         self.proc.stdin.flush()
 
-    def request(self, method: str, params: dict[str, Any] | None = None, *, id_: Any = None) -> dict[str, Any]:
+    def request(
+        self, method: str, params: dict[str, Any] | None = None, *, id_: Any = None
+    ) -> dict[str, Any]:
         rid = self.new_id() if id_ is None else id_
         msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
         if params is not None:
@@ -127,12 +129,17 @@ class StdioPeer:
                     f"no response to id {rid!r} within {TIMEOUT_S}s; stderr:\n{self.stderr_text()}"
                 ) from None
             if msg is None:
-                raise ServerProcessError(f"server closed stdout before answering id {rid!r}; stderr:\n{self.stderr_text()}")
+                raise ServerProcessError(
+                    f"server closed stdout before answering id {rid!r}; "
+                    f"stderr:\n{self.stderr_text()}"
+                )
             self.received.append(msg)
             if isinstance(msg, list):  # a JSON-RPC batch response (2025-03-26 only)
                 continue
             if "__unparseable__" in msg:
-                raise ServerProcessError(f"server wrote a non-JSON line on stdout: {msg['__unparseable__']!r}")
+                raise ServerProcessError(
+                    f"server wrote a non-JSON line on stdout: {msg['__unparseable__']!r}"
+                )
             if msg.get("id") == rid and ("result" in msg or "error" in msg):
                 return msg
 
@@ -189,7 +196,7 @@ class SpecSchemas:
     def __init__(self, spec_dir: Path) -> None:
         self.spec_dir = spec_dir
 
-    @lru_cache(maxsize=None)  # noqa: B019 - one instance per test session
+    @cache  # noqa: B019 - one instance per test session
     def _doc(self, rev: str) -> dict[str, Any]:
         return json.loads((self.spec_dir / rev / "schema.json").read_text(encoding="utf-8"))
 
@@ -200,24 +207,31 @@ class SpecSchemas:
     def has(self, rev: str, name: str) -> bool:
         return name in self.definitions(rev)
 
-    @lru_cache(maxsize=None)  # noqa: B019
+    @cache  # noqa: B019
     def validator(self, rev: str, name: str) -> Any:
         doc = self._doc(rev)
         container = "$defs" if "$defs" in doc else "definitions"
         if name not in doc[container]:
             raise KeyError(f"{rev}/schema.json has no definition {name!r}")
-        schema = {"$schema": doc["$schema"], container: doc[container], "$ref": f"#/{container}/{name}"}
+        schema = {
+            "$schema": doc["$schema"],
+            container: doc[container],
+            "$ref": f"#/{container}/{name}",
+        }
         cls = validator_for(schema)
         cls.check_schema(schema)
         return cls(schema)
 
     def validate(self, rev: str, name: str, value: Any) -> None:
-        errors = sorted(self.validator(rev, name).iter_errors(value), key=lambda e: list(e.absolute_path))
+        errors = sorted(
+            self.validator(rev, name).iter_errors(value), key=lambda e: list(e.absolute_path)
+        )
         if errors:
             best = jsonschema.exceptions.best_match(errors)
             path = "/".join(str(p) for p in best.absolute_path)
             raise AssertionError(
-                f"{rev} {name}: invalid at /{path}: {best.message}\nvalue: {json.dumps(value)[:1500]}"
+                f"{rev} {name}: invalid at /{path}: {best.message}\n"
+                f"value: {json.dumps(value)[:1500]}"
             )
 
 
@@ -225,8 +239,9 @@ class HttpPeer:
     """The same interface as ``StdioPeer`` over Streamable HTTP (one POST per message).
 
     Legacy wire: after ``initialize`` the session id and the negotiated version travel as
-    ``Mcp-Session-Id`` / ``MCP-Protocol-Version``. Modern wire (``modern=True``): every POST carries
-    ``MCP-Protocol-Version``, ``Mcp-Method`` and, for tools/call, ``Mcp-Name``. JSON and SSE response
+    ``Mcp-Session-Id`` / ``MCP-Protocol-Version``. Modern wire (``modern=True``): every POST
+    carries ``MCP-Protocol-Version``, ``Mcp-Method`` and, for tools/call, ``Mcp-Name``. JSON and SSE
+    response
     bodies are both accepted; every JSON-RPC message in them lands in ``received`` in order, and
     ``status[id]`` keeps the HTTP status of each response.
     """
@@ -261,13 +276,20 @@ class HttpPeer:
         return h
 
     def post(self, msg: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Any:
-        r = self.client.post(self.url, content=json.dumps(msg), headers=self.headers(msg, extra_headers))
+        r = self.client.post(
+            self.url, content=json.dumps(msg), headers=self.headers(msg, extra_headers)
+        )
         if r.headers.get("mcp-session-id"):
             self.session_id = r.headers["mcp-session-id"]
         return r
 
     def request(
-        self, method: str, params: dict[str, Any] | None = None, *, id_: Any = None, headers: dict[str, str] | None = None
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        id_: Any = None,
+        headers: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         rid = self.new_id() if id_ is None else id_
         msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
@@ -276,12 +298,18 @@ class HttpPeer:
         r = self.post(msg, headers)
         messages: list[Any]
         if r.headers.get("content-type", "").startswith("text/event-stream"):
-            messages = [json.loads(line[5:]) for line in r.text.splitlines() if line.startswith("data:") and line[5:].strip()]
+            messages = [
+                json.loads(line[5:])
+                for line in r.text.splitlines()
+                if line.startswith("data:") and line[5:].strip()
+            ]
         else:
             try:
                 messages = [r.json()]
             except ValueError:
-                raise ServerProcessError(f"HTTP {r.status_code} without a JSON-RPC body for {method}: {r.text[:300]}") from None
+                raise ServerProcessError(
+                    f"HTTP {r.status_code} without a JSON-RPC body for {method}: {r.text[:300]}"
+                ) from None
         self.received.extend(messages)
         for m in messages:
             if isinstance(m, dict) and m.get("id") == rid and ("result" in m or "error" in m):
@@ -289,7 +317,9 @@ class HttpPeer:
                 if method == "initialize" and "result" in m:
                     self.version = m["result"].get("protocolVersion")
                 return m
-        raise ServerProcessError(f"no response to {method} #{rid} in HTTP {r.status_code} body: {r.text[:300]}")
+        raise ServerProcessError(
+            f"no response to {method} #{rid} in HTTP {r.status_code} body: {r.text[:300]}"
+        )
 
     def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
@@ -297,9 +327,17 @@ class HttpPeer:
             msg["params"] = params
         r = self.post(msg)
         if r.status_code != 202:
-            raise ServerProcessError(f"notification {method}: HTTP {r.status_code} (expected 202): {r.text[:300]}")
+            raise ServerProcessError(
+                f"notification {method}: HTTP {r.status_code} (expected 202): {r.text[:300]}"
+            )
 
     def close(self) -> None:
         if self.session_id and not self.modern:
-            self.client.delete(self.url, headers={"Mcp-Session-Id": self.session_id, "MCP-Protocol-Version": self.version or ""})
+            self.client.delete(
+                self.url,
+                headers={
+                    "Mcp-Session-Id": self.session_id,
+                    "MCP-Protocol-Version": self.version or "",
+                },
+            )
         self.client.close()

@@ -147,8 +147,14 @@ def test_dependencies_and_dependent_required() -> None:
 
 
 def test_draft7_ref_overrides_siblings_2020_12_does_not() -> None:
-    d7 = {"definitions": {"s": {"type": "string"}}, "properties": {"a": {"$ref": "#/definitions/s", "maxLength": 1}}}  # fmt: skip
-    d2020 = {"$defs": {"s": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/s", "maxLength": 1}}}  # fmt: skip
+    d7 = {
+        "definitions": {"s": {"type": "string"}},
+        "properties": {"a": {"$ref": "#/definitions/s", "maxLength": 1}},
+    }
+    d2020 = {
+        "$defs": {"s": {"type": "string"}},
+        "properties": {"a": {"$ref": "#/$defs/s", "maxLength": 1}},
+    }
     assert SchemaCheck(d7, "draft-07").problems({"a": "abc"}) == []
     assert SchemaCheck(d2020, "2020-12").problems({"a": "abc"}) != []
 
@@ -231,7 +237,8 @@ def test_remote_ref_is_refused_without_connecting(
         with pytest.raises(SchemaCompileError) as err:
             check.problems({"a": 1})
         assert str(err.value) == (
-            f"schema cannot be compiled: $ref {uri!r} refused: generated servers never fetch schemas"
+            f"schema cannot be compiled: $ref {uri!r} refused: "
+            "generated servers never fetch schemas"
         )
     assert_no_connection(listener)
 

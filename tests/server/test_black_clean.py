@@ -29,6 +29,7 @@ from codegen.typegen import generate_tool_models
 from tests.server.helpers import DATA, REPO, WEATHER, render_package
 from tests.server.test_hostile import manifest as hostile_manifest
 
+
 def factory_yaml(n_tools: int, seed: int) -> str:
     """``bench/manifest_factory.py``'s manifest as YAML, made in a child process: imported here,
     the factory's constants would join the pool Hypothesis draws examples from in every later
@@ -66,8 +67,12 @@ def _black_problems(files: dict[str, str]) -> list[str]:
         formatted = format_python(text)
         if formatted != text:
             diff = difflib.unified_diff(
-                text.splitlines(), formatted.splitlines(), f"{rel} (generated)", f"{rel} (black)",
-                lineterm="", n=1,
+                text.splitlines(),
+                formatted.splitlines(),
+                f"{rel} (generated)",
+                f"{rel} (black)",
+                lineterm="",
+                n=1,
             )
             problems.append("\n".join(list(diff)[:40]))
     return problems
@@ -99,13 +104,25 @@ def test_long_names_are_black_clean(length: int, tmp_path: Path) -> None:
     name = "t" + "x" * (length - 1)
     tool_out = {"type": "object", "properties": {"x": {"type": "string"}}}
     doc = {
-        "server": {"name": "s" + "v" * (length - 1), "version": "1", "title": "T" * length,
-                   "description": 'q"' * (length // 2), "instructions": "i" * length},
+        "server": {
+            "name": "s" + "v" * (length - 1),
+            "version": "1",
+            "title": "T" * length,
+            "description": 'q"' * (length // 2),
+            "instructions": "i" * length,
+        },
         "tools": [
-            {"name": name, "description": "w" * length, "outputSchema": tool_out,
-             "inputSchema": {"type": "object", "properties": {}}},
-            {"name": name + "_b", "description": "天气 " * length,
-             "inputSchema": {"type": "object", "properties": {}}},
+            {
+                "name": name,
+                "description": "w" * length,
+                "outputSchema": tool_out,
+                "inputSchema": {"type": "object", "properties": {}},
+            },
+            {
+                "name": name + "_b",
+                "description": "天气 " * length,
+                "inputSchema": {"type": "object", "properties": {}},
+            },
         ],
     }
     path = tmp_path / "tools.json"
@@ -128,8 +145,10 @@ def test_hostile_manifests_are_black_clean(doc: dict[str, Any], tmp_path: Path) 
 
 # --- models: random schemas -------------------------------------------------------------------
 
-_WORDS = ("alpha beta gamma delta city region owner label token page size query limit offset "
-          "format the a of to it's \"quoted\" 天气 é").split()
+_WORDS = (
+    "alpha beta gamma delta city region owner label token page size query limit offset "
+    'format the a of to it\'s "quoted" 天气 é'
+).split()
 
 
 def _text(rng: random.Random, low: int, high: int) -> str:
@@ -157,7 +176,7 @@ def _schema(rng: random.Random, depth: int) -> dict[str, Any]:
         if rng.random() < 0.5:
             s["default"] = s["enum"][0]
     elif kind == "intenum":
-        s.update(type="integer", enum=sorted({rng.randint(-10**6, 10**12) for _ in range(5)}))
+        s.update(type="integer", enum=sorted({rng.randint(-(10**6), 10**12) for _ in range(5)}))
     elif kind == "nullable":
         s["type"] = [rng.choice(["string", "integer", "number"]), "null"]
     elif kind == "const":
@@ -220,7 +239,13 @@ def test_models_of_random_schemas_are_black_clean(seed: int) -> None:
 
 # --- string literals --------------------------------------------------------------------------
 
-_NASTY_CHARS = list("'\"\\\n\r\t\x00\x7f\x85 #{}aé天") + ["\u2028", "\ud800", "\udfff", "\U0001f600", "\u200b"]
+_NASTY_CHARS = list("'\"\\\n\r\t\x00\x7f\x85 #{}aé天") + [
+    "\u2028",
+    "\ud800",
+    "\udfff",
+    "\U0001f600",
+    "\u200b",
+]
 any_text = st.one_of(
     st.text(),
     st.text(st.characters(exclude_categories=())),  # lone surrogates included
@@ -233,8 +258,11 @@ any_text = st.one_of(
 def test_str_literal_is_one_exact_black_stable_literal(value: str) -> None:
     lit = str_literal(value)
     # Exactly one token, a string, that evaluates back to the input: nothing can escape it.
-    tokens = [t for t in tokenize.generate_tokens(io.StringIO(lit).readline)
-              if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    tokens = [
+        t
+        for t in tokenize.generate_tokens(io.StringIO(lit).readline)
+        if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)
+    ]
     assert [t.type for t in tokens] == [tokenize.STRING] and tokens[0].string == lit
     assert ast.literal_eval(lit) == value
     assert "\n" not in lit and "\r" not in lit
@@ -245,7 +273,14 @@ def test_str_literal_is_one_exact_black_stable_literal(value: str) -> None:
 
 def test_literal_other_values() -> None:
     assert [literal(v) for v in (None, True, False, 0, -3, 2.5, 1e20, 1e-7)] == [
-        "None", "True", "False", "0", "-3", "2.5", "1e20", "1e-07"
+        "None",
+        "True",
+        "False",
+        "0",
+        "-3",
+        "2.5",
+        "1e20",
+        "1e-07",
     ]
     for bad in (float("nan"), float("inf")):
         with pytest.raises(ValueError):

@@ -45,7 +45,10 @@ def run(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run(
         [sys.executable, "-m", "codegen", *map(str, args)],
-        capture_output=True, text=True, cwd=cwd, env=env,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
     )
 
 
@@ -76,7 +79,8 @@ def header_digest(out: Path) -> str:
 def added_lines(diff: str) -> list[str]:
     """Lines a diff adds, other than the header lines (whose digest always changes)."""
     return [
-        line for line in diff.splitlines()
+        line
+        for line in diff.splitlines()
         if line.startswith("+") and not line.startswith("+++") and "Code generated" not in line
     ]
 
@@ -98,7 +102,9 @@ def probe_fast_path(args: list[str], cwd: Path = REPO) -> None:
         "assert not bad, bad\n"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, env=env
+    )
     assert proc.returncode == 0, proc.stderr
 
 
@@ -142,7 +148,8 @@ def test_loader_spells_absolute_and_dotdot_refs_relative(tmp_path: Path) -> None
     res = load_manifest(manifest)
     assert not res.errors, res.errors
     assert [(d.path, d.resolved) for d in res.manifest.dependencies] == [  # type: ignore[union-attr]
-        ("p.json", "p.json"), ("schemas/q.json", "schemas/q.json")
+        ("p.json", "p.json"),
+        ("schemas/q.json", "schemas/q.json"),
     ]
 
 
@@ -186,7 +193,9 @@ def test_changed_ref_file_is_drift_and_rerun_regenerates(project: tuple[Path, Pa
 
 def test_nested_ref_file_change_is_seen(project: tuple[Path, Path]) -> None:
     manifest, out = project
-    (manifest.parent / "common.json").write_text(json.dumps({"$defs": {"Num": {"type": "integer"}}}))
+    (manifest.parent / "common.json").write_text(
+        json.dumps({"$defs": {"Num": {"type": "integer"}}})
+    )
     drift = generate(manifest, out, "--check")
     assert drift.returncode == 1
     assert "int" in "".join(added_lines(drift.stdout)), drift.stdout  # Num became an integer
@@ -195,7 +204,9 @@ def test_nested_ref_file_change_is_seen(project: tuple[Path, Path]) -> None:
 def test_ref_added_later_is_tracked(project: tuple[Path, Path]) -> None:
     manifest, out = project
     (manifest.parent / "label.json").write_text('{"type": "string"}')
-    manifest.write_text(MANIFEST.replace("      required:", "        label: {$ref: ./label.json}\n      required:"))
+    manifest.write_text(
+        MANIFEST.replace("      required:", "        label: {$ref: ./label.json}\n      required:")
+    )
     assert generate(manifest, out).returncode == 0
     assert "label.json" in marker(out)["dependencies"]  # type: ignore[operator]
     (manifest.parent / "label.json").write_text('{"type": "integer"}')
@@ -209,7 +220,9 @@ def test_deleted_ref_file_is_input_error_and_tree_unchanged(project: tuple[Path,
     for extra in ((), ("--check",)):
         proc = generate(manifest, out, *extra)
         assert proc.returncode == 2, proc.stderr
-        assert re.search(r"^mcpgen: error: \S*tools\.yaml:8:\d+: .*REF_UNRESOLVED", proc.stderr, re.M), proc.stderr
+        assert re.search(
+            r"^mcpgen: error: \S*tools\.yaml:8:\d+: .*REF_UNRESOLVED", proc.stderr, re.M
+        ), proc.stderr
         assert "Traceback" not in proc.stderr and "up to date" not in proc.stderr
         assert snapshot(out) == before
 
@@ -259,12 +272,16 @@ def test_retargeted_symlinked_directory_is_seen(tmp_path: Path) -> None:
     root = tmp_path / "proj"
     for v, kind in (("v1", "number"), ("v2", "integer")):
         (root / v).mkdir(parents=True)
-        (root / v / "a.json").write_text('{"type": "object", "properties": {"n": {"$ref": "b.json"}}}')
+        (root / v / "a.json").write_text(
+            '{"type": "object", "properties": {"n": {"$ref": "b.json"}}}'
+        )
         (root / v / "b.json").write_text(json.dumps({"type": kind}))
     (root / "lib").symlink_to("v1")
     manifest = root / "tools.yaml"
-    manifest.write_text("tools:\n  - name: t\n    inputSchema:\n      type: object\n"
-                        "      properties: {p: {$ref: lib/a.json}}\n")
+    manifest.write_text(
+        "tools:\n  - name: t\n    inputSchema:\n      type: object\n"
+        "      properties: {p: {$ref: lib/a.json}}\n"
+    )
     out = tmp_path / "out"
     assert generate(manifest, out).returncode == 0
     assert marker(out)["dependency_targets"] == {"lib/a.json": "v1/a.json"}

@@ -29,7 +29,7 @@ tools:
       required: [module]
 """
 
-HANDLERS = '''\
+HANDLERS = """\
 from __future__ import annotations
 
 import asyncio
@@ -41,7 +41,7 @@ from ._generated.models import LoopInfoInput, LoopInfoOutput
 class Handlers(LoopsToolsBase):
     async def loop_info(self, args: LoopInfoInput, ctx: ToolContext) -> LoopInfoOutput:
         return LoopInfoOutput(module=type(asyncio.get_running_loop()).__module__)
-'''
+"""
 
 HAS_UVLOOP = importlib.util.find_spec("uvloop") is not None
 

@@ -35,7 +35,9 @@ def test_golden_weather_package(request: pytest.FixtureRequest) -> None:
     on_disk = on_disk_files()
     assert sorted(on_disk) == sorted(files), "file set changed: python -m tests.server.regen_golden"
     for rel, text in files.items():
-        assert on_disk[rel] == text, f"{rel} differs from golden: python -m tests.server.regen_golden"
+        assert on_disk[rel] == text, (
+            f"{rel} differs from golden: python -m tests.server.regen_golden"
+        )
 
 
 def test_every_generated_file_has_header_and_compiles() -> None:
@@ -54,11 +56,26 @@ def test_byte_identical_under_different_hash_seeds(tmp_path: Path) -> None:
         out = tmp_path / seed
         env = {**os.environ, "PYTHONHASHSEED": seed}
         proc = subprocess.run(
-            [sys.executable, "-m", "codegen", "server", str(WEATHER), "--out", str(out), "--package", "w"],
-            capture_output=True, text=True, cwd=REPO, env=env,
+            [
+                sys.executable,
+                "-m",
+                "codegen",
+                "server",
+                str(WEATHER),
+                "--out",
+                str(out),
+                "--package",
+                "w",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=env,
         )
         assert proc.returncode == 0, proc.stderr
-        outs.append({p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()})
+        outs.append(
+            {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+        )
     assert outs[0] == outs[1]
 
 
@@ -79,7 +96,10 @@ def test_regeneration_keeps_user_files_and_reports_mismatches(tmp_path: Path) ->
     main = out / "wx" / "__main__.py"
     main.write_text(main.read_text() + "# mine too\n")
 
-    text = manifest.read_text().replace("  - name: report_outage", "  - name: brand_new\n    inputSchema: {type: object}\n\n  - name: report_outage_v2")
+    text = manifest.read_text().replace(
+        "  - name: report_outage",
+        "  - name: brand_new\n    inputSchema: {type: object}\n\n  - name: report_outage_v2",
+    )
     manifest.write_text(text)
     proc = run("server", str(manifest), "--out", str(out), "--package", "wx")
     assert proc.returncode == 0, proc.stderr
@@ -142,7 +162,9 @@ def test_noop_path_imports_no_generator(tmp_path: Path) -> None:
             " if m in sys.modules]\n"
             "assert not bad, bad\n"
         )
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+        proc = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO
+        )
         assert proc.returncode == 0, proc.stderr
 
 
@@ -152,7 +174,8 @@ def test_failed_generation_leaves_output_untouched(tmp_path: Path) -> None:
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     bad = tmp_path / "bad.yaml"
     bad.write_text(
-        "tools:\n  - name: t\n    inputSchema:\n      $schema: https://example.com/custom-dialect\n      type: object\n"
+        "tools:\n  - name: t\n    inputSchema:\n"
+        "      $schema: https://example.com/custom-dialect\n      type: object\n"
     )
     proc = run("server", str(bad), "--out", str(out), "--package", "w")
     assert proc.returncode == 2

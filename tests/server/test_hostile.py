@@ -21,8 +21,29 @@ from hypothesis import strategies as st
 from tests.server.helpers import RawClient, imported, write_package
 
 NASTY = [
-    "'", '"', "'''", '"""', "\\", "\\n", "\n", "\r\n", "{{ x }}", "{% if %}", "__import__('os').system('touch PWNED')",
-    "class", "def", "None", "self", "model_config", "__init__", "é", "天气", "\u2028", "\x00", "#", "'); import os; ('",
+    "'",
+    '"',
+    "'''",
+    '"""',
+    "\\",
+    "\\n",
+    "\n",
+    "\r\n",
+    "{{ x }}",
+    "{% if %}",
+    "__import__('os').system('touch PWNED')",
+    "class",
+    "def",
+    "None",
+    "self",
+    "model_config",
+    "__init__",
+    "é",
+    "天气",
+    "\u2028",
+    "\x00",
+    "#",
+    "'); import os; ('",
 ]
 nasty_text = st.one_of(
     st.sampled_from(NASTY),
@@ -61,7 +82,10 @@ def manifest(draw: Any) -> dict[str, Any]:
         }
         if draw(st.booleans()):
             tool["title"] = draw(nasty_text)
-            tool["outputSchema"] = {"type": "object", "properties": {draw(nasty_text): {"type": "string"}}}
+            tool["outputSchema"] = {
+                "type": "object",
+                "properties": {draw(nasty_text): {"type": "string"}},
+            }
         tools.append(tool)
     return {
         "server": {"name": draw(nasty_text), "version": "1", "instructions": draw(nasty_text)},
@@ -69,7 +93,11 @@ def manifest(draw: Any) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(doc=manifest())
 def test_hostile_manifest_is_served_as_data(doc: dict[str, Any], tmp_path: Path) -> None:
     work = tmp_path / uuid.uuid4().hex
@@ -94,7 +122,7 @@ def test_hostile_manifest_is_served_as_data(doc: dict[str, Any], tmp_path: Path)
         got = anyio.run(go)
     served = got["listed"]["result"]["tools"]
     assert [t["name"] for t in served] == [t["name"] for t in doc["tools"]]
-    for s, w in zip(served, doc["tools"]):
+    for s, w in zip(served, doc["tools"], strict=True):
         assert s["inputSchema"] == w["inputSchema"] and s["description"] == w["description"]
     # handlers.py is the untouched stub: the call reaches it (not implemented), or arguments fail.
     assert got["called"]["result"]["isError"] is True

@@ -5,12 +5,28 @@ import keyword
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.naming import assign_tool_names, class_name_from, is_safe_identifier, package_name_problem
+from codegen.naming import (
+    assign_tool_names,
+    class_name_from,
+    is_safe_identifier,
+    package_name_problem,
+)
 
 
 def test_spec_examples_and_awkward_names() -> None:
     names = assign_tool_names(
-        ["admin.tools.list", "get-user", "getUser", "class", "2fa", "DATA_EXPORT_v2", "café", "天气", "__init__", "match"]
+        [
+            "admin.tools.list",
+            "get-user",
+            "getUser",
+            "class",
+            "2fa",
+            "DATA_EXPORT_v2",
+            "café",
+            "天气",
+            "__init__",
+            "match",
+        ]
     )
     got = {n.tool_name: (n.method_name, n.class_stem) for n in names}
     assert got["admin.tools.list"] == ("admin_tools_list", "AdminToolsList")
@@ -47,7 +63,7 @@ def test_any_names_give_unique_safe_identifiers(raw: list[str]) -> None:
     stems = [n.class_stem for n in names]
     assert len(set(methods)) == len(methods)
     assert len(set(stems)) == len(stems)
-    for m, s in zip(methods, stems):
+    for m, s in zip(methods, stems, strict=True):
         assert is_safe_identifier(m) and not keyword.issoftkeyword(m)
         assert is_safe_identifier(s) and s[0].isupper()
     assert assign_tool_names(raw) == names  # stable

@@ -15,7 +15,15 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.server.helpers import DATA, WEATHER, WEATHER_HANDLERS, RawClient, imported, spec_validator, write_package
+from tests.server.helpers import (
+    DATA,
+    WEATHER,
+    WEATHER_HANDLERS,
+    RawClient,
+    imported,
+    spec_validator,
+    write_package,
+)
 
 REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
@@ -23,7 +31,12 @@ REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28
 @pytest.fixture(scope="module")
 def behaviours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     out = tmp_path_factory.mktemp("behaviours")
-    write_package(DATA / "behaviours.yaml", out, "behaviours_pkg", (DATA / "behaviours_handlers.py").read_text())
+    write_package(
+        DATA / "behaviours.yaml",
+        out,
+        "behaviours_pkg",
+        (DATA / "behaviours_handlers.py").read_text(),
+    )
     with imported(out, "behaviours_pkg") as handlers:
         yield handlers
 
@@ -59,7 +72,9 @@ def _check(spec_dir: Path, version: str, type_name: str, result: dict[str, Any])
 
 
 @pytest.mark.parametrize("version", REVISIONS)
-def test_structured_output_per_revision(behaviours: ModuleType, spec_dir: Path, version: str) -> None:
+def test_structured_output_per_revision(
+    behaviours: ModuleType, spec_dir: Path, version: str
+) -> None:
     resp = _call(behaviours, version, "echo", {"text": "hi", "times": 2})
     result = resp["result"]
     _check(spec_dir, version, "CallToolResult", result)
@@ -73,7 +88,9 @@ def test_structured_output_per_revision(behaviours: ModuleType, spec_dir: Path, 
 
 
 @pytest.mark.parametrize("version", REVISIONS)
-def test_content_blocks_downgraded_per_revision(behaviours: ModuleType, spec_dir: Path, version: str) -> None:
+def test_content_blocks_downgraded_per_revision(
+    behaviours: ModuleType, spec_dir: Path, version: str
+) -> None:
     result = _call(behaviours, version, "media")["result"]
     _check(spec_dir, version, "CallToolResult", result)
     types = [b["type"] for b in result["content"]]
@@ -95,14 +112,18 @@ def test_content_blocks_downgraded_per_revision(behaviours: ModuleType, spec_dir
 
 
 @pytest.mark.parametrize("version", REVISIONS)
-def test_unknown_tool_is_invalid_params(behaviours: ModuleType, spec_dir: Path, version: str) -> None:
+def test_unknown_tool_is_invalid_params(
+    behaviours: ModuleType, spec_dir: Path, version: str
+) -> None:
     resp = _call(behaviours, version, "no-such-tool", {})
     assert resp["error"]["code"] == -32602
     assert "no-such-tool" in resp["error"]["message"]
 
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-11-25", "2026-07-28"])
-def test_invalid_arguments_tell_what_to_fix(behaviours: ModuleType, spec_dir: Path, version: str) -> None:
+def test_invalid_arguments_tell_what_to_fix(
+    behaviours: ModuleType, spec_dir: Path, version: str
+) -> None:
     result = _call(behaviours, version, "echo", {"times": 9, "mode": "loud", "extra": 1})["result"]
     _check(spec_dir, version, "CallToolResult", result)
     assert result["isError"] is True
@@ -121,14 +142,18 @@ def test_draft07_schema_uses_draft07_semantics(behaviours: ModuleType) -> None:
     assert bad["isError"] is True and "/n:" in bad["content"][0]["text"]
 
 
-def test_unexpected_exception_is_safe(behaviours: ModuleType, caplog: pytest.LogCaptureFixture) -> None:
+def test_unexpected_exception_is_safe(
+    behaviours: ModuleType, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.ERROR):
         result = _call(behaviours, "2025-11-25", "boom", {})["result"]
     assert result["isError"] is True
     text = json.dumps(result)
     assert "hunter2" not in text and "Traceback" not in text and "RuntimeError" not in text
     assert "internal error" in result["content"][0]["text"]
-    assert any("hunter2" in (r.exc_text or "") or "hunter2" in str(r.exc_info) for r in caplog.records)
+    assert any(
+        "hunter2" in (r.exc_text or "") or "hunter2" in str(r.exc_info) for r in caplog.records
+    )
 
 
 def test_tool_error_message_reaches_client(behaviours: ModuleType) -> None:
@@ -138,7 +163,9 @@ def test_tool_error_message_reaches_client(behaviours: ModuleType) -> None:
     assert result["resultType"] == "complete"
 
 
-def test_output_violating_schema_is_not_sent(behaviours: ModuleType, caplog: pytest.LogCaptureFixture) -> None:
+def test_output_violating_schema_is_not_sent(
+    behaviours: ModuleType, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.ERROR):
         result = _call(behaviours, "2025-06-18", "bad-output", {})["result"]
     assert result["isError"] is True and "structuredContent" not in result
@@ -147,7 +174,9 @@ def test_output_violating_schema_is_not_sent(behaviours: ModuleType, caplog: pyt
 
 
 @pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25", "2026-07-28"])
-def test_array_output_only_where_allowed(behaviours: ModuleType, spec_dir: Path, version: str) -> None:
+def test_array_output_only_where_allowed(
+    behaviours: ModuleType, spec_dir: Path, version: str
+) -> None:
     result = _call(behaviours, version, "listing", {})["result"]
     _check(spec_dir, version, "CallToolResult", result)
     assert json.loads(result["content"][0]["text"]) == ["a", "b"]
@@ -166,7 +195,9 @@ def test_context_progress_and_log(behaviours: ModuleType, version: str) -> None:
             meta: dict[str, Any] = {"progressToken": "tok"}
             if version == "2026-07-28":
                 meta["io.modelcontextprotocol/logLevel"] = "debug"
-            resp = await c.request("tools/call", {"name": "progress", "arguments": {}, "_meta": meta})
+            resp = await c.request(
+                "tools/call", {"name": "progress", "arguments": {}, "_meta": meta}
+            )
             return resp, c.notifications
 
     resp, notes = anyio.run(go)
@@ -179,7 +210,9 @@ def test_context_progress_and_log(behaviours: ModuleType, version: str) -> None:
 
 
 @pytest.mark.parametrize("version", REVISIONS)
-def test_tools_list_exact_schemas_and_fields(weather: ModuleType, spec_dir: Path, version: str) -> None:
+def test_tools_list_exact_schemas_and_fields(
+    weather: ModuleType, spec_dir: Path, version: str
+) -> None:
     async def go() -> dict[str, Any]:
         async with RawClient(_server(weather), version) as c:
             return await c.request("tools/list", {})
@@ -187,9 +220,12 @@ def test_tools_list_exact_schemas_and_fields(weather: ModuleType, spec_dir: Path
     result = anyio.run(go)["result"]
     _check(spec_dir, version, "ListToolsResult", result)
     pkg = weather.__name__.rsplit(".", 1)[0]
-    defs = [json.loads(t) for t in __import__(f"{pkg}._generated.tools", fromlist=["x"]).TOOL_DEFINITIONS]
+    defs = [
+        json.loads(t)
+        for t in __import__(f"{pkg}._generated.tools", fromlist=["x"]).TOOL_DEFINITIONS
+    ]
     assert [t["name"] for t in result["tools"]] == [d["name"] for d in defs]
-    for served, written in zip(result["tools"], defs):
+    for served, written in zip(result["tools"], defs, strict=True):
         # byte-for-byte: same JSON text, key order included
         assert json.dumps(served["inputSchema"]) == json.dumps(written["inputSchema"])
         if version >= "2025-06-18" and "outputSchema" in written:

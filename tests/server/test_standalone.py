@@ -25,8 +25,19 @@ def runtime_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("runtime-venv")
     wheels = root / "wheels"
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO / "runtime")],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(wheels),
+            str(REPO / "runtime"),
+        ],
+        capture_output=True,
+        text=True,
     )
     assert build.returncode == 0, build.stderr
     (wheel,) = wheels.glob("mcpgen_runtime-*.whl")
@@ -35,18 +46,23 @@ def runtime_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     py = env_dir / "bin" / "python"
     install = subprocess.run(
         [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert install.returncode == 0, install.stdout + install.stderr
     return py
 
 
 @pytest.mark.slow
-def test_generated_server_runs_on_the_runtime_wheel_alone(runtime_venv: Path, tmp_path: Path) -> None:
+def test_generated_server_runs_on_the_runtime_wheel_alone(
+    runtime_venv: Path, tmp_path: Path
+) -> None:
     py = runtime_venv
     listing = subprocess.run(
         [str(py), "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     installed = {d["name"].lower().replace("_", "-") for d in json.loads(listing.stdout)}
     assert "mcpgen-runtime" in installed and "jsonschema-rs" in installed

@@ -15,7 +15,11 @@ from tests.server.helpers import REPO, WEATHER
 
 # The 0.1 layout of _generated/ (contents abridged: only the names matter here).
 OLD_FILES = {
-    "__init__.py": "from .base import WeatherToolsBase\nfrom .runtime import ToolContext, ToolError, ToolResult, run_cli\nfrom .server import create_server\n",
+    "__init__.py": (
+        "from .base import WeatherToolsBase\n"
+        "from .runtime import ToolContext, ToolError, ToolResult, run_cli\n"
+        "from .server import create_server\n"
+    ),
     "base.py": "TOOL_METHODS = {}\n",
     "context.py": "class ToolContext: ...\n",
     "model_base.py": "class OpenModel: ...\n",
@@ -32,7 +36,7 @@ OLD_FILES = {
     "py.typed": "",
 }
 
-OLD_HANDLERS = '''\
+OLD_HANDLERS = """\
 from __future__ import annotations
 
 from ._generated import ToolContext, ToolError, ToolResult, WeatherToolsBase
@@ -45,7 +49,7 @@ from ._generated.runtime import ToolBinding
 class Handlers(WeatherToolsBase):
     async def get_weather(self, args: GetWeatherInput, ctx: ToolContext) -> GetWeatherOutput:
         raise ToolError("x")
-'''
+"""
 
 
 def _old_package(out: Path) -> Path:
@@ -73,25 +77,47 @@ def test_upgrade_from_the_copied_runtime_layout(tmp_path: Path) -> None:
     pkg = _old_package(tmp_path)
     user_before = {p: (pkg / p).read_bytes() for p in ("handlers.py", "__init__.py", "__main__.py")}
     proc = subprocess.run(
-        [sys.executable, "-m", "codegen", "server", str(WEATHER), "--out", str(tmp_path),
-         "--package", "weather_server"],
-        capture_output=True, text=True, cwd=REPO,
+        [
+            sys.executable,
+            "-m",
+            "codegen",
+            "server",
+            str(WEATHER),
+            "--out",
+            str(tmp_path),
+            "--package",
+            "weather_server",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr
     owned = sorted(p.name for p in (pkg / "_generated").iterdir())
-    assert owned == [".mcpgen.json", "__init__.py", "base.py", "models.py", "py.typed", "server.py", "tools.py"]
+    assert owned == [
+        ".mcpgen.json",
+        "__init__.py",
+        "base.py",
+        "models.py",
+        "py.typed",
+        "server.py",
+        "tools.py",
+    ]
     assert {p: (pkg / p).read_bytes() for p in user_before} == user_before  # never rewritten
     handlers = pkg / "handlers.py"
     warnings = [line for line in proc.stderr.splitlines() if "no longer resolves" in line]
     assert warnings == [
         f"mcpgen: warning: {handlers}:4:1: `from ._generated.models import GetWeatherInput, "
         "GetWeatherOutput, NoSuchModel` no longer resolves (the runtime is the mcpgen-runtime "
-        "package now); use: NoSuchModel: not in _generated.models any more (renamed or removed tool?)",
-        f"mcpgen: warning: {handlers}:5:1: `from ._generated.wire import Annotations, ImageContent, "
+        "package now); use: NoSuchModel: not in _generated.models any more "
+        "(renamed or removed tool?)",
+        f"mcpgen: warning: {handlers}:5:1: `from ._generated.wire import Annotations, "
+        "ImageContent, "
         "MetaObject, TextContent` no longer resolves (the runtime is the mcpgen-runtime package "
         "now); use: from mcpgen_runtime import Annotations, ImageContent, TextContent; "
         "from mcp_wire.v2026_07_28 import MetaObject",
-        f"mcpgen: warning: {handlers}:6:1: `from ._generated.model_base import OpenModel` no longer "
+        f"mcpgen: warning: {handlers}:6:1: `from ._generated.model_base import OpenModel` "
+        "no longer "
         "resolves (the runtime is the mcpgen-runtime package now); use: from mcpgen_runtime import "
         "OpenModel",
         f"mcpgen: warning: {handlers}:7:1: `from ._generated.runtime import ToolBinding` no longer "
@@ -104,19 +130,42 @@ def test_upgrade_from_the_copied_runtime_layout(tmp_path: Path) -> None:
     # after following the advice, the package imports and the warnings are gone
     fixed = (
         OLD_HANDLERS.replace(", NoSuchModel", "")
-        .replace("from ._generated.wire import Annotations, ImageContent, MetaObject, TextContent\n",
-                 "from mcp_wire.v2026_07_28 import MetaObject\n"
-                 "from mcpgen_runtime import Annotations, ImageContent, TextContent\n")
-        .replace("from ._generated.model_base import OpenModel\n", "from mcpgen_runtime import OpenModel\n")
-        .replace("from ._generated.runtime import ToolBinding\n", "from mcpgen_runtime import ToolBinding\n")
+        .replace(
+            "from ._generated.wire import Annotations, ImageContent, MetaObject, TextContent\n",
+            "from mcp_wire.v2026_07_28 import MetaObject\n"
+            "from mcpgen_runtime import Annotations, ImageContent, TextContent\n",
+        )
+        .replace(
+            "from ._generated.model_base import OpenModel\n",
+            "from mcpgen_runtime import OpenModel\n",
+        )
+        .replace(
+            "from ._generated.runtime import ToolBinding\n",
+            "from mcpgen_runtime import ToolBinding\n",
+        )
     )
     handlers.write_text(fixed)
     again = subprocess.run(
-        [sys.executable, "-m", "codegen", "server", str(WEATHER), "--out", str(tmp_path),
-         "--package", "weather_server"],
-        capture_output=True, text=True, cwd=REPO,
+        [
+            sys.executable,
+            "-m",
+            "codegen",
+            "server",
+            str(WEATHER),
+            "--out",
+            str(tmp_path),
+            "--package",
+            "weather_server",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
     )
     assert again.returncode == 0 and "no longer resolves" not in again.stderr, again.stderr
-    probe = subprocess.run([sys.executable, "-c", "import weather_server.handlers"],
-                           capture_output=True, text=True, cwd=tmp_path)
+    probe = subprocess.run(
+        [sys.executable, "-c", "import weather_server.handlers"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert probe.returncode == 0, probe.stderr

@@ -41,7 +41,8 @@ Condition = Literal["sunny", "cloudy", "rain", "snow"]
 _CONDITIONS: tuple[Condition, ...] = ("sunny", "cloudy", "rain", "snow")
 # A 1x1 PNG (base64): stands in for a rendered map.
 _MAP_PNG = (
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9"
+    "awAAAABJRU5ErkJggg=="
 )
 
 

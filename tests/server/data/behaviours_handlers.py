@@ -51,18 +51,34 @@ class Handlers(BehavioursToolsBase):
         return BadOutputOutput.model_construct(n=99)
 
     async def media(self, args: MediaInput, ctx: ToolContext) -> ToolResult:
-        ann = Annotations(audience=[Role("user")], priority=0.2, last_modified="2025-01-01T00:00:00Z")
+        ann = Annotations(
+            audience=[Role("user")], priority=0.2, last_modified="2025-01-01T00:00:00Z"
+        )
         return ToolResult(
             content=[
-                TextContent(type="text", text="hello", annotations=ann, meta=MetaObject.model_validate({"k": "v"})),
+                TextContent(
+                    type="text",
+                    text="hello",
+                    annotations=ann,
+                    meta=MetaObject.model_validate({"k": "v"}),
+                ),
                 ImageContent(type="image", data="iVBORw0KGgo=", mime_type="image/png"),
                 AudioContent(type="audio", data="UklGRg==", mime_type="audio/wav"),
-                ResourceLink(type="resource_link", uri="file:///tmp/a.txt", name="a.txt",
-                             description="a file", mime_type="text/plain"),
+                ResourceLink(
+                    type="resource_link",
+                    uri="file:///tmp/a.txt",
+                    name="a.txt",
+                    description="a file",
+                    mime_type="text/plain",
+                ),
                 EmbeddedResource(
                     type="resource",
-                    resource=TextResourceContents(uri="file:///tmp/b.txt", text="B",
-                                                  mime_type="text/plain", meta=MetaObject.model_validate({"x": 1})),
+                    resource=TextResourceContents(
+                        uri="file:///tmp/b.txt",
+                        text="B",
+                        mime_type="text/plain",
+                        meta=MetaObject.model_validate({"x": 1}),
+                    ),
                     annotations=ann,
                 ),
             ]
@@ -77,4 +93,6 @@ class Handlers(BehavioursToolsBase):
     async def progress(self, args: ProgressInput, ctx: ToolContext) -> ToolResult:
         await ctx.progress(1, 2, "half")
         await ctx.log("info", {"step": 1})
-        return ToolResult(content=[TextContent(type="text", text=f"{ctx.protocol_version} {ctx.request_id}")])
+        return ToolResult(
+            content=[TextContent(type="text", text=f"{ctx.protocol_version} {ctx.request_id}")]
+        )
