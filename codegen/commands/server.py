@@ -64,7 +64,7 @@ def server(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
         _echo(f"mcpgen: created {outcome.pkg_dir / rel} (yours to edit; never overwritten)")
     for warning in outcome.warnings:
         _echo(f"mcpgen: warning: {warning}")
-    if "__main__.py" in outcome.created and outcome.server_name is not None:
+    if "__main__.py" in outcome.created and outcome.name is not None:
         from codegen.server.registration import registration_text
 
-        _echo(registration_text(outcome.server_name, package, out_dir, sys.executable))
+        _echo(registration_text(outcome.name, package, out_dir, sys.executable))
