@@ -92,20 +92,23 @@ TOOL_MODEL_OPTIONS: dict[str, Any] = {
     ],
     "formatters": [],
 }
+RUNTIME_MODEL_BASE = "from mcpgen_runtime.models import OpenModel"
+"""Where generated server and client models get their base class."""
 _BASE_PLACEHOLDER = "mcpgen_tool_model_base_placeholder.OpenModel"
 
 
 def generate_tool_models(
     tools: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]],
     *,
-    base_import: str,
+    base_import: str = RUNTIME_MODEL_BASE,
 ) -> str:
-    """Models for a list of ``(class_stem, inputSchema, outputSchema | None)`` in one run.
+    """Models for a list of ``(class_stem, inputSchema, outputSchema | None)`` in one run
+    (``""`` for no tools).
 
     Each tool yields ``<stem>Input`` (and ``<stem>Output`` when it has an outputSchema);
     ``$defs`` are hoisted as ``<stem>Input<Def>``. ``base_import`` is the import line that
-    provides ``OpenModel`` (e.g. ``"from .model_base import OpenModel"``); it replaces the
-    generator's absolute import. Raises ``McpgenError`` when an expected class is missing.
+    provides ``OpenModel`` (default: the runtime's); it replaces the generator's absolute
+    import. Raises ``McpgenError`` when an expected class is missing.
     """
     doc: list[dict[str, Any]] = []
     for stem, input_schema, output_schema in tools:

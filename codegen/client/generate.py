@@ -14,10 +14,9 @@ from dataclasses import dataclass
 
 from codegen.client.ir import ClientIR, ClientToolIR
 from codegen.client.params import ModelsInfo, read_models
-from codegen.render import render
-from codegen.server.generate import header_line
+from codegen.render import header_line, render
+from codegen.typegen import generate_tool_models
 
-OWNED_DIR = "_generated"
 OWNED_TEMPLATES: dict[str, str] = {
     "__init__.py": "client/__init__.py.jinja",
     "client.py": "client/client.py.jinja",
@@ -35,16 +34,11 @@ class ClientFiles:
     user: dict[str, str]
 
 
-def _models_source(ir: ClientIR) -> str:
-    from codegen.typegen import generate_tool_models
-
-    specs = [(t.class_stem, t.input_schema, t.output_schema) for t in ir.tools]
-    return generate_tool_models(specs, base_import="from mcpgen_runtime.models import OpenModel")
-
-
 def generate_client(ir: ClientIR) -> ClientFiles:
     header = header_line(ir.manifest_name)
-    models = _models_source(ir) if ir.tools else ""
+    models = generate_tool_models(
+        [(t.class_stem, t.input_schema, t.output_schema) for t in ir.tools]
+    )
     info = (
         read_models(
             models,

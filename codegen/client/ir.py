@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen import __version__
-from codegen.errors import McpgenError
 from codegen.manifest.model import Manifest
-from codegen.naming import assign_tool_names, class_name_from, package_name_problem
-from codegen.server.ir import canonical_json, schema_dialect
+from codegen.naming import class_name_from
+from codegen.toolset import prepare_tools
 from mcpgen_runtime import API_VERSION
 
 # Public attributes of mcpgen_runtime.ToolClient: a tool method must not shadow them
@@ -65,51 +64,23 @@ class ClientIR:
 
 
 def build_client_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ClientIR:
-    problem = package_name_problem(package)
-    if problem is not None:
-        raise McpgenError(f"--package {package!r} {problem}")
-    seen: dict[str, str] = {}
-    for tool in manifest.tools:
-        if tool.name in seen:
-            line, col = manifest.source_map.locate(tool.pointer)
-            raise McpgenError(
-                f"duplicate tool name {tool.name!r} (also at {seen[tool.name]})",
-                path=manifest.path,
-                line=line,
-                col=col,
-            )
-        seen[tool.name] = tool.pointer or "/"
-    names = assign_tool_names([t.name for t in manifest.tools], reserved=RESERVED_METHODS)
-    tools: list[ClientToolIR] = []
-    for i, (tool, nm) in enumerate(zip(manifest.tools, names, strict=True)):
-        where = f"tool {tool.name!r}"
-        out = tool.output_schema
-        try:
-            raw_json = canonical_json(tool.raw)
-        except ValueError as exc:
-            line, col = manifest.source_map.locate(tool.pointer)
-            raise McpgenError(
-                f"{where} is not JSON-serialisable: {exc}", path=manifest.path, line=line, col=col
-            ) from exc
-        schema_dialect(tool.input_schema, where=f"{where} inputSchema")
-        tools.append(
-            ClientToolIR(
-                index=i,
-                name=tool.name,
-                method_name=nm.method_name,
-                class_stem=nm.class_stem,
-                input_model=nm.input_model,
-                output_model=nm.output_model if out is not None else None,
-                raw_json=raw_json,
-                input_schema=tool.input_schema,
-                output_schema=out,
-                output_dialect=schema_dialect(out, where=f"{where} outputSchema")
-                if out is not None
-                else None,
-                title=tool.title,
-                description=tool.description,
-            )
+    tools = [
+        ClientToolIR(
+            index=p.index,
+            name=p.tool.name,
+            method_name=p.names.method_name,
+            class_stem=p.names.class_stem,
+            input_model=p.names.input_model,
+            output_model=p.names.output_model if p.tool.output_schema is not None else None,
+            raw_json=p.raw_json,
+            input_schema=p.tool.input_schema,
+            output_schema=p.tool.output_schema,
+            output_dialect=p.output_dialect,
+            title=p.tool.title,
+            description=p.tool.description,
         )
+        for p in prepare_tools(manifest, package=package, reserved=RESERVED_METHODS)
+    ]
     server = manifest.server
     client_class = class_name_from(server.name, suffix="Client", fallback="Server")
     return ClientIR(

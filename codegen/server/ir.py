@@ -12,35 +12,15 @@ existing templates and handlers keep working.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from codegen import __version__
-from codegen.errors import McpgenError
 from codegen.manifest.model import Manifest
-from codegen.naming import assign_tool_names, class_name_from, package_name_problem
+from codegen.naming import class_name_from
+from codegen.toolset import canonical_json, prepare_tools
 from mcpgen_runtime import API_VERSION
-from mcpgen_runtime.jsonschema_facts import GENERATED_DIALECTS, dialect_of
-
-SUPPORTED_DIALECTS = GENERATED_DIALECTS
-
-
-def schema_dialect(schema: Mapping[str, Any] | None, *, where: str) -> str:
-    """``"2020-12"`` (the default when ``$schema`` is absent) or ``"draft-07"``."""
-    dialect, declared = dialect_of(schema)
-    if dialect is not None and dialect in SUPPORTED_DIALECTS:
-        return dialect
-    raise McpgenError(
-        f"{where}: unsupported JSON Schema dialect {declared!r} "
-        f"(supported: {', '.join(SUPPORTED_DIALECTS)})"
-    )
-
-
-def canonical_json(value: Any) -> str:
-    """Compact JSON that keeps key order exactly as written (what is served on tools/list)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 @dataclass(frozen=True)
@@ -103,54 +83,26 @@ class ServerIR:
 
 
 def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ServerIR:
-    problem = package_name_problem(package)
-    if problem is not None:
-        raise McpgenError(f"--package {package!r} {problem}")
-    seen: dict[str, str] = {}
-    for tool in manifest.tools:
-        if tool.name in seen:
-            raise McpgenError(
-                f"duplicate tool name {tool.name!r} (also at {seen[tool.name]})",
-                path=manifest.path,
-                line=manifest.source_map.locate(tool.pointer)[0],
-                col=manifest.source_map.locate(tool.pointer)[1],
-            )
-        seen[tool.name] = tool.pointer or "/"
-    names = assign_tool_names([t.name for t in manifest.tools])
-    tools: list[ToolIR] = []
-    for i, (tool, nm) in enumerate(zip(manifest.tools, names, strict=True)):
-        out_schema = tool.output_schema
-        where = f"tool {tool.name!r}"
-        try:
-            raw_json = canonical_json(tool.raw)
-        except ValueError as exc:
-            line, col = manifest.source_map.locate(tool.pointer)
-            raise McpgenError(
-                f"{where} is not JSON-serialisable: {exc}", path=manifest.path, line=line, col=col
-            ) from exc
-        tools.append(
-            ToolIR(
-                index=i,
-                name=tool.name,
-                method_name=nm.method_name,
-                class_stem=nm.class_stem,
-                input_model=nm.input_model,
-                output_model=nm.output_model if out_schema is not None else None,
-                has_output=out_schema is not None,
-                raw_json=raw_json,
-                input_schema=tool.input_schema,
-                output_schema=out_schema,
-                input_dialect=schema_dialect(tool.input_schema, where=f"{where} inputSchema"),
-                output_dialect=(
-                    schema_dialect(out_schema, where=f"{where} outputSchema")
-                    if out_schema is not None
-                    else None
-                ),
-                title=tool.title,
-                description=tool.description,
-                pointer=tool.pointer,
-            )
+    tools = [
+        ToolIR(
+            index=p.index,
+            name=p.tool.name,
+            method_name=p.names.method_name,
+            class_stem=p.names.class_stem,
+            input_model=p.names.input_model,
+            output_model=p.names.output_model if p.tool.output_schema is not None else None,
+            has_output=p.tool.output_schema is not None,
+            raw_json=p.raw_json,
+            input_schema=p.tool.input_schema,
+            output_schema=p.tool.output_schema,
+            input_dialect=p.input_dialect,
+            output_dialect=p.output_dialect,
+            title=p.tool.title,
+            description=p.tool.description,
+            pointer=p.tool.pointer,
         )
+        for p in prepare_tools(manifest, package=package)
+    ]
     server = manifest.server
     return ServerIR(
         package=package,

@@ -21,31 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.client.helpers import imported, write_client
+from tests.server.test_hostile import NASTY as SERVER_NASTY
 
 NASTY = [
-    "'",
-    '"',
-    "'''",
-    '"""',
-    "\\",
-    "\\n",
-    "\n",
-    "\r\n",
-    "{{ x }}",
-    "{% if %}",
-    "__import__('os').system('touch PWNED')",
-    "class",
-    "def",
-    "None",
-    "self",
-    "model_config",
-    "__init__",
-    "é",
-    "天气",
-    "\u2028",
-    "\x00",
-    "#",
-    "'); import os; ('",
+    *SERVER_NASTY,
     "stdio",
     "with_options",
     "mcp",

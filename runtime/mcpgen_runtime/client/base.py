@@ -135,30 +135,24 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
-def _wrap_elicitation(fn: ElicitationFnT | None) -> ElicitationFnT | None:
+_CallbackT = TypeVar("_CallbackT", ElicitationFnT, SamplingFnT)
+
+
+def _recording_refusals(fn: _CallbackT | None) -> _CallbackT | None:
+    """``fn`` (an elicitation or sampling callback), noting each ``ErrorData`` it answers
+    with, so a refused input request is reported as such."""
     if fn is None:
         return None
+    callback: Any = fn
 
     async def wrapped(context: Any, params: Any) -> Any:
-        out = await fn(context, params)
+        out = await callback(context, params)
         if isinstance(out, ErrorData) and (seen := _refusals.get(None)) is not None:
             seen.append(out)
         return out
 
-    return wrapped
-
-
-def _wrap_sampling(fn: SamplingFnT | None) -> SamplingFnT | None:
-    if fn is None:
-        return None
-
-    async def wrapped(context: Any, params: Any) -> Any:
-        out = await fn(context, params)
-        if isinstance(out, ErrorData) and (seen := _refusals.get(None)) is not None:
-            seen.append(out)
-        return out
-
-    return wrapped
+    result: _CallbackT = wrapped
+    return result
 
 
 @asynccontextmanager
@@ -238,8 +232,8 @@ class ToolClient:
             mode=self._mode,
             # Bounds the handshake and tools/list; calls pass their own timeout.
             read_timeout_seconds=self._connect_timeout,
-            elicitation_callback=_wrap_elicitation(opts.get("elicitation_callback")),
-            sampling_callback=_wrap_sampling(opts.get("sampling_callback")),
+            elicitation_callback=_recording_refusals(opts.get("elicitation_callback")),
+            sampling_callback=_recording_refusals(opts.get("sampling_callback")),
             list_roots_callback=opts.get("list_roots_callback"),
             logging_callback=opts.get("logging_callback"),
             input_required_max_rounds=opts.get("max_input_rounds", 10),

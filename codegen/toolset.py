@@ -1,0 +1,96 @@
+"""The tools of a manifest as every generated package (server, client) needs them. Pure.
+
+``prepare_tools`` checks the package name and that tool names are unique, assigns the Python
+names (``codegen.naming``), serialises each tool's exact JSON and decides the dialect of its
+schemas; ``codegen.server.ir`` and ``codegen.client.ir`` build their IR from the result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.errors import McpgenError
+from codegen.manifest.model import Manifest, ToolDef
+from codegen.naming import ToolNames, assign_tool_names, package_name_problem
+from mcpgen_runtime.jsonschema_facts import GENERATED_DIALECTS, dialect_of
+
+SUPPORTED_DIALECTS = GENERATED_DIALECTS
+
+
+def schema_dialect(schema: Mapping[str, Any] | None, *, where: str) -> str:
+    """``"2020-12"`` (the default when ``$schema`` is absent) or ``"draft-07"``."""
+    dialect, declared = dialect_of(schema)
+    if dialect is not None and dialect in SUPPORTED_DIALECTS:
+        return dialect
+    raise McpgenError(
+        f"{where}: unsupported JSON Schema dialect {declared!r} "
+        f"(supported: {', '.join(SUPPORTED_DIALECTS)})"
+    )
+
+
+def canonical_json(value: Any) -> str:
+    """Compact JSON that keeps key order exactly as written (what is served on tools/list)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+@dataclass(frozen=True)
+class PreparedTool:
+    index: int
+    tool: ToolDef
+    names: ToolNames
+    raw_json: str
+    """The complete wire ``Tool`` object as compact JSON, key order as in the manifest."""
+    input_dialect: str
+    output_dialect: str | None
+
+
+def prepare_tools(
+    manifest: Manifest, *, package: str, reserved: Iterable[str] = ()
+) -> list[PreparedTool]:
+    """Every tool of ``manifest``, in order, ready for an IR; ``McpgenError`` (with the
+    tool's position) for a bad package name, a duplicate tool name, a tool that is not
+    JSON-serialisable or a schema dialect generated code cannot validate."""
+    problem = package_name_problem(package)
+    if problem is not None:
+        raise McpgenError(f"--package {package!r} {problem}")
+    seen: dict[str, str] = {}
+    for tool in manifest.tools:
+        if tool.name in seen:
+            line, col = manifest.source_map.locate(tool.pointer)
+            raise McpgenError(
+                f"duplicate tool name {tool.name!r} (also at {seen[tool.name]})",
+                path=manifest.path,
+                line=line,
+                col=col,
+            )
+        seen[tool.name] = tool.pointer or "/"
+    names = assign_tool_names([t.name for t in manifest.tools], reserved=reserved)
+    out: list[PreparedTool] = []
+    for i, (tool, nm) in enumerate(zip(manifest.tools, names, strict=True)):
+        where = f"tool {tool.name!r}"
+        try:
+            raw_json = canonical_json(tool.raw)
+        except ValueError as exc:
+            line, col = manifest.source_map.locate(tool.pointer)
+            raise McpgenError(
+                f"{where} is not JSON-serialisable: {exc}", path=manifest.path, line=line, col=col
+            ) from exc
+        output = tool.output_schema
+        out.append(
+            PreparedTool(
+                index=i,
+                tool=tool,
+                names=nm,
+                raw_json=raw_json,
+                input_dialect=schema_dialect(tool.input_schema, where=f"{where} inputSchema"),
+                output_dialect=(
+                    schema_dialect(output, where=f"{where} outputSchema")
+                    if output is not None
+                    else None
+                ),
+            )
+        )
+    return out
