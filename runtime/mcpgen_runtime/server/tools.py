@@ -16,6 +16,7 @@ A generated package passes its binding table (one ``ToolBinding`` per tool) and 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 import weakref
@@ -43,6 +44,7 @@ from .asking import (
     question_digest,
 )
 from .context import LOGGER, ContentBlock, ToolContext, ToolError, ToolResult
+from .deadlines import Deadlines, running_task
 from .limits import DEFAULT_LIMITS, Limits, TokenBucket
 from .shaping import BLOCK_TYPES, has_result_type, shape_call_result, shape_tool, text_block
 
@@ -52,6 +54,9 @@ if TYPE_CHECKING:
 __all__ = ["ServerInfo", "ToolBinding", "build_server"]
 
 H = TypeVar("H")
+
+_TIMED_OUT: Any = object()
+"""What ``_invoke_within`` returns for a call over its time limit."""
 
 
 @dataclass(frozen=True)
@@ -220,6 +225,7 @@ class _Runtime(Generic[H]):
 
         self.bus = InMemorySubscriptionBus()
         self.connections: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+        self._deadlines: Deadlines | None = None
 
     # -- list_changed -------------------------------------------------------------------------
 
@@ -444,9 +450,8 @@ class _Runtime(Generic[H]):
             if timeout is None:
                 value = await tool.invoke(args, tctx)
             else:
-                with anyio.move_on_after(timeout) as scope:
-                    value = await tool.invoke(args, tctx)
-                if scope.cancelled_caught:
+                value = await self._invoke_within(tool, args, tctx, timeout)
+                if value is _TIMED_OUT:
                     LOGGER.warning("tool %r timed out after %g s", tool.name, timeout)
                     return _error_result(
                         f"Tool {tool.name!r} did not finish within its time limit of {timeout:g} s."
@@ -471,6 +476,33 @@ class _Runtime(Generic[H]):
             return _error_result(
                 f"Tool {tool.name!r} failed with an internal error (incident {incident})."
             )
+
+    async def _invoke_within(
+        self, tool: _CompiledTool, args: BaseModel, tctx: ToolContext, timeout: float
+    ) -> object:
+        """The handler's value, or ``_TIMED_OUT``. Watched by the loop's :class:`Deadlines`
+        (no timer per call); a cancel scope where that cannot watch (trio, Python 3.10, a
+        call nested in another call's task)."""
+        task = running_task()
+        watch = None
+        if task is not None:
+            deadlines = self._deadlines
+            if deadlines is None or deadlines.loop is not task.get_loop():
+                deadlines = self._deadlines = Deadlines(task.get_loop())
+            watch = deadlines.start(task, timeout)
+        if watch is None:
+            with anyio.move_on_after(timeout):
+                return await tool.invoke(args, tctx)
+            return _TIMED_OUT
+        try:
+            return await tool.invoke(args, tctx)
+        except asyncio.CancelledError:
+            # ours alone: the limit's cancellation; anything else pending propagates
+            if not watch.expired or deadlines.stop(watch):
+                raise
+            return _TIMED_OUT
+        finally:
+            deadlines.stop(watch)
 
     def _to_result(
         self, tool: _CompiledTool, output_check: SchemaCheck | None, value: object
