@@ -26,14 +26,19 @@ __all__ = ["Deadlines", "Watch"]
 class Watch:
     """One call under a limit: its task, its deadline and whether the limit cancelled it."""
 
-    __slots__ = ("task", "deadline", "expired", "settled")
+    __slots__ = ("owner", "task", "deadline", "expired", "settled")
 
-    def __init__(self, task: asyncio.Task[Any], deadline: float) -> None:
+    def __init__(self, owner: Deadlines, task: asyncio.Task[Any], deadline: float) -> None:
+        self.owner = owner
         self.task = task
         self.deadline = deadline
         self.expired = False
         """The limit cancelled the task."""
         self.settled = False
+
+    def stop(self) -> int:
+        """:meth:`Deadlines.stop` for this call."""
+        return self.owner.stop(self)
 
 
 class Deadlines:
@@ -53,7 +58,7 @@ class Deadlines:
         if task in self._calls:
             return None
         deadline = self.loop.time() + timeout
-        watch = Watch(task, deadline)
+        watch = Watch(self, task, deadline)
         self._calls[task] = watch
         if self._timer is None or deadline < self._armed_for:
             self._arm(deadline)

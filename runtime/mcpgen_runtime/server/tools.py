@@ -498,11 +498,11 @@ class _Runtime(Generic[H]):
             return await tool.invoke(args, tctx)
         except asyncio.CancelledError:
             # ours alone: the limit's cancellation; anything else pending propagates
-            if not watch.expired or deadlines.stop(watch):
+            if not watch.expired or watch.stop():
                 raise
             return _TIMED_OUT
         finally:
-            deadlines.stop(watch)
+            watch.stop()
 
     def _to_result(
         self, tool: _CompiledTool, output_check: SchemaCheck | None, value: object
