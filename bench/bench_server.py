@@ -23,6 +23,19 @@ extra spawn->tools/list samples tighten the cold-start median, and the table sho
 Targets printed with the ratios: generated >= 0.9x lowlevel calls/s, >= 1.2x MCPServer calls/s,
 cold start within 40 ms of lowlevel's, and on the same event loop >= 1.0x lowlevel (validation
 included: the hand-written peer validates nothing).
+
+``--instructions`` swaps the timed runs for a deterministic count, for per-call CPU differences
+smaller than wall-clock noise: each server runs under ``valgrind --tool=callgrind`` (with
+PYTHONHASHSEED=0) twice, for LO and HI checked ``tools/call add`` calls (identical calls, only
+their number differs: handshake/tools/list, the calls, stdin EOF, exit). Callgrind counts the
+whole process, so instructions/call = (I(HI) - I(LO)) / (HI - LO) cancels start-up and exit;
+start-up = I(LO) - LO * per-call. Servers default to the same-loop pairs (gen-asyncio vs lowlevel,
+generated vs lowlevel-uv); the ratio "calls/instr" = peer's instr/call / generated's reads like a
+throughput ratio (target >= 1.00: the generated server does the same work in fewer instructions).
+--repeat (default 1 here) shows the min..max spread. About 70 s per server and repeat (2 cores).
+
+  .venv/bin/python bench/bench_server.py --instructions                  # LO=100, HI=400
+  .venv/bin/python bench/bench_server.py --instructions --wire modern --only gen-asyncio,lowlevel
 """
 
 from __future__ import annotations
@@ -30,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -325,6 +339,9 @@ def summarize(s: Server, how: str) -> dict[str, float]:
     return out
 
 
+Check = tuple[str, float, str, bool | None]  # name, value, target, met (None: info)
+
+
 def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]:
     print(f"\n{title}")
     print(
@@ -338,7 +355,7 @@ def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]
             f"{m['p50_ms']:>7.3f} {m['p99_ms']:>7.3f} {m['cold_ms']:>8.0f} {m['rss_mib']:>8.1f}"
         )
     g, ll, ms = rows["generated"], rows["lowlevel"], rows["mcpserver"]
-    checks = [
+    checks: list[Check] = [
         (
             "calls/s generated / lowlevel",
             g["calls_per_s"] / ll["calls_per_s"],
@@ -411,9 +428,14 @@ def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]
                 g["calls_per_s"] >= lu["calls_per_s"],
             )
         )
+    return print_checks(checks)
+
+
+def print_checks(checks: list[Check]) -> list[dict[str, Any]]:
+    width = max([38, *(len(c[0]) for c in checks)])
     for name, value, target, ok in checks:
         verdict = "" if ok is None else ("MET" if ok else "MISSED")
-        print(f"  {name:<38} {value:>8.2f}  target {target:<8} {verdict}")
+        print(f"  {name:<{width}} {value:>8.2f}  target {target:<8} {verdict}")
     return [{"name": c[0], "value": c[1], "target": c[2], "met": c[3]} for c in checks]
 
 
@@ -438,13 +460,138 @@ def report(servers: list[Server], a: argparse.Namespace) -> dict[str, Any]:
     return summary
 
 
+def timed_runs(servers: list[Server], a: argparse.Namespace) -> dict[str, Any]:
+    for rep in range(a.repeat):
+        order = servers[rep % len(servers) :] + servers[: rep % len(servers)]
+        for s in order:
+            r = one_run(s, a.n, a.warmup, a.wire)
+            s.runs.append(r)
+            s.cold.append(r["cold_ms"])
+            for _ in range(a.cold_extra):
+                s.cold.append(cold_sample(s, a.wire))
+            print(
+                f"repeat {rep + 1}/{a.repeat} {s.label:<10} "
+                + "  ".join(f"{k}={v:.2f}" for k, v in r.items()),
+                file=sys.stderr,
+            )
+    if {s.label for s in servers} >= {"generated", "lowlevel", "mcpserver"}:
+        return report(servers, a)
+    for s in servers:
+        print(
+            s.label,
+            {k: round(med([r[k] for r in s.runs]), 3) for k in s.runs[0]},
+            "cold",
+            round(med(s.cold)),
+        )
+    return {"runs": {s.label: {"runs": s.runs, "cold": s.cold} for s in servers}}
+
+
+# ------------------------------------------------------------------ instructions per call
+IC_SERVERS = "generated,lowlevel,gen-asyncio,lowlevel-uv"
+SAME_LOOP = (("gen-asyncio", "lowlevel"), ("generated", "lowlevel-uv"))
+
+
+def instructions(srv: Server, calls: int, wire: str, out: Path) -> int:
+    """Instructions executed by the server process over its whole life (start, handshake or
+    tools/list, ``calls`` checked tools/call add, exit on stdin EOF), counted by callgrind."""
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no"]
+    conn = Conn(Server(srv.label, [*cmd, *srv.cmd], dict(srv.env, PYTHONHASHSEED="0")), wire)
+    try:
+        conn.start()
+        for i in range(calls):
+            check_add(conn.rpc("tools/call", {"name": "add", "arguments": {"a": i, "b": 7}}), i, 7)
+        assert conn.w is not None
+        conn.w.close()
+        conn.proc.wait(timeout=600)  # callgrind writes its counts at exit
+    finally:
+        conn.close()
+    text = out.read_text(errors="replace") if out.is_file() else ""
+    m = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
+    if not m:
+        raise RuntimeError(f"{srv.label}: no instruction total in {out}")
+    return int(m.group(1))
+
+
+def ic_run(srv: Server, a: argparse.Namespace, tmp: Path) -> dict[str, float]:
+    t0 = time.perf_counter()
+    lo = instructions(srv, a.lo, a.wire, tmp / f"callgrind.{srv.label}.lo")
+    hi = instructions(srv, a.hi, a.wire, tmp / f"callgrind.{srv.label}.hi")
+    per_call = (hi - lo) / (a.hi - a.lo)
+    return {
+        "instr_lo": lo,
+        "instr_hi": hi,
+        "instr_per_call": per_call,
+        "startup_instr": lo - a.lo * per_call,
+        "wall_s": time.perf_counter() - t0,
+    }
+
+
+def ic_report(servers: list[Server], a: argparse.Namespace) -> dict[str, Any]:
+    print(
+        f"\nstdio, {a.wire} wire, add(a,b), instructions under callgrind (PYTHONHASHSEED=0): "
+        f"per call = (I({a.hi}) - I({a.lo})) / {a.hi - a.lo}, {a.repeat} repeat(s), "
+        f"python {sys.version.split()[0]}"
+    )
+    print(
+        f"{'server':<12} {'instr/call':>11} {'min..max over repeats':>23} {'spread':>7} "
+        f"{'start-up instr':>15} {'wall s':>7}"
+    )
+    rows: dict[str, dict[str, float]] = {}
+    for s in servers:
+        pc = [r["instr_per_call"] for r in s.runs]
+        m = rows[s.label] = {
+            "instr_per_call": med(pc),
+            "instr_per_call_min": min(pc),
+            "instr_per_call_max": max(pc),
+            "startup_instr": med([r["startup_instr"] for r in s.runs]),
+            "wall_s": med([r["wall_s"] for r in s.runs]),
+        }
+        spread = (max(pc) - min(pc)) / m["instr_per_call"] * 100
+        print(
+            f"{s.label:<12} {m['instr_per_call']:>11,.0f} "
+            f"{f'{min(pc):,.0f}..{max(pc):,.0f}':>23} {spread:>6.2f}% "
+            f"{m['startup_instr']:>15,.0f} {m['wall_s']:>7.0f}"
+        )
+    print("instr/call ratio: lower is better; calls/instr = its inverse, read like calls/s")
+    checks: list[Check] = []
+    for gen, peer in SAME_LOOP:
+        if gen in rows and peer in rows:
+            g, p = rows[gen]["instr_per_call"], rows[peer]["instr_per_call"]
+            checks += [
+                (f"same loop: instr/call {gen} / {peer}", g / p, "(info)", None),
+                (f"same loop: calls/instr {gen} / {peer}", p / g, ">= 1.00", p >= g),
+            ]
+    return {
+        "mode": "instructions",
+        "wire": a.wire,
+        "lo": a.lo,
+        "hi": a.hi,
+        "runs": {s.label: s.runs for s in servers},
+        "rows": rows,
+        "checks": print_checks(checks),
+    }
+
+
+def ic_runs(servers: list[Server], a: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    for rep in range(a.repeat):
+        for s in servers:
+            r = ic_run(s, a, tmp)
+            s.runs.append(r)
+            print(
+                f"repeat {rep + 1}/{a.repeat} {s.label:<11} {r['instr_per_call']:,.0f} instr/call,"
+                f" start-up {r['startup_instr']:,.0f}, {r['wall_s']:.0f} s",
+                file=sys.stderr,
+            )
+    return ic_report(servers, a)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("-n", type=int, default=2000, help="timed calls per run")
     ap.add_argument("--warmup", type=int, default=200)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=int, help="default 5, or 1 with --instructions")
     ap.add_argument(
         "--cold-extra",
         type=int,
@@ -457,40 +604,34 @@ def main() -> int:
         help="comma-separated subset of generated,lowlevel,mcpserver,gen-asyncio,lowlevel-uv",
     )
     ap.add_argument("--json", help="write the summary (and raw runs) to this file")
+    ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help=f"count instructions per call under callgrind instead (default --only {IC_SERVERS})",
+    )
+    ap.add_argument("--lo", type=int, default=100, help="--instructions: calls in the short run")
+    ap.add_argument("--hi", type=int, default=400, help="--instructions: calls in the long run")
     a = ap.parse_args()
+    if a.repeat is None:
+        a.repeat = 1 if a.instructions else 5
+    if a.instructions:
+        if not shutil.which("valgrind"):
+            sys.exit("--instructions needs valgrind (callgrind) on PATH; it is not installed")
+        if not 0 <= a.lo < a.hi:
+            ap.error("--instructions needs 0 <= --lo < --hi")
+        a.only = a.only or IC_SERVERS
 
     tmp = Path(tempfile.mkdtemp(prefix="mcpgen-bench-"))
     try:
         servers = peers(generate(tmp))
         if a.only:
-            keep = set(a.only.split(","))
+            keep, known = set(a.only.split(",")), {s.label for s in servers}
+            if keep - known:
+                ap.error(f"--only: unknown server(s) {','.join(sorted(keep - known))}")
             servers = [s for s in servers if s.label in keep]
         for s in servers:  # prime the OS file cache / .pyc files once, unmeasured
             cold_sample(s, a.wire)
-        for rep in range(a.repeat):
-            order = servers[rep % len(servers) :] + servers[: rep % len(servers)]
-            for s in order:
-                r = one_run(s, a.n, a.warmup, a.wire)
-                s.runs.append(r)
-                s.cold.append(r["cold_ms"])
-                for _ in range(a.cold_extra):
-                    s.cold.append(cold_sample(s, a.wire))
-                print(
-                    f"repeat {rep + 1}/{a.repeat} {s.label:<10} "
-                    + "  ".join(f"{k}={v:.2f}" for k, v in r.items()),
-                    file=sys.stderr,
-                )
-        if {s.label for s in servers} >= {"generated", "lowlevel", "mcpserver"}:
-            summary = report(servers, a)
-        else:
-            summary = {"runs": {s.label: {"runs": s.runs, "cold": s.cold} for s in servers}}
-            for s in servers:
-                print(
-                    s.label,
-                    {k: round(med([r[k] for r in s.runs]), 3) for k in s.runs[0]},
-                    "cold",
-                    round(med(s.cold)),
-                )
+        summary = ic_runs(servers, a, tmp) if a.instructions else timed_runs(servers, a)
         if a.json:
             Path(a.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     finally:
