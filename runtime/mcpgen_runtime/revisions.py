@@ -24,6 +24,8 @@ REVISIONS: tuple[str, ...] = (
 """Published protocol revisions, oldest first. The SDK negotiates only revisions it knows;
 anything newer than the last entry is treated as the newest."""
 
+_INDEX: dict[str, int] = {rev: i for i, rev in enumerate(REVISIONS)}
+
 KNOWN_REVISIONS: tuple[str, ...] = (*REVISIONS, "draft")
 """Every revision mcpgen knows (``draft`` tracks the newest published one)."""
 
@@ -48,10 +50,7 @@ _R2026_07 = REVISIONS.index("2026-07-28")
 
 def revision_index(version: str) -> int:
     """Position of ``version`` in ``REVISIONS``; unknown versions count as the newest."""
-    try:
-        return REVISIONS.index(version)
-    except ValueError:
-        return len(REVISIONS) - 1
+    return _INDEX.get(version, len(REVISIONS) - 1)
 
 
 def at_least(version: str, revision: str) -> bool:

@@ -31,6 +31,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
+from pydantic_core import to_json
 
 from ..revisions import MODERN_REVISIONS
 from .asking import (
@@ -45,6 +46,7 @@ from .asking import (
 )
 from .context import LOGGER, ContentBlock, ToolContext, ToolError, ToolResult
 from .deadlines import Deadlines, running_task
+from .flat import flat_scalar_bound
 from .limits import DEFAULT_LIMITS, Limits, TokenBucket
 from .shaping import BLOCK_TYPES, has_result_type, shape_call_result, shape_tool, text_block
 
@@ -54,6 +56,8 @@ if TYPE_CHECKING:
 __all__ = ["ServerInfo", "ToolBinding", "build_server"]
 
 H = TypeVar("H")
+
+_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 _TIMED_OUT: Any = object()
 """What ``_invoke_within`` returns for a call over its time limit."""
@@ -109,34 +113,16 @@ class ToolBinding:
 Invoke = Callable[[BaseModel, ToolContext], Awaitable[object]]
 
 
-def _surely_within(arguments: Any, limit: int) -> bool:
-    """A cheap upper bound of the arguments' JSON size for flat objects of scalars and short
-    strings (the common call), so only other calls pay for serialising them."""
-    if not isinstance(arguments, dict) or len(arguments) > 64:
-        return False
-    total = 2
-    for key, value in arguments.items():
-        if isinstance(value, str):
-            total += 6 * len(value) + 2  # JSON escapes: at most 6 bytes per character
-        elif (
-            value is None
-            or isinstance(value, float)
-            or (isinstance(value, int) and -(10**20) < value < 10**20)
-        ):
-            total += 32
-        else:
-            return False
-        total += 6 * len(key) + 4
-    return total <= limit
-
-
 def _error_result(text: str) -> dict[str, Any]:
     return {"content": [text_block(text)], "isError": True}
 
 
 def _dump_json(value: Any) -> Any:
     if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        # model_dump(mode="json", by_alias=True, exclude_unset=True), minus its wrapper
+        return type(value).__pydantic_serializer__.to_python(
+            value, mode="json", by_alias=True, exclude_unset=True
+        )
     return value
 
 
@@ -332,8 +318,9 @@ class _Runtime(Generic[H]):
         if tool is None or tool.name in self.disabled:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         arguments = params.arguments or {}
+        bound = flat_scalar_bound(arguments)
         if tool.guarded:
-            refused = self._refuse(tool, arguments)
+            refused = self._refuse(tool, arguments, bound)
             if refused is not None:
                 return shape_call_result(refused, ctx.protocol_version)
         inputs: CallInputs | None = None
@@ -342,20 +329,24 @@ class _Runtime(Generic[H]):
             if isinstance(opened, dict):
                 return shape_call_result(opened, ctx.protocol_version)
             inputs = opened
-        result = await self._run(tool, ctx, arguments, inputs)
+        result = await self._run(tool, ctx, arguments, inputs, vetted=bound is not None)
         if result.get("resultType") == "input_required":
             return result
         return shape_call_result(result, ctx.protocol_version)
 
-    def _refuse(self, tool: _CompiledTool, arguments: Any) -> dict[str, Any] | None:
-        """The tool error for a call over the argument-size or rate limit, else None."""
+    def _refuse(
+        self, tool: _CompiledTool, arguments: Any, bound: int | None
+    ) -> dict[str, Any] | None:
+        """The tool error for a call over the argument-size or rate limit, else None.
+        ``bound``: ``flat_scalar_bound(arguments)``; only other calls are serialised to be
+        measured."""
         lim = tool.limits
         if (
             lim.max_argument_bytes is not None
             and arguments
-            and not _surely_within(arguments, lim.max_argument_bytes)
+            and (bound is None or bound > lim.max_argument_bytes)
         ):
-            size = len(json.dumps(arguments, ensure_ascii=False, separators=(",", ":")).encode())
+            size = len(_COMPACT_JSON(arguments).encode())
             if size > lim.max_argument_bytes:
                 return _error_result(
                     f"The arguments of tool {tool.name!r} are {size} bytes; the limit is "
@@ -422,18 +413,20 @@ class _Runtime(Generic[H]):
         ctx: ServerRequestContext[Any, Any],
         arguments: Any,
         inputs: CallInputs | None = None,
+        vetted: bool = False,
     ) -> dict[str, Any]:
         from .validation import SchemaCompileError
 
         try:
             input_check, output_check = tool.checks()
-            problems = input_check.problems(arguments)
+            problems = input_check.problems(arguments, vetted)
         except SchemaCompileError as exc:
             LOGGER.error("tool %r: %s", tool.name, exc)
             return _error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
         if not problems:
             try:
-                args = tool.binding.input_model.model_validate(arguments)
+                # model_validate(arguments), minus its wrapper
+                args = tool.binding.input_model.__pydantic_validator__.validate_python(arguments)
             except ValidationError as exc:
                 from .validation import pydantic_problems
 
@@ -549,7 +542,7 @@ class _Runtime(Generic[H]):
                     f"Tool {tool.name!r} returned no structured content although it declares "
                     "an outputSchema."
                 )
-            problems = output_check.problems(structured)
+            problems = output_check.problems(structured, flat_scalar_bound(structured) is not None)
             if problems and structured_model is not None:
                 # Generated models spell "optional" as ``X | None = None``: an explicit None
                 # there means "absent" unless the schema allows null. Try that reading.
@@ -571,7 +564,9 @@ class _Runtime(Generic[H]):
         if has_structured:
             result["structuredContent"] = structured
             if not content:
-                result["content"] = [text_block(json.dumps(structured, ensure_ascii=False))]
+                # compact JSON (fewer tokens for the model), by pydantic-core's encoder: a third
+                # of the instructions json.dumps takes on a small object
+                result["content"] = [text_block(to_json(structured).decode())]
         if is_error:
             result["isError"] = True
         if meta is not None:

@@ -129,17 +129,19 @@ class SchemaCheck:
         if self._failure is not None:
             raise self._failure
 
-    def problems(self, instance: Any) -> list[str]:
+    def problems(self, instance: Any, vetted: bool = False) -> list[str]:
         """``[]`` when ``instance`` is valid; else up to 8 located messages (sorted by
         instance path, then message) and ``- ... and N more``. Raises only
-        :class:`SchemaCompileError`."""
+        :class:`SchemaCompileError`. ``vetted``: :func:`flat_scalar_bound` accepted
+        ``instance`` (``.flat.flat_scalar_bound``: nothing to vet)."""
         validator = self._validator
         if validator is None:
             self.compile()
             validator = self._validator
             assert validator is not None
         try:
-            _vet(instance)
+            if not vetted:
+                _vet(instance)
             if validator.is_valid(instance):
                 return []
             errors = sorted(validator.iter_errors(instance), key=_order)
