@@ -20,7 +20,7 @@ import asyncio
 import sys
 from typing import Any
 
-__all__ = ["Deadlines", "Watch"]
+__all__ = ["WATCHABLE", "Deadlines", "Watch", "running_task"]
 
 
 class Watch:
@@ -104,13 +104,15 @@ class Deadlines:
         return len(self._calls)
 
 
-_NATIVE = sys.version_info >= (3, 11)
+WATCHABLE = sys.version_info >= (3, 11)
+"""Whether this Python has ``Task.uncancel`` (3.11+); callers skip :func:`running_task`
+without it."""
 
 
 def running_task() -> asyncio.Task[Any] | None:
     """The current asyncio task, or None where :class:`Deadlines` cannot watch it (not an
     asyncio loop, or Python 3.10 without ``Task.uncancel``)."""
-    if not _NATIVE:
+    if not WATCHABLE:
         return None
     try:
         return asyncio.current_task()

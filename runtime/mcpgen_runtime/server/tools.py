@@ -45,6 +45,7 @@ from .asking import (
     question_digest,
 )
 from .context import LOGGER, ContentBlock, ToolContext, ToolError, ToolResult
+from .deadlines import WATCHABLE as _WATCHABLE
 from .deadlines import Deadlines, running_task
 from .flat import flat_scalar_bound
 from .limits import DEFAULT_LIMITS, Limits, TokenBucket
@@ -415,12 +416,14 @@ class _Runtime(Generic[H]):
         inputs: CallInputs | None = None,
         vetted: bool = False,
     ) -> dict[str, Any]:
-        from .validation import SchemaCompileError
-
         try:
             input_check, output_check = tool.checks()
             problems = input_check.problems(arguments, vetted)
-        except SchemaCompileError as exc:
+        except Exception as exc:
+            from .validation import SchemaCompileError  # imported on this path only
+
+            if not isinstance(exc, SchemaCompileError):
+                raise
             LOGGER.error("tool %r: %s", tool.name, exc)
             return _error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
         if not problems:
@@ -476,7 +479,7 @@ class _Runtime(Generic[H]):
         """The handler's value, or ``_TIMED_OUT``. Watched by the loop's :class:`Deadlines`
         (no timer per call); a cancel scope where that cannot watch (trio, Python 3.10, a
         call nested in another call's task)."""
-        task = running_task()
+        task = running_task() if _WATCHABLE else None
         watch = None
         if task is not None:
             deadlines = self._deadlines
@@ -498,6 +501,22 @@ class _Runtime(Generic[H]):
             watch.stop()
 
     def _to_result(
+        self, tool: _CompiledTool, output_check: SchemaCheck | None, value: object
+    ) -> dict[str, Any]:
+        if type(value) is tool.binding.output_model and output_check is not None:
+            # the typed path (the handler returned its generated output model), in one step
+            assert isinstance(value, BaseModel)
+            structured = type(value).__pydantic_serializer__.to_python(
+                value, mode="json", by_alias=True, exclude_unset=True
+            )
+            if not output_check.problems(structured, flat_scalar_bound(structured) is not None):
+                return {
+                    "content": [text_block(to_json(structured).decode())],
+                    "structuredContent": structured,
+                }
+        return self._to_result_any(tool, output_check, value)
+
+    def _to_result_any(
         self, tool: _CompiledTool, output_check: SchemaCheck | None, value: object
     ) -> dict[str, Any]:
         content: list[dict[str, Any]]
