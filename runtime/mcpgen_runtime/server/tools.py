@@ -213,6 +213,7 @@ class _Runtime(Generic[H]):
         self.bus = InMemorySubscriptionBus()
         self.connections: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
         self._deadlines: Deadlines | None = None
+        self._last_connection: weakref.ref[Any] | None = None
 
     # -- list_changed -------------------------------------------------------------------------
 
@@ -222,8 +223,14 @@ class _Runtime(Generic[H]):
         if ctx.protocol_version in MODERN_REVISIONS:
             return
         conn = getattr(ctx.session, "_connection", None)
-        if conn is not None and id(conn) not in self.connections:
+        if conn is None:
+            return
+        last = self._last_connection
+        if last is not None and last() is conn:  # the usual case: the same connection again
+            return
+        if id(conn) not in self.connections:
             self.connections[id(conn)] = conn
+        self._last_connection = weakref.ref(conn)
 
     def is_enabled(self, name: str) -> bool:
         return name in self.by_name and name not in self.disabled
