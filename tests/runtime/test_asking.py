@@ -8,10 +8,7 @@ client for the hostile ``requestState`` cases.
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -23,20 +20,7 @@ from mcp import Client
 from mcpgen_runtime import RequestStateKey
 from tests.server.helpers import RawClient
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conformance"
 KEY = b"k" * 32
-
-
-@pytest.fixture(scope="module")
-def example() -> Iterator[tuple[ModuleType, Any]]:
-    sys.path.insert(0, str(EXAMPLE))
-    try:
-        import conformance_server._generated.server as generated
-        import conformance_server.handlers as handlers
-
-        yield handlers, generated
-    finally:
-        sys.path.remove(str(EXAMPLE))
 
 
 def _server(example: tuple[ModuleType, Any], handlers: Any = None, **kw: Any) -> Any:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -24,22 +22,9 @@ from mcp import Client
 from mcpgen_runtime.server import deadlines as deadlines_mod
 from mcpgen_runtime.server.deadlines import Deadlines
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conformance"
 needs_uncancel = pytest.mark.skipif(
     sys.version_info < (3, 11), reason="Task.uncancel (Python 3.11+); 3.10 uses cancel scopes"
 )
-
-
-@pytest.fixture(scope="module")
-def example() -> Iterator[tuple[ModuleType, Any]]:
-    sys.path.insert(0, str(EXAMPLE))
-    try:
-        import conformance_server._generated.server as generated
-        import conformance_server.handlers as handlers
-
-        yield handlers, generated
-    finally:
-        sys.path.remove(str(EXAMPLE))
 
 
 def _server(example: tuple[ModuleType, Any], handlers: Any, timeout: float) -> Any:
