@@ -7,8 +7,8 @@ The SDK owns lifecycle, version negotiation (handshake revisions and the statele
   exactly as written; cursor pagination; fields a revision lacks are left out.
 * ``tools/call``: unknown tool -> JSON-RPC -32602; arguments checked against the tool's
   inputSchema (``validation``); handler results turned into ``CallToolResult`` with
-  structured output checked against the outputSchema; every result shaped for the revision
-  the client negotiated (``shaping``).
+  structured output checked against the outputSchema (``results``); every result shaped for
+  the revision the client negotiated (``shaping``).
 
 A generated package passes its binding table (one ``ToolBinding`` per tool) and its
 ``ServerInfo`` to ``build_server``.
@@ -31,7 +31,6 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
-from pydantic_core import to_json
 
 from ..revisions import MODERN_REVISIONS
 from .asking import (
@@ -44,12 +43,13 @@ from .asking import (
     current_principal,
     question_digest,
 )
-from .context import LOGGER, ContentBlock, ToolContext, ToolError, ToolResult
+from .context import LOGGER, ToolContext, ToolError
 from .deadlines import WATCHABLE as _WATCHABLE
 from .deadlines import Deadlines, running_task
 from .flat import flat_scalar_bound
 from .limits import DEFAULT_LIMITS, Limits, TokenBucket
-from .shaping import BLOCK_TYPES, has_result_type, shape_call_result, shape_tool, text_block
+from .results import error_result, to_result
+from .shaping import has_result_type, shape_call_result, shape_tool
 
 if TYPE_CHECKING:
     from .validation import SchemaCheck
@@ -112,37 +112,6 @@ class ToolBinding:
 
 
 Invoke = Callable[[BaseModel, ToolContext], Awaitable[object]]
-
-
-def _error_result(text: str) -> dict[str, Any]:
-    return {"content": [text_block(text)], "isError": True}
-
-
-def _dump_json(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        # model_dump(mode="json", by_alias=True, exclude_unset=True), minus its wrapper
-        return type(value).__pydantic_serializer__.to_python(
-            value, mode="json", by_alias=True, exclude_unset=True
-        )
-    return value
-
-
-def _dump_block(block: ContentBlock) -> dict[str, Any]:
-    if isinstance(block, BaseModel):
-        data: Any = block.model_dump(mode="json", by_alias=True, exclude_none=True)
-    else:
-        data = json.loads(json.dumps(dict(block)))
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise TypeError("a content block must be an object with a string 'type'")
-    return data
-
-
-def _is_call_result(value: object) -> bool:
-    """A ``CallToolResult`` of the SDK (``mcp.types``) or of ``mcp_wire`` (any revision)."""
-    cls = type(value)
-    return cls.__name__ == "CallToolResult" and (
-        cls is types.CallToolResult or cls.__module__.startswith("mcp_wire.")
-    )
 
 
 class _CompiledTool:
@@ -356,7 +325,7 @@ class _Runtime(Generic[H]):
         ):
             size = len(_COMPACT_JSON(arguments).encode())
             if size > lim.max_argument_bytes:
-                return _error_result(
+                return error_result(
                     f"The arguments of tool {tool.name!r} are {size} bytes; the limit is "
                     f"{lim.max_argument_bytes} bytes. Send smaller arguments."
                 )
@@ -364,7 +333,7 @@ class _Runtime(Generic[H]):
             wait = tool.bucket.take()
             if wait > 0.0:
                 retry = max(0.001, round(wait, 3))
-                result = _error_result(
+                result = error_result(
                     f"Tool {tool.name!r} is rate limited ({lim.rate_per_s:g} calls/s); "
                     f"retry after {retry:g} s."
                 )
@@ -394,7 +363,7 @@ class _Runtime(Generic[H]):
             except RequestStateError as exc:
                 if exc.integrity:
                     raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
-                return _error_result(exc.message)
+                return error_result(exc.message)
         return CallInputs(sealed, responses or {}, pending)
 
     def _input_required(
@@ -432,7 +401,7 @@ class _Runtime(Generic[H]):
             if not isinstance(exc, SchemaCompileError):
                 raise
             LOGGER.error("tool %r: %s", tool.name, exc)
-            return _error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
+            return error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
         if not problems:
             try:
                 # model_validate(arguments), minus its wrapper
@@ -442,7 +411,7 @@ class _Runtime(Generic[H]):
 
                 problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
         if problems:
-            return _error_result(
+            return error_result(
                 f"Invalid arguments for tool {tool.name!r}:\n"
                 + "\n".join(problems)
                 + "\nCorrect these arguments to match the tool's inputSchema and call it again."
@@ -456,27 +425,27 @@ class _Runtime(Generic[H]):
                 value = await self._invoke_within(tool, args, tctx, timeout)
                 if value is _TIMED_OUT:
                     LOGGER.warning("tool %r timed out after %g s", tool.name, timeout)
-                    return _error_result(
+                    return error_result(
                         f"Tool {tool.name!r} did not finish within its time limit of {timeout:g} s."
                     )
-            return self._to_result(tool, output_check, value)
+            return to_result(tool.name, tool.binding.output_model, output_check, value)
         except InputRequired as exc:
             if inputs is None:  # pragma: no cover - only raised on 2026-07-28
                 raise
             return self._input_required(tool, arguments, inputs, exc)
         except ToolError as exc:
-            return _error_result(exc.message)
+            return error_result(exc.message)
         except AnswerError as exc:
-            return _error_result(f"Tool {tool.name!r} could not use the client's answer: {exc}")
+            return error_result(f"Tool {tool.name!r} could not use the client's answer: {exc}")
         except MCPError:
             raise
         except NotImplementedError:
             LOGGER.warning("tool %r is not implemented (handlers.py)", tool.name)
-            return _error_result(f"Tool {tool.name!r} is not implemented yet.")
+            return error_result(f"Tool {tool.name!r} is not implemented yet.")
         except Exception:
             incident = uuid.uuid4().hex[:12]
             LOGGER.exception("tool %r failed (incident %s)", tool.name, incident)
-            return _error_result(
+            return error_result(
                 f"Tool {tool.name!r} failed with an internal error (incident {incident})."
             )
 
@@ -506,98 +475,6 @@ class _Runtime(Generic[H]):
             return _TIMED_OUT
         finally:
             watch.stop()
-
-    def _to_result(
-        self, tool: _CompiledTool, output_check: SchemaCheck | None, value: object
-    ) -> dict[str, Any]:
-        if type(value) is tool.binding.output_model and output_check is not None:
-            # the typed path (the handler returned its generated output model), in one step
-            assert isinstance(value, BaseModel)
-            structured = type(value).__pydantic_serializer__.to_python(
-                value, mode="json", by_alias=True, exclude_unset=True
-            )
-            if not output_check.problems(structured, flat_scalar_bound(structured) is not None):
-                return {
-                    "content": [text_block(to_json(structured).decode())],
-                    "structuredContent": structured,
-                }
-        return self._to_result_any(tool, output_check, value)
-
-    def _to_result_any(
-        self, tool: _CompiledTool, output_check: SchemaCheck | None, value: object
-    ) -> dict[str, Any]:
-        content: list[dict[str, Any]]
-        structured: Any = None
-        has_structured = False
-        is_error = False
-        meta: Mapping[str, Any] | None = None
-        structured_model: BaseModel | None = None
-        if isinstance(value, ToolResult):
-            content = [_dump_block(b) for b in value.content]
-            if value.structured is not None:
-                structured, has_structured = _dump_json(value.structured), True
-                if isinstance(value.structured, BaseModel):
-                    structured_model = value.structured
-            is_error, meta = value.is_error, value.meta
-        elif _is_call_result(value):
-            assert isinstance(value, BaseModel)
-            dumped = value.model_dump(mode="json", by_alias=True, exclude_none=True)
-            content = list(dumped.get("content", []))
-            if "structuredContent" in dumped:
-                structured, has_structured = dumped["structuredContent"], True
-            is_error, meta = bool(dumped.get("isError")), dumped.get("_meta")
-        elif isinstance(value, BaseModel):
-            structured, has_structured = _dump_json(value), True
-            structured_model = value
-            content = []
-        elif isinstance(value, str):
-            content = [text_block(value)]
-        elif value is None and output_check is None:
-            content = []
-        else:
-            raise TypeError(f"handler returned unsupported type {type(value).__name__}")
-        for block in content:
-            if block.get("type") not in BLOCK_TYPES:
-                raise TypeError(f"unsupported content block type {block.get('type')!r}")
-        if output_check is not None and not is_error:
-            if not has_structured:
-                LOGGER.error(
-                    "tool %r declares an outputSchema but returned no structured content", tool.name
-                )
-                return _error_result(
-                    f"Tool {tool.name!r} returned no structured content although it declares "
-                    "an outputSchema."
-                )
-            problems = output_check.problems(structured, flat_scalar_bound(structured) is not None)
-            if problems and structured_model is not None:
-                # Generated models spell "optional" as ``X | None = None``: an explicit None
-                # there means "absent" unless the schema allows null. Try that reading.
-                alt = structured_model.model_dump(
-                    mode="json", by_alias=True, exclude_unset=True, exclude_none=True
-                )
-                if not output_check.problems(alt):
-                    structured, problems = alt, []
-            if problems:
-                LOGGER.error(
-                    "tool %r returned structured content that violates its outputSchema:\n%s",
-                    tool.name,
-                    "\n".join(problems),
-                )
-                return _error_result(
-                    f"Tool {tool.name!r} produced a result that does not match its outputSchema."
-                )
-        result: dict[str, Any] = {"content": content}
-        if has_structured:
-            result["structuredContent"] = structured
-            if not content:
-                # compact JSON (fewer tokens for the model), by pydantic-core's encoder: a third
-                # of the instructions json.dumps takes on a small object
-                result["content"] = [text_block(to_json(structured).decode())]
-        if is_error:
-            result["isError"] = True
-        if meta is not None:
-            result["_meta"] = dict(meta)
-        return result
 
     # -- logging/setLevel (handshake revisions) --------------------------------------------
 

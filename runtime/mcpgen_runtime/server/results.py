@@ -1,0 +1,155 @@
+"""Handler return values turned into ``CallToolResult`` wire JSON (newest revision; the
+``shaping`` module then fits it to the client's revision).
+
+A handler returns its generated output model (the typed path, one step), a ``ToolResult``,
+a ``CallToolResult`` (SDK or ``mcp_wire``), another pydantic model, a string, or None (tools
+without an outputSchema). Structured content is checked against the tool's outputSchema.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import mcp.types as types
+from pydantic import BaseModel
+from pydantic_core import to_json
+
+from .context import LOGGER, ContentBlock, ToolResult
+from .flat import flat_scalar_bound
+from .shaping import BLOCK_TYPES, text_block
+
+if TYPE_CHECKING:
+    from .validation import SchemaCheck
+
+__all__ = ["error_result", "to_result"]
+
+
+def error_result(text: str) -> dict[str, Any]:
+    return {"content": [text_block(text)], "isError": True}
+
+
+def _dump_json(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        # model_dump(mode="json", by_alias=True, exclude_unset=True), minus its wrapper
+        return type(value).__pydantic_serializer__.to_python(
+            value, mode="json", by_alias=True, exclude_unset=True
+        )
+    return value
+
+
+def _dump_block(block: ContentBlock) -> dict[str, Any]:
+    if isinstance(block, BaseModel):
+        data: Any = block.model_dump(mode="json", by_alias=True, exclude_none=True)
+    else:
+        data = json.loads(json.dumps(dict(block)))
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise TypeError("a content block must be an object with a string 'type'")
+    return data
+
+
+def _is_call_result(value: object) -> bool:
+    """A ``CallToolResult`` of the SDK (``mcp.types``) or of ``mcp_wire`` (any revision)."""
+    cls = type(value)
+    return cls.__name__ == "CallToolResult" and (
+        cls is types.CallToolResult or cls.__module__.startswith("mcp_wire.")
+    )
+
+
+def to_result(
+    name: str,
+    output_model: type[BaseModel] | None,
+    output_check: SchemaCheck | None,
+    value: object,
+) -> dict[str, Any]:
+    """The ``CallToolResult`` (wire JSON, newest revision) for what tool ``name``'s handler
+    returned, its structured content checked against the outputSchema (``output_check``).
+    Raises ``TypeError`` for a value no result can be made of."""
+    if type(value) is output_model and output_check is not None:
+        # the typed path (the handler returned its generated output model), in one step
+        assert isinstance(value, BaseModel)
+        structured = type(value).__pydantic_serializer__.to_python(
+            value, mode="json", by_alias=True, exclude_unset=True
+        )
+        if not output_check.problems(structured, flat_scalar_bound(structured) is not None):
+            return {
+                "content": [text_block(to_json(structured).decode())],
+                "structuredContent": structured,
+            }
+    return _to_result_any(name, output_check, value)
+
+
+def _to_result_any(name: str, output_check: SchemaCheck | None, value: object) -> dict[str, Any]:
+    content: list[dict[str, Any]]
+    structured: Any = None
+    has_structured = False
+    is_error = False
+    meta: Mapping[str, Any] | None = None
+    structured_model: BaseModel | None = None
+    if isinstance(value, ToolResult):
+        content = [_dump_block(b) for b in value.content]
+        if value.structured is not None:
+            structured, has_structured = _dump_json(value.structured), True
+            if isinstance(value.structured, BaseModel):
+                structured_model = value.structured
+        is_error, meta = value.is_error, value.meta
+    elif _is_call_result(value):
+        assert isinstance(value, BaseModel)
+        dumped = value.model_dump(mode="json", by_alias=True, exclude_none=True)
+        content = list(dumped.get("content", []))
+        if "structuredContent" in dumped:
+            structured, has_structured = dumped["structuredContent"], True
+        is_error, meta = bool(dumped.get("isError")), dumped.get("_meta")
+    elif isinstance(value, BaseModel):
+        structured, has_structured = _dump_json(value), True
+        structured_model = value
+        content = []
+    elif isinstance(value, str):
+        content = [text_block(value)]
+    elif value is None and output_check is None:
+        content = []
+    else:
+        raise TypeError(f"handler returned unsupported type {type(value).__name__}")
+    for block in content:
+        if block.get("type") not in BLOCK_TYPES:
+            raise TypeError(f"unsupported content block type {block.get('type')!r}")
+    if output_check is not None and not is_error:
+        if not has_structured:
+            LOGGER.error(
+                "tool %r declares an outputSchema but returned no structured content", name
+            )
+            return error_result(
+                f"Tool {name!r} returned no structured content although it declares "
+                "an outputSchema."
+            )
+        problems = output_check.problems(structured, flat_scalar_bound(structured) is not None)
+        if problems and structured_model is not None:
+            # Generated models spell "optional" as ``X | None = None``: an explicit None
+            # there means "absent" unless the schema allows null. Try that reading.
+            alt = structured_model.model_dump(
+                mode="json", by_alias=True, exclude_unset=True, exclude_none=True
+            )
+            if not output_check.problems(alt):
+                structured, problems = alt, []
+        if problems:
+            LOGGER.error(
+                "tool %r returned structured content that violates its outputSchema:\n%s",
+                name,
+                "\n".join(problems),
+            )
+            return error_result(
+                f"Tool {name!r} produced a result that does not match its outputSchema."
+            )
+    result: dict[str, Any] = {"content": content}
+    if has_structured:
+        result["structuredContent"] = structured
+        if not content:
+            # compact JSON (fewer tokens for the model), by pydantic-core's encoder: a third
+            # of the instructions json.dumps takes on a small object
+            result["content"] = [text_block(to_json(structured).decode())]
+    if is_error:
+        result["isError"] = True
+    if meta is not None:
+        result["_meta"] = dict(meta)
+    return result
