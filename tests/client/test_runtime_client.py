@@ -173,40 +173,10 @@ def test_generated_client_runs_on_the_runtime_wheel_alone(tmp_path: Path) -> Non
 
 
 def _runtime_venv(tmp_path: Path) -> Path:
-    """The runtime wheel alone in a fresh venv (same recipe as tests/server/test_standalone)."""
-    import sys
-    import venv
+    """The runtime wheel alone in a fresh venv (as tests/server/test_standalone)."""
+    from tests.server.helpers import runtime_wheel_venv
 
-    from tests.server.helpers import REPO
-
-    wheels = tmp_path / "wheels"
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "-q",
-            "-w",
-            str(wheels),
-            str(REPO / "runtime"),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert build.returncode == 0, build.stderr
-    (wheel,) = wheels.glob("mcpgen_runtime-*.whl")
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    py = env_dir / "bin" / "python"
-    install = subprocess.run(
-        [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)],
-        capture_output=True,
-        text=True,
-    )
-    assert install.returncode == 0, install.stdout + install.stderr
-    return py
+    return runtime_wheel_venv(tmp_path)
 
 
 def test_yaml_dump_of_pulled_manifest_round_trips(tmp_path: Path) -> None:

@@ -26,6 +26,35 @@ from codegen.server.build import RenderedPackage
 from codegen.server.build import render_package as _render_package
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def runtime_wheel_venv(root: Path) -> Path:
+    """The ``mcpgen-runtime`` wheel built from this checkout, installed alone (dependencies
+    from the package index) into a fresh venv under ``root``; its python."""
+    import subprocess
+    import venv
+
+    wheels = root / "wheels"
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels)]
+        + [str(REPO / "runtime")],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    (wheel,) = wheels.glob("mcpgen_runtime-*.whl")
+    env_dir = root / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    py = env_dir / "bin" / "python"
+    install = subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)],
+        capture_output=True,
+        text=True,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+    return py
+
+
 WEATHER = REPO / "examples" / "weather" / "tools.yaml"
 WEATHER_HANDLERS = REPO / "examples" / "weather" / "weather_server" / "handlers.py"
 DATA = Path(__file__).resolve().parent / "data"

@@ -8,49 +8,25 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-import venv
 from pathlib import Path
 
 import anyio
 import pytest
 
-from tests.server.helpers import REPO, WEATHER, WEATHER_HANDLERS, write_package
+from tests.server.helpers import (
+    REPO,
+    WEATHER,
+    WEATHER_HANDLERS,
+    runtime_wheel_venv,
+    write_package,
+)
 
 GENERATOR_ONLY = ("codegen", "jinja2", "datamodel_code_generator", "black", "ruff")
 
 
 @pytest.fixture(scope="module")
 def runtime_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("runtime-venv")
-    wheels = root / "wheels"
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "-q",
-            "-w",
-            str(wheels),
-            str(REPO / "runtime"),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert build.returncode == 0, build.stderr
-    (wheel,) = wheels.glob("mcpgen_runtime-*.whl")
-    env_dir = root / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    py = env_dir / "bin" / "python"
-    install = subprocess.run(
-        [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)],
-        capture_output=True,
-        text=True,
-    )
-    assert install.returncode == 0, install.stdout + install.stderr
-    return py
+    return runtime_wheel_venv(tmp_path_factory.mktemp("runtime-venv"))
 
 
 @pytest.mark.slow
