@@ -73,25 +73,21 @@ def _old_package(out: Path) -> Path:
     return pkg
 
 
-def test_upgrade_from_the_copied_runtime_layout(tmp_path: Path) -> None:
-    pkg = _old_package(tmp_path)
-    user_before = {p: (pkg / p).read_bytes() for p in ("handlers.py", "__init__.py", "__main__.py")}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "codegen",
-            "server",
-            str(WEATHER),
-            "--out",
-            str(tmp_path),
-            "--package",
-            "weather_server",
-        ],
+def _regenerate(out: Path) -> subprocess.CompletedProcess[str]:
+    """``mcpgen server`` on the weather manifest into ``out``, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", "server", str(WEATHER)]
+        + ["--out", str(out), "--package", "weather_server"],
         capture_output=True,
         text=True,
         cwd=REPO,
     )
+
+
+def test_upgrade_from_the_copied_runtime_layout(tmp_path: Path) -> None:
+    pkg = _old_package(tmp_path)
+    user_before = {p: (pkg / p).read_bytes() for p in ("handlers.py", "__init__.py", "__main__.py")}
+    proc = _regenerate(tmp_path)
     assert proc.returncode == 0, proc.stderr
     owned = sorted(p.name for p in (pkg / "_generated").iterdir())
     assert owned == [
@@ -145,22 +141,7 @@ def test_upgrade_from_the_copied_runtime_layout(tmp_path: Path) -> None:
         )
     )
     handlers.write_text(fixed)
-    again = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "codegen",
-            "server",
-            str(WEATHER),
-            "--out",
-            str(tmp_path),
-            "--package",
-            "weather_server",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-    )
+    again = _regenerate(tmp_path)
     assert again.returncode == 0 and "no longer resolves" not in again.stderr, again.stderr
     probe = subprocess.run(
         [sys.executable, "-c", "import weather_server.handlers"],
