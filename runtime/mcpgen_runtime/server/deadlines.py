@@ -20,7 +20,7 @@ import asyncio
 import sys
 from typing import Any
 
-__all__ = ["WATCHABLE", "Deadlines", "Watch", "running_task"]
+__all__ = ["Deadlines", "Watch", "running_task"]
 
 
 class Watch:
@@ -104,15 +104,14 @@ class Deadlines:
         return len(self._calls)
 
 
-WATCHABLE = sys.version_info >= (3, 11)
-"""Whether this Python has ``Task.uncancel`` (3.11+); callers skip :func:`running_task`
-without it."""
+_WATCHABLE = sys.version_info >= (3, 11)
+"""Whether this Python has ``Task.uncancel`` (3.11+)."""
 
 
 def running_task() -> asyncio.Task[Any] | None:
     """The current asyncio task, or None where :class:`Deadlines` cannot watch it (not an
     asyncio loop, or Python 3.10 without ``Task.uncancel``)."""
-    if not WATCHABLE:
+    if not _WATCHABLE:
         return None
     try:
         return asyncio.current_task()

@@ -44,7 +44,6 @@ from .asking import (
     question_digest,
 )
 from .context import LOGGER, ToolContext, ToolError
-from .deadlines import WATCHABLE as _WATCHABLE
 from .deadlines import Deadlines, running_task
 from .flat import flat_scalar_bound
 from .limits import DEFAULT_LIMITS, Limits, TokenBucket
@@ -455,7 +454,7 @@ class _Runtime(Generic[H]):
         """The handler's value, or ``_TIMED_OUT``. Watched by the loop's :class:`Deadlines`
         (no timer per call); a cancel scope where that cannot watch (trio, Python 3.10, a
         call nested in another call's task)."""
-        task = running_task() if _WATCHABLE else None
+        task = running_task()
         watch = None
         if task is not None:
             deadlines = self._deadlines
