@@ -1,5 +1,5 @@
-"""Per-call time limits (``mcpgen_runtime.server.deadlines``): one loop timer instead of a
-cancel scope per call, and the tool error a handler over its limit gets.
+"""Per-call time limits (``mcpgen_runtime.server.deadlines``): one watchdog thread instead of
+a cancel scope or a loop timer per call, and the tool error a handler over its limit gets.
 
 The server is the generated conformance example run in process by the SDK, with handlers
 overridden per test; the peers are the official ``mcp.Client`` (concurrent calls) and the raw
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 import time
 from types import ModuleType
 from typing import Any
@@ -217,49 +218,54 @@ def test_cancel_scope_fallback_where_the_task_cannot_be_watched(
 
 
 @needs_uncancel
-def test_one_timer_for_many_calls_and_rearming_for_an_earlier_deadline() -> None:
+def test_one_watchdog_for_many_calls_and_a_shorter_limit_shortens_its_tick() -> None:
+    threads: list[threading.Thread] = []
+
     async def main() -> None:
         loop = asyncio.get_running_loop()
         dl = Deadlines(loop)
         task = asyncio.current_task()
         assert task is not None
-        first = dl.start(task, 300)
-        assert first is not None
-        timer = dl._timer
-        assert dl.start(task, 300) is None  # nested in the same task: not watched twice
-        assert dl.stop(first) == 0
-        for _ in range(1000):  # later deadlines: the armed timer stays as it is
-            w = dl.start(task, 300)
-            assert w is not None
-            dl.stop(w)
-        assert dl._timer is timer and len(dl) == 0
+        assert dl.start(task, 300)
+        assert dl.thread is not None and dl.thread.is_alive()
+        threads.append(dl.thread)
+        assert not dl.start(task, 300)  # nested in the same task: not watched twice
+        assert dl.stop(task) is None  # finished in time
+        for _ in range(1000):  # no timer, no thread per call
+            assert dl.start(task, 300)
+            assert dl.stop(task) is None
+        assert dl.thread is threads[0] and len(dl) == 0
+        assert dl._tick == 1.0
+        assert not any(isinstance(h, asyncio.TimerHandle) for h in getattr(loop, "_scheduled", []))
 
         cancelled: list[str] = []
 
         async def sleeper(limit: float, label: str) -> str:
             me = asyncio.current_task()
             assert me is not None
-            w = dl.start(me, limit)
-            assert w is not None
+            assert dl.start(me, limit)
             try:
                 await asyncio.sleep(5)
                 return "slept"
             except asyncio.CancelledError:
-                assert w.expired and dl.stop(w) == 0
+                assert dl.stop(me) == 0  # the limit's own cancellation, taken back
                 cancelled.append(label)
                 return "timed out"
             finally:
-                dl.stop(w)
+                dl.stop(me)
 
         t0 = loop.time()
         results = await asyncio.gather(sleeper(0.3, "late"), sleeper(0.05, "early"))
         elapsed = loop.time() - t0
         assert results == ["timed out", "timed out"]
-        assert cancelled == ["early", "late"]  # the earlier deadline re-armed the timer
-        assert 0.25 < elapsed < 2
-        assert dl._timer is timer or dl._timer is None or not dl._timer.cancelled()
+        assert cancelled == ["early", "late"]  # the shorter limit shortened the tick
+        assert dl._tick == 0.005
+        assert 0.29 < elapsed < 2
+        assert len(dl) == 0 and not dl._expired
 
     asyncio.run(main())
+    threads[0].join(timeout=5)
+    assert not threads[0].is_alive()  # the watchdog ends with its loop
 
 
 @needs_uncancel
@@ -274,20 +280,19 @@ def test_another_cancellation_is_never_swallowed() -> None:
         async def victim() -> None:
             me = asyncio.current_task()
             assert me is not None
-            w = dl.start(me, 30)
-            assert w is not None
+            assert dl.start(me, 30)
             try:
                 await asyncio.sleep(5)
             except asyncio.CancelledError:
-                outcome["pending"] = dl.stop(w)
+                outcome["pending"] = dl.stop(me)
                 raise
             finally:
-                dl.stop(w)
+                dl.stop(me)
 
         task = asyncio.ensure_future(victim())
         await asyncio.sleep(0)  # the victim is asleep, watched
-        for w in list(dl._calls.values()):
-            w.deadline = 0.0  # over its limit now
+        for watched in list(dl._calls):
+            dl._calls[watched] = 0.0  # over its limit now
         dl._fire()  # the limit cancels it ...
         task.cancel()  # ... and so does somebody else, before it runs again
         with pytest.raises(asyncio.CancelledError):

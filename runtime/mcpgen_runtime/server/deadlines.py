@@ -1,13 +1,20 @@
-"""Per-call time limits without a timer per call.
+"""Per-call time limits with nothing armed per call and no timer on the event loop.
 
-A cancel scope per call (``anyio.move_on_after``) costs about 6 µs of a ~200 µs call, and
-almost every call finishes long before its limit (300 s by default). Here a call only records
-its deadline in a dict (well under 1 µs); one loop timer, armed for the earliest deadline,
-cancels the calls that are over it, the way ``asyncio.timeout`` does (``Task.cancel`` when
-the time is up, ``Task.uncancel`` when the cancellation is converted into a result), so a
-cancellation from anywhere else (the client's ``notifications/cancelled``, a closed stream,
-shutdown) still propagates. The timer fires about once per limit while calls keep coming,
-and not at all while none are running.
+Almost every call finishes long before its limit (300 s by default), so the limit must cost
+next to nothing while it is not reached. Measured on asyncio (callgrind, whole stdio server,
+instructions per ``tools/call``): a cancel scope per call (``anyio.move_on_after``) costs
+about 30k; a loop timer kept armed for the earliest deadline about 36k (while any timer is
+scheduled, asyncio recomputes its select timeout on every loop iteration, and a stdio call
+takes several); arming and cancelling a loop timer per call about 29k. Here a call only
+records its deadline in a dict (a few hundred instructions).
+
+A watchdog thread per event loop wakes every ``tick`` (a tenth of the shortest limit seen,
+between 5 ms and 1 s) and, when a call is over its deadline, asks the loop
+(``call_soon_threadsafe``) to cancel the calls that are over it, the way ``asyncio.timeout``
+does: ``Task.cancel`` when the time is up, ``Task.uncancel`` when the cancellation is turned
+into the tool error, so a cancellation from anywhere else (the client's
+``notifications/cancelled``, a closed stream, shutdown) still propagates. A call is cancelled
+between its deadline and one tick after it. The thread ends when its loop is closed.
 
 Only on asyncio event loops (uvloop included: its tasks are asyncio tasks) on Python 3.11+
 (``Task.uncancel``); elsewhere (trio, Python 3.10) :func:`running_task` is None and callers
@@ -18,90 +25,103 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
+import time
+import weakref
 from typing import Any
 
-__all__ = ["Deadlines", "Watch", "running_task"]
+__all__ = ["Deadlines", "running_task"]
 
-
-class Watch:
-    """One call under a limit: its task, its deadline and whether the limit cancelled it."""
-
-    __slots__ = ("owner", "task", "deadline", "expired", "settled")
-
-    def __init__(self, owner: Deadlines, task: asyncio.Task[Any], deadline: float) -> None:
-        self.owner = owner
-        self.task = task
-        self.deadline = deadline
-        self.expired = False
-        """The limit cancelled the task."""
-        self.settled = False
-
-    def stop(self) -> int:
-        """:meth:`Deadlines.stop` for this call."""
-        return self.owner.stop(self)
+_MIN_TICK = 0.005
+_MAX_TICK = 1.0
+_DONE = float("inf")
+"""The deadline of a call the limit has cancelled already (never cancelled twice)."""
+_now = time.monotonic
 
 
 class Deadlines:
-    """The running calls of one event loop and the one timer that watches them."""
+    """The running calls of one event loop under a limit, and their watchdog thread."""
 
-    __slots__ = ("loop", "_calls", "_timer", "_armed_for")
+    __slots__ = ("loop", "_calls", "_expired", "_tick", "_wake", "_posted", "thread", "__weakref__")
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self._calls: dict[asyncio.Task[Any], Watch] = {}
-        self._timer: asyncio.TimerHandle | None = None
-        self._armed_for = 0.0
+        self._calls: dict[asyncio.Task[Any], float] = {}
+        """Each watched task's deadline (``time.monotonic``)."""
+        self._expired: set[asyncio.Task[Any]] = set()
+        """Tasks the limit has cancelled and that have not stopped yet."""
+        self._tick = _MAX_TICK
+        self._wake = threading.Event()
+        self._posted = False
+        self.thread: threading.Thread | None = None
 
-    def start(self, task: asyncio.Task[Any], timeout: float) -> Watch | None:
-        """Watch ``task`` for ``timeout`` seconds; None when the task is watched already (a
+    def start(self, task: asyncio.Task[Any], timeout: float) -> bool:
+        """Watch ``task`` for ``timeout`` seconds. False when the task is watched already (a
         call nested in another one's task: the caller uses a cancel scope instead)."""
-        if task in self._calls:
+        calls = self._calls
+        if task in calls:
+            return False
+        calls[task] = _now() + timeout
+        if timeout < 10 * self._tick or self.thread is None:
+            self._shorten(timeout)
+        return True
+
+    def stop(self, task: asyncio.Task[Any]) -> int | None:
+        """The call finished (any way; a second call does nothing). None when the limit did
+        not cancel the task. Otherwise the limit's cancellation is taken back and the
+        result is how many other cancellations of the task are pending (not 0: it was
+        cancelled from elsewhere too, so a ``CancelledError`` must propagate)."""
+        if self._calls.pop(task, None) is None or task not in self._expired:
             return None
-        deadline = self.loop.time() + timeout
-        watch = Watch(self, task, deadline)
-        self._calls[task] = watch
-        if self._timer is None or deadline < self._armed_for:
-            self._arm(deadline)
-        return watch
+        self._expired.discard(task)
+        return task.uncancel()
 
-    def stop(self, watch: Watch) -> int:
-        """The call finished (any way; a second call does nothing). Takes back the limit's
-        cancellation, if it made one, and returns how many other cancellations of the task
-        are pending (not 0: the task was cancelled from elsewhere too, so a
-        ``CancelledError`` must propagate). The timer stays armed: when it fires with
-        nothing over its limit it re-arms for the earliest deadline left, or stops."""
-        if watch.settled:
-            return watch.task.cancelling()
-        watch.settled = True
-        if self._calls.get(watch.task) is watch:
-            del self._calls[watch.task]
-        if watch.expired:
-            return watch.task.uncancel()
-        return watch.task.cancelling()
+    def _shorten(self, timeout: float) -> None:
+        """Wake at least ten times per ``timeout``; start the watchdog on first use."""
+        tick = min(_MAX_TICK, max(_MIN_TICK, timeout / 10))
+        if tick < self._tick:
+            self._tick = tick
+            self._wake.set()
+        if self.thread is None:
+            self.thread = threading.Thread(
+                target=_watchdog, args=(weakref.ref(self),), name="mcpgen-deadlines", daemon=True
+            )
+            self.thread.start()
 
-    def _arm(self, when: float) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._armed_for = when
-        self._timer = self.loop.call_at(when, self._fire)
+    def _over(self) -> bool:
+        """(watchdog thread) Whether some call is over its deadline."""
+        now = _now()
+        return any(d <= now for d in list(self._calls.values()))  # list(): one atomic copy
 
     def _fire(self) -> None:
-        self._timer = None
-        now = self.loop.time()
-        earliest: float | None = None
-        for watch in list(self._calls.values()):
-            if watch.expired:
-                continue
-            if watch.deadline <= now:
-                watch.expired = True
-                watch.task.cancel()
-            elif earliest is None or watch.deadline < earliest:
-                earliest = watch.deadline
-        if earliest is not None:
-            self._arm(earliest)
+        """(loop thread) Cancel the calls over their deadline."""
+        self._posted = False
+        now = _now()
+        for task, deadline in list(self._calls.items()):
+            if deadline <= now:
+                self._calls[task] = _DONE
+                self._expired.add(task)
+                task.cancel()
 
     def __len__(self) -> int:
         return len(self._calls)
+
+
+def _watchdog(ref: weakref.ref[Deadlines]) -> None:
+    while True:
+        deadlines = ref()
+        if deadlines is None or deadlines.loop.is_closed():
+            return
+        wake, tick = deadlines._wake, deadlines._tick
+        if not deadlines._posted and deadlines._over():
+            deadlines._posted = True
+            try:
+                deadlines.loop.call_soon_threadsafe(deadlines._fire)
+            except RuntimeError:  # the loop closed meanwhile
+                return
+        del deadlines
+        wake.wait(tick)
+        wake.clear()
 
 
 _WATCHABLE = sys.version_info >= (3, 11)

@@ -452,16 +452,13 @@ class _Runtime(Generic[H]):
         self, tool: _CompiledTool, args: BaseModel, tctx: ToolContext, timeout: float
     ) -> object:
         """The handler's value, or ``_TIMED_OUT``. Watched by the loop's :class:`Deadlines`
-        (no timer per call); a cancel scope where that cannot watch (trio, Python 3.10, a
-        call nested in another call's task)."""
+        (nothing armed per call); a cancel scope where that cannot watch (trio, Python 3.10,
+        a call nested in another call's task)."""
         task = running_task()
-        watch = None
-        if task is not None:
-            deadlines = self._deadlines
-            if deadlines is None or deadlines.loop is not task.get_loop():
-                deadlines = self._deadlines = Deadlines(task.get_loop())
-            watch = deadlines.start(task, timeout)
-        if watch is None:
+        deadlines = self._deadlines
+        if task is not None and (deadlines is None or deadlines.loop is not task.get_loop()):
+            deadlines = self._deadlines = Deadlines(task.get_loop())
+        if task is None or deadlines is None or not deadlines.start(task, timeout):
             with anyio.move_on_after(timeout):
                 return await tool.invoke(args, tctx)
             return _TIMED_OUT
@@ -469,11 +466,11 @@ class _Runtime(Generic[H]):
             return await tool.invoke(args, tctx)
         except asyncio.CancelledError:
             # ours alone: the limit's cancellation; anything else pending propagates
-            if not watch.expired or watch.stop():
+            if deadlines.stop(task) != 0:
                 raise
             return _TIMED_OUT
         finally:
-            watch.stop()
+            deadlines.stop(task)
 
     # -- logging/setLevel (handshake revisions) --------------------------------------------
 
