@@ -1,6 +1,6 @@
-"""``flat_scalar_bound``: the one-pass recognition of flat scalar objects that lets the call
-path skip measuring and vetting them. It must never under-estimate a size, and must refuse
-everything ``validation._vet`` exists for."""
+"""``flat_scalar_bound`` and ``plain_json_text``: the cheap recognition of values the call
+path need not measure or vet. The bound must never under-estimate a size, and both must
+refuse everything ``validation._vet`` exists for."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import math
 
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic_core import to_json
 
-from mcpgen_runtime.server.flat import flat_scalar_bound
-from mcpgen_runtime.server.validation import SchemaCheck
+from mcpgen_runtime.server.flat import flat_scalar_bound, plain_json_text
+from mcpgen_runtime.server.validation import SchemaCheck, _vet
 
 SCALARS = (
     st.text()
@@ -65,3 +66,29 @@ def test_what_it_accepts_validates_the_same_vetted_or_not() -> None:
     for value in ({"n": 3, "s": "x"}, {"n": 7}, {"s": "x"}, {"n": 10**19}, {"n": 2.5}):
         assert flat_scalar_bound(value) is not None
         assert check.problems(value, vetted=True) == check.problems(value)
+
+
+JSONISH = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()  # NaN and infinities included
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=30,
+)
+
+
+@given(JSONISH)
+def test_plain_json_text_never_skips_a_vet_that_would_fail(value: object) -> None:
+    if plain_json_text(to_json(value)):
+        _vet(value)  # must not raise
+
+
+def test_plain_json_text_refuses_what_vet_exists_for() -> None:
+    deep: object = 1
+    for _ in range(200):
+        deep = [deep]
+    for value in (math.nan, {"x": math.inf}, [-math.inf], 10**300, deep, "x" * 300):
+        assert not plain_json_text(to_json(value)), value
+    assert plain_json_text(to_json({"sum": 3, "city": "Paris", "ok": True, "r": 1.5}))

@@ -1,19 +1,21 @@
-"""The common shape of tool arguments and results, recognised in one cheap pass.
+"""The common shapes of tool arguments and results, recognised cheaply.
 
-Most calls carry a flat object of short scalars (``{"city": "Paris", "days": 3}``). For
-those, the runtime skips what only other values need: serialising the arguments to measure
-them against the size limit, and walking them for what jsonschema-rs would misread
-(``validation._vet``). Kept free of heavy imports: the call path imports it before the
-validation module.
+Most calls carry a flat object of short scalars (``{"city": "Paris", "days": 3}``), and most
+results are small. For those, the runtime skips what only other values need: serialising the
+arguments to measure them against the size limit, and walking arguments and results for
+what jsonschema-rs would misread (``validation._vet``). Kept free of heavy imports: the call
+path imports it before the validation module.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-__all__ = ["flat_scalar_bound"]
+__all__ = ["flat_scalar_bound", "plain_json_text"]
 
 _SMALL_INT = 10**20
+_NON_FINITE = re.compile(rb"NaN|Infinity").search
 
 
 def flat_scalar_bound(value: Any) -> int | None:
@@ -44,3 +46,11 @@ def flat_scalar_bound(value: Any) -> int | None:
             return None
         total += 6 * len(key) + 4
     return total
+
+
+def plain_json_text(text: bytes) -> bool:
+    """Whether a value whose JSON text (pydantic-core's ``to_json``) is ``text`` needs no
+    ``validation._vet``: at most 256 bytes (so nested at most 128 deep, and no int near the
+    digit limits), without ``NaN`` or ``Infinity`` (how pydantic-core writes non-finite
+    floats). A string that merely contains those words only costs the full vet."""
+    return len(text) <= 256 and _NON_FINITE(text) is None

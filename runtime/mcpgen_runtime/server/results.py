@@ -17,8 +17,8 @@ from pydantic import BaseModel
 from pydantic_core import to_json
 
 from .context import LOGGER, ContentBlock, ToolResult
-from .flat import flat_scalar_bound
-from .shaping import BLOCK_TYPES, text_block
+from .flat import flat_scalar_bound, plain_json_text
+from .shaping import BLOCK_TYPES, shape_call_result, text_block, typed_call_result
 
 if TYPE_CHECKING:
     from .validation import SchemaCheck
@@ -62,22 +62,24 @@ def to_result(
     output_model: type[BaseModel] | None,
     output_check: SchemaCheck | None,
     value: object,
+    version: str,
 ) -> dict[str, Any]:
-    """The ``CallToolResult`` (wire JSON, newest revision) for what tool ``name``'s handler
-    returned, its structured content checked against the outputSchema (``output_check``).
-    Raises ``TypeError`` for a value no result can be made of."""
+    """The ``CallToolResult`` (wire JSON shaped for ``version``) for what tool ``name``'s
+    handler returned, its structured content checked against the outputSchema
+    (``output_check``). Raises ``TypeError`` for a value no result can be made of."""
     if type(value) is output_model and output_check is not None:
         # the typed path (the handler returned its generated output model), in one step
         assert isinstance(value, BaseModel)
         structured = type(value).__pydantic_serializer__.to_python(
             value, mode="json", by_alias=True, exclude_unset=True
         )
-        if not output_check.problems(structured, flat_scalar_bound(structured) is not None):
-            return {
-                "content": [text_block(to_json(structured).decode())],
-                "structuredContent": structured,
-            }
-    return _to_result_any(name, output_check, value)
+        text = to_json(structured)  # the text mirror; its bytes also tell whether to vet
+        validator = output_check.validator
+        if (
+            validator is not None and plain_json_text(text) and validator.is_valid(structured)
+        ) or not output_check.problems(structured):
+            return typed_call_result(structured, text.decode(), version)
+    return shape_call_result(_to_result_any(name, output_check, value), version)
 
 
 def _to_result_any(name: str, output_check: SchemaCheck | None, value: object) -> dict[str, Any]:

@@ -29,6 +29,7 @@ __all__ = [
     "shape_call_result",
     "shape_tool",
     "text_block",
+    "typed_call_result",
 ]
 
 _R2025_03 = REVISIONS.index("2025-03-26")
@@ -86,9 +87,12 @@ def shape_call_result(result: Mapping[str, Any], version: str) -> dict[str, Any]
     required (2025-06-18, 2025-11-25); the JSON text block stays.
     """
     rank = revision_index(version)
-    out: dict[str, Any] = {
-        "content": [_shape_block(b, rank, version) for b in result.get("content", [])]
-    }
+    blocks = result.get("content", ())
+    if rank >= _R2025_06:  # text blocks are as they are: no call for them
+        content = [b if b.get("type") == "text" else _shape_block(b, rank, version) for b in blocks]
+    else:
+        content = [_shape_block(b, rank, version) for b in blocks]
+    out: dict[str, Any] = {"content": content}
     if "structuredContent" in result:
         sc = result["structuredContent"]
         if rank >= _R2026_07 or (rank >= _R2025_06 and isinstance(sc, dict)):
@@ -97,6 +101,18 @@ def shape_call_result(result: Mapping[str, Any], version: str) -> dict[str, Any]
         out["isError"] = True
     if result.get("_meta") is not None:
         out["_meta"] = result["_meta"]
+    if rank >= _R2026_07:
+        out["resultType"] = "complete"
+    return out
+
+
+def typed_call_result(structured: Any, text: str, version: str) -> dict[str, Any]:
+    """``shape_call_result({"content": [text_block(text)], "structuredContent": structured},
+    version)``, built directly: the result of a handler that returned its output model."""
+    rank = revision_index(version)
+    out: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
+    if rank >= _R2026_07 or (rank >= _R2025_06 and type(structured) is dict):
+        out["structuredContent"] = structured
     if rank >= _R2026_07:
         out["resultType"] = "complete"
     return out

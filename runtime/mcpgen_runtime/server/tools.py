@@ -20,7 +20,7 @@ import asyncio
 import json
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -60,7 +60,7 @@ H = TypeVar("H")
 _COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 _TIMED_OUT: Any = object()
-"""What ``_invoke_within`` returns for a call over its time limit."""
+"""What a call over its time limit comes back as (``_run``, ``_within_scope``)."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,8 @@ class _CompiledTool:
         "_checks",
         "limits",
         "bucket",
-        "guarded",
+        "max_bytes",
+        "timeout",
     )
 
     def __init__(
@@ -142,8 +143,8 @@ class _CompiledTool:
         self._checks: tuple[SchemaCheck, SchemaCheck | None] | None = None
         self.limits = limits
         self.bucket = TokenBucket(limits.rate_per_s, limits.burst) if limits.rate_per_s else None
-        self.guarded = self.bucket is not None or limits.max_argument_bytes is not None
-        """Whether calls go through the argument-size / rate checks at all."""
+        self.max_bytes = limits.max_argument_bytes
+        self.timeout = limits.timeout_s
 
     def checks(self) -> tuple[SchemaCheck, SchemaCheck | None]:
         """(input check, output check or None); built on the first call of this tool, so a
@@ -187,7 +188,7 @@ class _Runtime(Generic[H]):
 
     def _remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
         """Handshake-era connections get ``notifications/tools/list_changed`` on their own
-        channel; remember each one seen (weakly)."""
+        channel; remember each one (weakly) as it initializes or lists tools."""
         if ctx.protocol_version in MODERN_REVISIONS:
             return
         conn = getattr(ctx.session, "_connection", None)
@@ -267,13 +268,27 @@ class _Runtime(Generic[H]):
             result["resultType"] = "complete"
         return result
 
-    async def restore_exact_schemas(
+    def restore_exact_schemas(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> Coroutine[Any, Any, HandlerResult]:
+        """Middleware: the SDK re-dumps results through its models, which may reorder keys
+        inside schemas; put back the schemas exactly as written (same values, same order).
+        Also remembers each handshake connection as it initializes (for list_changed).
+        Other methods pass straight through (no coroutine of its own)."""
+        method = ctx.method
+        if method == "tools/list":
+            return self._exact_schemas(ctx, call_next)
+        if method == "initialize":
+            self._remember(ctx)
+        # the SDK's chain hands each middleware a coroutine function (``CallNext``); no
+        # typing.cast here: it is a function call on every request
+        return call_next(ctx)  # type: ignore[return-value]
+
+    async def _exact_schemas(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        """Middleware: the SDK re-dumps results through its models, which may reorder keys
-        inside schemas; put back the schemas exactly as written (same values, same order)."""
         result = await call_next(ctx)
-        if ctx.method == "tools/list" and isinstance(result, dict):
+        if isinstance(result, dict):
             for tool in result.get("tools") or []:
                 name = tool.get("name") if isinstance(tool, dict) else None
                 known = self.by_name.get(name) if isinstance(name, str) else None
@@ -290,25 +305,25 @@ class _Runtime(Generic[H]):
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> dict[str, Any]:
         tool = self.by_name.get(params.name)
-        self._remember(ctx)
+        version = ctx.protocol_version
+        modern = version in MODERN_REVISIONS
         if tool is None or tool.name in self.disabled:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         arguments = params.arguments or {}
         bound = flat_scalar_bound(arguments)
-        if tool.guarded:
+        if tool.bucket is not None or (
+            tool.max_bytes is not None and (bound is None or bound > tool.max_bytes)
+        ):
             refused = self._refuse(tool, arguments, bound)
             if refused is not None:
-                return shape_call_result(refused, ctx.protocol_version)
+                return shape_call_result(refused, version)
         inputs: CallInputs | None = None
-        if ctx.protocol_version in MODERN_REVISIONS:
+        if modern:
             opened = self._open_inputs(tool, ctx, arguments)
             if isinstance(opened, dict):
-                return shape_call_result(opened, ctx.protocol_version)
+                return shape_call_result(opened, version)
             inputs = opened
-        result = await self._run(tool, ctx, arguments, inputs, vetted=bound is not None)
-        if result.get("resultType") == "input_required":
-            return result
-        return shape_call_result(result, ctx.protocol_version)
+        return await self._run(tool, ctx, arguments, version, inputs, bound is not None)
 
     def _refuse(
         self, tool: _CompiledTool, arguments: Any, bound: int | None
@@ -388,19 +403,26 @@ class _Runtime(Generic[H]):
         tool: _CompiledTool,
         ctx: ServerRequestContext[Any, Any],
         arguments: Any,
+        version: str,
         inputs: CallInputs | None = None,
         vetted: bool = False,
     ) -> dict[str, Any]:
+        """The call's result shaped for ``version`` (or an ``InputRequiredResult``).
+        ``vetted``: ``flat_scalar_bound(arguments)`` accepted the arguments."""
         try:
-            input_check, output_check = tool.checks()
-            problems = input_check.problems(arguments, vetted)
+            input_check, output_check = tool._checks or tool.checks()
+            validator = input_check.validator
+            if vetted and validator is not None and validator.is_valid(arguments):
+                problems: list[str] = []
+            else:
+                problems = input_check.problems(arguments, vetted)
         except Exception as exc:
             from .validation import SchemaCompileError  # imported on this path only
 
             if not isinstance(exc, SchemaCompileError):
                 raise
             LOGGER.error("tool %r: %s", tool.name, exc)
-            return error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
+            return _error(f"Tool {tool.name!r} cannot check its arguments: {exc}", version)
         if not problems:
             try:
                 # model_validate(arguments), minus its wrapper
@@ -410,67 +432,76 @@ class _Runtime(Generic[H]):
 
                 problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
         if problems:
-            return error_result(
+            return _error(
                 f"Invalid arguments for tool {tool.name!r}:\n"
                 + "\n".join(problems)
-                + "\nCorrect these arguments to match the tool's inputSchema and call it again."
+                + "\nCorrect these arguments to match the tool's inputSchema and call it again.",
+                version,
             )
         tctx = ToolContext(ctx, tool.name, self, inputs)
         try:
-            timeout = tool.limits.timeout_s
+            timeout = tool.timeout
             if timeout is None:
                 value = await tool.invoke(args, tctx)
             else:
-                value = await self._invoke_within(tool, args, tctx, timeout)
+                # watched by the loop's Deadlines (nothing armed per call), inline: this is
+                # every call's path; a cancel scope where that cannot watch
+                task = running_task()
+                deadlines = self._deadlines
+                if task is not None and (
+                    deadlines is None or deadlines.loop is not task.get_loop()
+                ):
+                    deadlines = self._deadlines = Deadlines(task.get_loop())
+                if task is None or deadlines is None or not deadlines.start(task, timeout):
+                    value = await self._within_scope(tool, args, tctx, timeout)
+                else:
+                    try:
+                        value = await tool.invoke(args, tctx)
+                    except asyncio.CancelledError:
+                        # ours alone: the limit's cancellation; anything else propagates
+                        if deadlines.stop(task) != 0:
+                            raise
+                        value = _TIMED_OUT
+                    finally:
+                        deadlines.stop(task)
                 if value is _TIMED_OUT:
                     LOGGER.warning("tool %r timed out after %g s", tool.name, timeout)
-                    return error_result(
-                        f"Tool {tool.name!r} did not finish within its time limit of {timeout:g} s."
+                    return _error(
+                        f"Tool {tool.name!r} did not finish within its time limit of "
+                        f"{timeout:g} s.",
+                        version,
                     )
-            return to_result(tool.name, tool.binding.output_model, output_check, value)
+            return to_result(tool.name, tool.binding.output_model, output_check, value, version)
         except InputRequired as exc:
             if inputs is None:  # pragma: no cover - only raised on 2026-07-28
                 raise
             return self._input_required(tool, arguments, inputs, exc)
         except ToolError as exc:
-            return error_result(exc.message)
+            return _error(exc.message, version)
         except AnswerError as exc:
-            return error_result(f"Tool {tool.name!r} could not use the client's answer: {exc}")
+            return _error(f"Tool {tool.name!r} could not use the client's answer: {exc}", version)
         except MCPError:
             raise
         except NotImplementedError:
             LOGGER.warning("tool %r is not implemented (handlers.py)", tool.name)
-            return error_result(f"Tool {tool.name!r} is not implemented yet.")
+            return _error(f"Tool {tool.name!r} is not implemented yet.", version)
         except Exception:
             incident = uuid.uuid4().hex[:12]
             LOGGER.exception("tool %r failed (incident %s)", tool.name, incident)
-            return error_result(
-                f"Tool {tool.name!r} failed with an internal error (incident {incident})."
+            return _error(
+                f"Tool {tool.name!r} failed with an internal error (incident {incident}).",
+                version,
             )
 
-    async def _invoke_within(
+    async def _within_scope(
         self, tool: _CompiledTool, args: BaseModel, tctx: ToolContext, timeout: float
     ) -> object:
-        """The handler's value, or ``_TIMED_OUT``. Watched by the loop's :class:`Deadlines`
-        (nothing armed per call); a cancel scope where that cannot watch (trio, Python 3.10,
-        a call nested in another call's task)."""
-        task = running_task()
-        deadlines = self._deadlines
-        if task is not None and (deadlines is None or deadlines.loop is not task.get_loop()):
-            deadlines = self._deadlines = Deadlines(task.get_loop())
-        if task is None or deadlines is None or not deadlines.start(task, timeout):
-            with anyio.move_on_after(timeout):
-                return await tool.invoke(args, tctx)
-            return _TIMED_OUT
-        try:
+        """The handler's value, or ``_TIMED_OUT``, under a cancel scope: where the loop's
+        :class:`Deadlines` cannot watch (trio, Python 3.10, a call nested in another call's
+        task)."""
+        with anyio.move_on_after(timeout):
             return await tool.invoke(args, tctx)
-        except asyncio.CancelledError:
-            # ours alone: the limit's cancellation; anything else pending propagates
-            if deadlines.stop(task) != 0:
-                raise
-            return _TIMED_OUT
-        finally:
-            deadlines.stop(task)
+        return _TIMED_OUT
 
     # -- logging/setLevel (handshake revisions) --------------------------------------------
 
@@ -479,6 +510,10 @@ class _Runtime(Generic[H]):
     ) -> types.EmptyResult:
         self.client_log_level = str(params.level)
         return types.EmptyResult()
+
+
+def _error(text: str, version: str) -> dict[str, Any]:
+    return shape_call_result(error_result(text), version)
 
 
 def _bind(handlers: object, binding: ToolBinding) -> Invoke:

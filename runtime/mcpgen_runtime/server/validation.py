@@ -87,14 +87,16 @@ def _order(error: jsonschema_rs.ValidationError) -> tuple[list[str], str]:
 class SchemaCheck:
     """One schema of one dialect (``"2020-12"`` or ``"draft-07"``); compiled lazily, once."""
 
-    __slots__ = ("_dialect", "_failure", "_schema", "_validator")
+    __slots__ = ("_dialect", "_failure", "_schema", "validator")
 
     def __init__(self, schema: Mapping[str, Any], dialect: str) -> None:
         if dialect not in (D2020, D7):
             raise ValueError(f"unsupported dialect {dialect!r}; expected {D2020!r} or {D7!r}")
         self._schema = schema
         self._dialect = dialect
-        self._validator: jsonschema_rs.Validator | None = None
+        self.validator: jsonschema_rs.Validator | None = None
+        """The compiled validator, once :meth:`compile` succeeded. A caller that holds an
+        instance needing no ``_vet`` may ask its ``is_valid`` directly."""
         self._failure: SchemaCompileError | None = None
 
     def compile(self) -> None:
@@ -102,7 +104,7 @@ class SchemaCheck:
         :class:`SchemaCompileError`, the same one on every call, if the schema is unusable."""
         if self._failure is not None:
             raise self._failure
-        if self._validator is not None:
+        if self.validator is not None:
             return
         refused: list[str] = []
 
@@ -116,7 +118,7 @@ class SchemaCheck:
         draft7 = self._dialect == D7
         cls = jsonschema_rs.Draft7Validator if draft7 else jsonschema_rs.Draft202012Validator
         try:
-            self._validator = cls(schema, validate_formats=False, retriever=refuse)
+            self.validator = cls(schema, validate_formats=False, retriever=refuse)
         except jsonschema_rs.ValidationError as exc:
             uri = next((u for u in refused if f"'{u}'" in exc.message), None)
             if uri is not None:
@@ -134,10 +136,10 @@ class SchemaCheck:
         instance path, then message) and ``- ... and N more``. Raises only
         :class:`SchemaCompileError`. ``vetted``: :func:`flat_scalar_bound` accepted
         ``instance`` (``.flat.flat_scalar_bound``: nothing to vet)."""
-        validator = self._validator
+        validator = self.validator
         if validator is None:
             self.compile()
-            validator = self._validator
+            validator = self.validator
             assert validator is not None
         try:
             if not vetted:
