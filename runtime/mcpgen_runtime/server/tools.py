@@ -143,6 +143,7 @@ class _CompiledTool:
         self._checks: tuple[SchemaCheck, SchemaCheck | None] | None = None
         self.limits = limits
         self.bucket = TokenBucket(limits.rate_per_s, limits.burst) if limits.rate_per_s else None
+        # read on every call: one attribute, not two
         self.max_bytes = limits.max_argument_bytes
         self.timeout = limits.timeout_s
 
@@ -182,7 +183,6 @@ class _Runtime(Generic[H]):
         self.bus = InMemorySubscriptionBus()
         self.connections: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
         self._deadlines: Deadlines | None = None
-        self._last_connection: weakref.ref[Any] | None = None
 
     # -- list_changed -------------------------------------------------------------------------
 
@@ -192,14 +192,8 @@ class _Runtime(Generic[H]):
         if ctx.protocol_version in MODERN_REVISIONS:
             return
         conn = getattr(ctx.session, "_connection", None)
-        if conn is None:
-            return
-        last = self._last_connection
-        if last is not None and last() is conn:  # the usual case: the same connection again
-            return
-        if id(conn) not in self.connections:
+        if conn is not None and id(conn) not in self.connections:
             self.connections[id(conn)] = conn
-        self._last_connection = weakref.ref(conn)
 
     def is_enabled(self, name: str) -> bool:
         return name in self.by_name and name not in self.disabled
@@ -306,7 +300,6 @@ class _Runtime(Generic[H]):
     ) -> dict[str, Any]:
         tool = self.by_name.get(params.name)
         version = ctx.protocol_version
-        modern = version in MODERN_REVISIONS
         if tool is None or tool.name in self.disabled:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         arguments = params.arguments or {}
@@ -318,7 +311,7 @@ class _Runtime(Generic[H]):
             if refused is not None:
                 return shape_call_result(refused, version)
         inputs: CallInputs | None = None
-        if modern:
+        if version in MODERN_REVISIONS:
             opened = self._open_inputs(tool, ctx, arguments)
             if isinstance(opened, dict):
                 return shape_call_result(opened, version)
@@ -332,16 +325,13 @@ class _Runtime(Generic[H]):
         ``bound``: ``flat_scalar_bound(arguments)``; only other calls are serialised to be
         measured."""
         lim = tool.limits
-        if (
-            lim.max_argument_bytes is not None
-            and arguments
-            and (bound is None or bound > lim.max_argument_bytes)
-        ):
+        limit = tool.max_bytes
+        if limit is not None and arguments and (bound is None or bound > limit):
             size = len(_COMPACT_JSON(arguments).encode())
-            if size > lim.max_argument_bytes:
+            if size > limit:
                 return error_result(
                     f"The arguments of tool {tool.name!r} are {size} bytes; the limit is "
-                    f"{lim.max_argument_bytes} bytes. Send smaller arguments."
+                    f"{limit} bytes. Send smaller arguments."
                 )
         if tool.bucket is not None:
             wait = tool.bucket.take()

@@ -134,8 +134,8 @@ class SchemaCheck:
     def problems(self, instance: Any, vetted: bool = False) -> list[str]:
         """``[]`` when ``instance`` is valid; else up to 8 located messages (sorted by
         instance path, then message) and ``- ... and N more``. Raises only
-        :class:`SchemaCompileError`. ``vetted``: :func:`flat_scalar_bound` accepted
-        ``instance`` (``.flat.flat_scalar_bound``: nothing to vet)."""
+        :class:`SchemaCompileError`. ``vetted``: the caller knows ``instance`` needs no
+        ``_vet`` (``.flat``: ``flat_scalar_bound`` or ``plain_json_text`` accepted it)."""
         validator = self.validator
         if validator is None:
             self.compile()
