@@ -123,6 +123,15 @@ if TYPE_CHECKING:
     from .server.asking import (
         Sample as Sample,
     )
+    from .server.bindings import (
+        ServerInfo as ServerInfo,
+    )
+    from .server.bindings import (
+        ToolBinding as ToolBinding,
+    )
+    from .server.build import (
+        build_server as build_server,
+    )
     from .server.cli import run_cli as run_cli
     from .server.context import (
         ToolContext as ToolContext,
@@ -132,15 +141,6 @@ if TYPE_CHECKING:
     )
     from .server.context import (
         ToolResult as ToolResult,
-    )
-    from .server.tools import (
-        ServerInfo as ServerInfo,
-    )
-    from .server.tools import (
-        ToolBinding as ToolBinding,
-    )
-    from .server.tools import (
-        build_server as build_server,
     )
 
 _WIRE = "mcp_wire.v2026_07_28"
@@ -169,9 +169,9 @@ _LAZY: dict[str, str] = {
     "ToolContext": "mcpgen_runtime.server.context",
     "ToolError": "mcpgen_runtime.server.context",
     "ToolResult": "mcpgen_runtime.server.context",
-    "ServerInfo": "mcpgen_runtime.server.tools",
-    "ToolBinding": "mcpgen_runtime.server.tools",
-    "build_server": "mcpgen_runtime.server.tools",
+    "ServerInfo": "mcpgen_runtime.server.bindings",
+    "ToolBinding": "mcpgen_runtime.server.bindings",
+    "build_server": "mcpgen_runtime.server.build",
     "Annotations": _WIRE,
     "AudioContent": _WIRE,
     "BlobResourceContents": _WIRE,

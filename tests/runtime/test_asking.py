@@ -159,7 +159,7 @@ def test_request_state_round_trip_and_bad_states(example: Any) -> None:
             # expired: a genuine state sealed with this server's key, past its expiry
             expired = RequestStateKey(KEY).seal(
                 TOOL,
-                __import__("mcpgen_runtime.server.asking", fromlist=["args_digest"]).args_digest(
+                __import__("mcpgen_runtime.server.rounds", fromlist=["args_digest"]).args_digest(
                     {}
                 ),
                 {},

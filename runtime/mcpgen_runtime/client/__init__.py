@@ -3,7 +3,7 @@ base class of every generated client), the typed errors, ``CallResult`` and the 
 
 from __future__ import annotations
 
-from .base import ClientOptions, ClientTool, Mode, ToolClient
+from .base import ClientOptions, Mode, ToolClient
 from .drift import Change, breaking_changes
 from .errors import (
     ArgumentsError,
@@ -19,6 +19,7 @@ from .errors import (
 )
 from .results import CallResult, ContentBlock
 from .sync import SyncClient
+from .tool import ClientTool
 
 __all__ = [
     "ArgumentsError",

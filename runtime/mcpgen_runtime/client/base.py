@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextvars
 import copy
-import json
 import shlex
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -32,29 +31,26 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict, TypeVar
 
-import anyio
 from mcp import Client, StdioServerParameters
-from mcp.client._input_required import InputRequiredRoundsExceededError
 from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult, ErrorData, Implementation
+from mcp_types import CallToolResult, ErrorData, Implementation
 from pydantic import BaseModel, ValidationError
 
-from ..server.validation import SchemaCheck, SchemaCompileError, pydantic_problems
+from ..server.validation import SchemaCompileError, pydantic_problems
 from .drift import Change, breaking_changes
 from .errors import (
     ArgumentsError,
-    CallTimeoutError,
     ClientError,
     ConnectError,
-    ConnectionLostError,
     DriftError,
     InputRequiredError,
     InvalidResultError,
-    ProtocolError,
     ToolCallError,
 )
+from .failures import describe, leaf, map_error
 from .results import CallResult, decode_content
+from .tool import ClientTool
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -86,53 +82,6 @@ class ClientOptions(TypedDict, total=False):
     logging_callback: LoggingFnT | None
     max_input_rounds: int
     client_info: Implementation | None
-
-
-class ClientTool:
-    """One tool as a generated client knows it: its exact definition (JSON text) and the
-    dialect of its outputSchema. The schema check is compiled on first use."""
-
-    __slots__ = ("_check", "_definition", "definition_json", "name", "output_dialect")
-
-    def __init__(self, name: str, definition_json: str, output_dialect: str | None = None) -> None:
-        self.name = name
-        self.definition_json = definition_json
-        self.output_dialect = output_dialect
-        self._definition: dict[str, Any] | None = None
-        self._check: SchemaCheck | None = None
-
-    @property
-    def definition(self) -> dict[str, Any]:
-        if self._definition is None:
-            value = json.loads(self.definition_json)
-            assert isinstance(value, dict)
-            self._definition = value
-        return self._definition
-
-    @property
-    def output_check(self) -> SchemaCheck | None:
-        if self._check is None and self.output_dialect is not None:
-            schema = self.definition.get("outputSchema")
-            if isinstance(schema, dict):
-                self._check = SchemaCheck(schema, self.output_dialect)
-        return self._check
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    """The one real error inside (nested) exception groups, or the group itself."""
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def _describe(exc: BaseException) -> str:
-    exc = _leaf(exc)
-    if isinstance(exc, BaseExceptionGroup):
-        return "; ".join(_describe(e) for e in exc.exceptions[:3])
-    if isinstance(exc, MCPError):
-        return f"{exc.message} (JSON-RPC error {exc.code})"
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
 _CallbackT = TypeVar("_CallbackT", ElicitationFnT, SamplingFnT)
@@ -242,7 +191,7 @@ class ToolClient:
         try:
             await client.__aenter__()
         except Exception as exc:  # noqa: BLE001 - every transport failure becomes ConnectError
-            raise ConnectError(f"{self._label}: cannot connect: {_describe(exc)}") from exc
+            raise ConnectError(f"{self._label}: cannot connect: {describe(exc)}") from exc
         self._client = client
         if not self._verify:
             # List every page once now (verify=True does it below): the SDK mirrors x-mcp-header
@@ -336,7 +285,7 @@ class ToolClient:
         except ClientError:
             raise
         except Exception as exc:  # noqa: BLE001
-            raise self._map_error("tools/list", exc) from exc
+            raise map_error(self._label, "tools/list", exc) from exc
         raise InvalidResultError("tools/list", f"more than {_MAX_LIST_PAGES} pages")
 
     async def drift(self) -> list[Change]:
@@ -356,42 +305,6 @@ class ToolClient:
             raise ArgumentsError(tool.name, pydantic_problems(exc.errors())) from None
         return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
-    def _map_error(self, tool: str, exc: BaseException) -> ClientError:
-        exc = _leaf(exc)
-        if isinstance(exc, ClientError):
-            return exc
-        if isinstance(exc, MCPError):
-            if exc.code == REQUEST_TIMEOUT:
-                return CallTimeoutError(exc.code, exc.message, exc.data, tool=tool)
-            if exc.code == CONNECTION_CLOSED:
-                return ConnectionLostError(
-                    exc.code, f"{self._label}: {exc.message}", exc.data, tool=tool
-                )
-            return ProtocolError(exc.code, exc.message, exc.data, tool=tool)
-        if isinstance(exc, InputRequiredRoundsExceededError):
-            return InputRequiredError(
-                tool,
-                f"the server still asked for input after {exc.max_rounds} rounds "
-                "(max_input_rounds)",
-            )
-        if isinstance(exc, ValidationError):
-            return InvalidResultError(
-                tool, "the result is malformed", pydantic_problems(exc.errors())
-            )
-        if isinstance(exc, TimeoutError):
-            return CallTimeoutError(REQUEST_TIMEOUT, f"timed out: {exc}", tool=tool)
-        if isinstance(exc, RuntimeError) and str(exc).startswith(
-            ("Invalid structured content", "Tool ")
-        ):
-            return InvalidResultError(tool, str(exc))
-        if isinstance(
-            exc, (OSError, EOFError, anyio.BrokenResourceError, anyio.ClosedResourceError)
-        ):
-            return ConnectionLostError(
-                CONNECTION_CLOSED, f"{self._label}: {_describe(exc)}", tool=tool
-            )
-        return ClientError(f"tool {tool!r}: {_describe(exc)}")
-
     async def _mcpgen_call(
         self, tool: ClientTool, input_model: type[BaseModel], kwargs: Mapping[str, Any]
     ) -> CallToolResult:
@@ -405,16 +318,16 @@ class ToolClient:
                 timeout = _NO_LIMIT  # with_options(timeout=None) on a client with a timeout
             result = await client.call_tool(tool.name, arguments, read_timeout_seconds=timeout)
         except Exception as exc:  # noqa: BLE001 - mapped to typed errors
-            if refusals and isinstance(_leaf(exc), MCPError):
+            if refusals and isinstance(leaf(exc), MCPError):
                 r = refusals[0]
                 raise InputRequiredError(
                     tool.name,
                     f"a callback declined the server's input request: {r.message}",
                     r.code,
                 ) from exc
-            if isinstance(exc, BaseExceptionGroup) and not isinstance(_leaf(exc), MCPError):
-                raise InputRequiredError(tool.name, f"a callback raised: {_describe(exc)}") from exc
-            raise self._map_error(tool.name, exc) from exc
+            if isinstance(exc, BaseExceptionGroup) and not isinstance(leaf(exc), MCPError):
+                raise InputRequiredError(tool.name, f"a callback raised: {describe(exc)}") from exc
+            raise map_error(self._label, tool.name, exc) from exc
         finally:
             _refusals.reset(token)
         if result.is_error:

@@ -16,7 +16,8 @@ from ..revisions import MODERN_REVISIONS, at_least
 if TYPE_CHECKING:
     from mcp_wire.v2026_07_28 import CreateMessageResult, Root
 
-    from .asking import CallInputs, Elicitation, Question
+    from .asking import Elicitation, Question
+    from .rounds import CallInputs
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -1,0 +1,133 @@
+"""What a generated package hands the runtime, and what the runtime makes of it.
+
+* ``ServerInfo``: the manifest's ``server`` section (``initialize`` / ``server/discover``).
+* ``ToolBinding``: one tool's exact definition (JSON text), handler method and typed models.
+* ``CompiledTool``: one tool at run time: its parsed definition, its bound handler, its limits
+  (read on every call) and its schema checks, built on its first call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from .context import ToolContext
+from .limits import DEFAULT_LIMITS, Limits, TokenBucket
+
+if TYPE_CHECKING:
+    from .validation import SchemaCheck
+
+__all__ = ["CompiledTool", "Invoke", "ServerInfo", "ToolBinding", "bind_handler"]
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """What ``initialize`` / ``server/discover`` tell a client about the server."""
+
+    name: str
+    version: str
+    title: str | None = None
+    description: str | None = None
+    instructions: str | None = None
+    website_url: str | None = None
+    list_changed: bool = False
+    """The manifest's ``server.capabilities.tools.listChanged``: declare it on handshake
+    revisions (2026-07-28 always serves ``subscriptions/listen``)."""
+    limits: Mapping[str, Any] | str | None = None
+    """The manifest's ``server.limits`` (JSON spelling or its JSON text, see ``limits``)."""
+
+
+class ToolBinding:
+    """One tool: its exact definition (JSON text), its handler method and typed models."""
+
+    __slots__ = (
+        "definition_json",
+        "method",
+        "input_model",
+        "output_model",
+        "input_dialect",
+        "output_dialect",
+    )
+
+    def __init__(
+        self,
+        *,
+        definition_json: str,
+        method: str,
+        input_model: type[BaseModel],
+        output_model: type[BaseModel] | None = None,
+        input_dialect: str = "2020-12",
+        output_dialect: str | None = None,
+    ) -> None:
+        self.definition_json = definition_json
+        self.method = method
+        self.input_model = input_model
+        self.output_model = output_model
+        self.input_dialect = input_dialect
+        self.output_dialect = output_dialect
+
+
+Invoke = Callable[[BaseModel, ToolContext], Awaitable[object]]
+
+
+class CompiledTool:
+    """One tool at run time: its definition, its bound handler, and its schema checks once
+    it is first called."""
+
+    __slots__ = (
+        "name",
+        "definition",
+        "binding",
+        "invoke",
+        "_checks",
+        "limits",
+        "bucket",
+        "max_bytes",
+        "timeout",
+    )
+
+    def __init__(
+        self,
+        definition: dict[str, Any],
+        binding: ToolBinding,
+        invoke: Invoke,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
+        self.name: str = definition["name"]
+        self.definition = definition
+        self.binding = binding
+        self.invoke = invoke
+        self._checks: tuple[SchemaCheck, SchemaCheck | None] | None = None
+        self.limits = limits
+        self.bucket = TokenBucket(limits.rate_per_s, limits.burst) if limits.rate_per_s else None
+        # read on every call: one attribute, not two
+        self.max_bytes = limits.max_argument_bytes
+        self.timeout = limits.timeout_s
+
+    def checks(self) -> tuple[SchemaCheck, SchemaCheck | None]:
+        """(input check, output check or None); built on the first call of this tool, so a
+        server that is only listed never imports the validation module."""
+        if self._checks is None:
+            from .validation import SchemaCheck
+
+            osch = self.definition.get("outputSchema")
+            self._checks = (
+                SchemaCheck(self.definition["inputSchema"], self.binding.input_dialect),
+                (
+                    SchemaCheck(osch, self.binding.output_dialect or "2020-12")
+                    if isinstance(osch, dict)
+                    else None
+                ),
+            )
+        return self._checks
+
+
+def bind_handler(handlers: object, binding: ToolBinding) -> Invoke:
+    method = getattr(handlers, binding.method, None)
+    if not callable(method):
+        raise TypeError(f"handlers have no method {binding.method!r}")
+    bound: Invoke = method
+    return bound
