@@ -6,7 +6,9 @@ from __future__ import annotations
 __all__ = [
     "KNOWN_REVISIONS",
     "MODERN_REVISIONS",
+    "NEWEST_RANK",
     "REVISIONS",
+    "REVISION_RANK",
     "TOOL_FIELDS",
     "at_least",
     "has_result_type",
@@ -24,7 +26,10 @@ REVISIONS: tuple[str, ...] = (
 """Published protocol revisions, oldest first. The SDK negotiates only revisions it knows;
 anything newer than the last entry is treated as the newest."""
 
-_INDEX: dict[str, int] = {rev: i for i, rev in enumerate(REVISIONS)}
+REVISION_RANK: dict[str, int] = {rev: i for i, rev in enumerate(REVISIONS)}
+"""Position of each revision in ``REVISIONS`` (``revision_index`` without a call, for hot paths;
+unknown versions rank as the newest: ``REVISION_RANK.get(v, NEWEST_RANK)``)."""
+NEWEST_RANK = len(REVISIONS) - 1
 
 KNOWN_REVISIONS: tuple[str, ...] = (*REVISIONS, "draft")
 """Every revision mcpgen knows (``draft`` tracks the newest published one)."""
@@ -50,7 +55,7 @@ _R2026_07 = REVISIONS.index("2026-07-28")
 
 def revision_index(version: str) -> int:
     """Position of ``version`` in ``REVISIONS``; unknown versions count as the newest."""
-    return _INDEX.get(version, len(REVISIONS) - 1)
+    return REVISION_RANK.get(version, NEWEST_RANK)
 
 
 def at_least(version: str, revision: str) -> bool:

@@ -291,8 +291,8 @@ def test_another_cancellation_is_never_swallowed() -> None:
 
         task = asyncio.ensure_future(victim())
         await asyncio.sleep(0)  # the victim is asleep, watched
-        for watched in list(dl._calls):
-            dl._calls[watched] = 0.0  # over its limit now
+        for watched in list(dl.calls):
+            dl.calls[watched] = 0.0  # over its limit now
         dl._fire()  # the limit cancels it ...
         task.cancel()  # ... and so does somebody else, before it runs again
         with pytest.raises(asyncio.CancelledError):

@@ -30,23 +30,25 @@ import time
 import weakref
 from typing import Any
 
-__all__ = ["Deadlines", "running_task"]
+__all__ = ["DONE", "Deadlines", "running_task"]
 
 _MIN_TICK = 0.005
 _MAX_TICK = 1.0
-_DONE = float("inf")
-"""The deadline of a call the limit has cancelled already (never cancelled twice)."""
+DONE = float("inf")
+"""The deadline of a call the limit has cancelled already (never cancelled twice): a caller
+that pops its task from ``calls`` itself (the runtime's call path, inline) and gets this
+object back calls :meth:`Deadlines.taken_back`."""
 _now = time.monotonic
 
 
 class Deadlines:
     """The running calls of one event loop under a limit, and their watchdog thread."""
 
-    __slots__ = ("loop", "_calls", "_expired", "_tick", "_wake", "_posted", "thread", "__weakref__")
+    __slots__ = ("loop", "calls", "_expired", "_tick", "_wake", "_posted", "thread", "__weakref__")
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self._calls: dict[asyncio.Task[Any], float] = {}
+        self.calls: dict[asyncio.Task[Any], float] = {}
         """Each watched task's deadline (``time.monotonic``)."""
         self._expired: set[asyncio.Task[Any]] = set()
         """Tasks the limit has cancelled and that have not stopped yet."""
@@ -58,7 +60,7 @@ class Deadlines:
     def start(self, task: asyncio.Task[Any], timeout: float) -> bool:
         """Watch ``task`` for ``timeout`` seconds. False when the task is watched already (a
         call nested in another one's task: the caller uses a cancel scope instead)."""
-        calls = self._calls
+        calls = self.calls
         if task in calls:
             return False
         calls[task] = _now() + timeout
@@ -71,7 +73,13 @@ class Deadlines:
         not cancel the task. Otherwise the limit's cancellation is taken back and the
         result is how many other cancellations of the task are pending (not 0: it was
         cancelled from elsewhere too, so a ``CancelledError`` must propagate)."""
-        if self._calls.pop(task, None) is None or task not in self._expired:
+        if self.calls.pop(task, None) is None:
+            return None
+        return self.taken_back(task)
+
+    def taken_back(self, task: asyncio.Task[Any]) -> int | None:
+        """``stop`` for a task already popped from ``calls``."""
+        if task not in self._expired:
             return None
         self._expired.discard(task)
         return task.uncancel()
@@ -91,20 +99,20 @@ class Deadlines:
     def _over(self) -> bool:
         """(watchdog thread) Whether some call is over its deadline."""
         now = _now()
-        return any(d <= now for d in list(self._calls.values()))  # list(): one atomic copy
+        return any(d <= now for d in list(self.calls.values()))  # list(): one atomic copy
 
     def _fire(self) -> None:
         """(loop thread) Cancel the calls over their deadline."""
         self._posted = False
         now = _now()
-        for task, deadline in list(self._calls.items()):
+        for task, deadline in list(self.calls.items()):
             if deadline <= now:
-                self._calls[task] = _DONE
+                self.calls[task] = DONE
                 self._expired.add(task)
                 task.cancel()
 
     def __len__(self) -> int:
-        return len(self._calls)
+        return len(self.calls)
 
 
 def _watchdog(ref: weakref.ref[Deadlines]) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 
 from ..revisions import (
     MODERN_REVISIONS,
+    NEWEST_RANK,
+    REVISION_RANK,
     REVISIONS,
     TOOL_FIELDS,
     at_least,
@@ -109,7 +111,7 @@ def shape_call_result(result: Mapping[str, Any], version: str) -> dict[str, Any]
 def typed_call_result(structured: Any, text: str, version: str) -> dict[str, Any]:
     """``shape_call_result({"content": [text_block(text)], "structuredContent": structured},
     version)``, built directly: the result of a handler that returned its output model."""
-    rank = revision_index(version)
+    rank = REVISION_RANK.get(version, NEWEST_RANK)  # revision_index, inline: every call's path
     out: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
     if rank >= _R2026_07 or (rank >= _R2025_06 and type(structured) is dict):
         out["structuredContent"] = structured

@@ -33,7 +33,7 @@ from ..revisions import MODERN_REVISIONS
 from .asking import AnswerError, InputRequired, RequestStateKey
 from .bindings import CompiledTool
 from .context import LOGGER, ToolContext, ToolError
-from .deadlines import Deadlines, running_task
+from .deadlines import DONE, Deadlines, running_task
 from .flat import flat_scalar_bound
 from .limits import refusal
 from .results import error_result, to_result
@@ -45,7 +45,7 @@ __all__ = ["ToolsRuntime"]
 H = TypeVar("H")
 
 _TIMED_OUT: Any = object()
-"""What a call over its time limit comes back as (``_run``, ``_within_scope``)."""
+"""What a call over its time limit comes back as (``call_tool``, ``_within_scope``)."""
 
 
 class ToolsRuntime(Generic[H]):
@@ -184,6 +184,9 @@ class ToolsRuntime(Generic[H]):
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> dict[str, Any]:
+        """``tools/call``: the call's result shaped for the client's revision, or an
+        ``InputRequiredResult`` (2026-07-28); unknown tools and forged ``requestState``
+        are JSON-RPC errors."""
         tool = self.by_name.get(params.name)
         version = ctx.protocol_version
         if tool is None or tool.name in self.disabled:
@@ -197,31 +200,24 @@ class ToolsRuntime(Generic[H]):
             if refused is not None:
                 return shape_call_result(refused, version)
         inputs: CallInputs | None = None
-        if version in MODERN_REVISIONS:
-            opened = open_inputs(self.state_key, tool.name, ctx.params, arguments)
+        raw = ctx.params
+        if version in MODERN_REVISIONS and (
+            # a first round (most calls) carries neither; a plain dict needs no ABC check
+            type(raw) is not dict or "requestState" in raw or "inputResponses" in raw
+        ):
+            opened = open_inputs(self.state_key, tool.name, raw, arguments)
             if isinstance(opened, dict):
                 return shape_call_result(opened, version)
             inputs = opened
-        return await self._run(tool, ctx, arguments, version, inputs, bound is not None)
-
-    async def _run(
-        self,
-        tool: CompiledTool,
-        ctx: ServerRequestContext[Any, Any],
-        arguments: Any,
-        version: str,
-        inputs: CallInputs | None = None,
-        vetted: bool = False,
-    ) -> dict[str, Any]:
-        """The call's result shaped for ``version`` (or an ``InputRequiredResult``).
-        ``vetted``: ``flat_scalar_bound(arguments)`` accepted the arguments."""
+        # One coroutine from here to the result (a second one costs every call ~2.5k
+        # instructions): check the arguments, run the handler under its limit, shape.
         try:
             input_check, output_check = tool._checks or tool.checks()
             validator = input_check.validator
-            if vetted and validator is not None and validator.is_valid(arguments):
+            if bound is not None and validator is not None and validator.is_valid(arguments):
                 problems: list[str] = []
             else:
-                problems = input_check.problems(arguments, vetted)
+                problems = input_check.problems(arguments, bound is not None)
         except Exception as exc:
             from .validation import SchemaCompileError  # imported on this path only
 
@@ -269,7 +265,9 @@ class ToolsRuntime(Generic[H]):
                             raise
                         value = _TIMED_OUT
                     finally:
-                        deadlines.stop(task)
+                        # Deadlines.stop, inline: a dict pop unless the limit fired
+                        if deadlines.calls.pop(task, None) is DONE:
+                            deadlines.taken_back(task)
                 if value is _TIMED_OUT:
                     LOGGER.warning("tool %r timed out after %g s", tool.name, timeout)
                     return _error(
@@ -278,10 +276,8 @@ class ToolsRuntime(Generic[H]):
                         version,
                     )
             return to_result(tool.name, tool.binding.output_model, output_check, value, version)
-        except InputRequired as exc:
-            if inputs is None:  # pragma: no cover - only raised on 2026-07-28
-                raise
-            return input_required(self.state_key, tool.name, arguments, inputs, exc)
+        except InputRequired as exc:  # only raised on 2026-07-28
+            return input_required(self.state_key, tool.name, arguments, tctx.call_inputs(), exc)
         except ToolError as exc:
             return _error(exc.message, version)
         except AnswerError as exc:
