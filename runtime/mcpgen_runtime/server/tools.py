@@ -21,7 +21,7 @@ import asyncio
 import uuid
 import weakref
 from collections.abc import Coroutine, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import anyio
 import mcp.types as types
@@ -37,8 +37,10 @@ from .deadlines import DONE, Deadlines, running_task
 from .flat import flat_scalar_bound
 from .limits import refusal
 from .results import error_result, to_result
-from .rounds import CallInputs, input_required, open_inputs
 from .shaping import has_result_type, shape_call_result, shape_tool
+
+if TYPE_CHECKING:
+    from .rounds import CallInputs
 
 __all__ = ["ToolsRuntime"]
 
@@ -205,6 +207,8 @@ class ToolsRuntime(Generic[H]):
             # a first round (most calls) carries neither; a plain dict needs no ABC check
             type(raw) is not dict or "requestState" in raw or "inputResponses" in raw
         ):
+            from .rounds import open_inputs  # a retry's path only: not imported at start
+
             opened = open_inputs(self.state_key, tool.name, raw, arguments)
             if isinstance(opened, dict):
                 return shape_call_result(opened, version)
@@ -277,6 +281,8 @@ class ToolsRuntime(Generic[H]):
                     )
             return to_result(tool.name, tool.binding.output_model, output_check, value, version)
         except InputRequired as exc:  # only raised on 2026-07-28
+            from .rounds import input_required
+
             return input_required(self.state_key, tool.name, arguments, tctx.call_inputs(), exc)
         except ToolError as exc:
             return _error(exc.message, version)
