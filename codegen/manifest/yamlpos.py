@@ -96,11 +96,28 @@ def _pos(mark: Any) -> tuple[int, int]:
 
 
 def parse_yaml(text: str, path: str, max_depth: int, max_alias_nodes: int) -> YamlParse:
+    try:
+        return _parse(_Parser, text, path, max_depth, max_alias_nodes)
+    except _LibyamlTooDeep:
+        # libyaml >= 0.2.6 (PyYAML 6.0.4) stops at its own nesting limit while scanning ahead,
+        # before our (lower) limit sees the events. Its limit is deeper than ours, so the document
+        # is too deep either way: the pure-Python parser (no such look-ahead limit) finds the
+        # exact place where ours is crossed, with the same message on every libyaml version.
+        return _parse(yaml.SafeLoader, text, path, max_depth, max_alias_nodes)
+
+
+class _LibyamlTooDeep(Exception):
+    pass
+
+
+def _parse(loader: Any, text: str, path: str, max_depth: int, max_alias_nodes: int) -> YamlParse:
     out = YamlParse()
-    parser = _Parser(text)
+    parser = loader(text)
     try:
         return _build(parser, out, path, max_depth, max_alias_nodes)
     except yaml.MarkedYAMLError as exc:
+        if loader is not yaml.SafeLoader and "maximum nesting depth" in str(exc.problem):
+            raise _LibyamlTooDeep from None
         mark = exc.problem_mark or exc.context_mark
         msg = str(exc.problem or "syntax error")
         if exc.context:

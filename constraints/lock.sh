@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Rewrites the two locks of the test environment with uv (pinned in the `lock` extra).
+#   constraints/test.txt    the versions the README's test command installs (CI's default mode);
+#                           `--upgrade` moves every pin to the newest version the ranges allow today.
+#   constraints/lowest.txt  every direct dependency at the lowest version its range allows
+#                           (`MCPGEN_DEPS=lowest bash .ci/run` tests that end).
+# Usage: pip install -e '.[lock]' && bash constraints/lock.sh [--upgrade]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+common=(--universal --python-version 3.11 --no-emit-package mcpgen --no-emit-package mcpgen-runtime
+        --custom-compile-command "bash constraints/lock.sh" constraints/test.in)
+uv pip compile -q "${common[@]}" "$@" -o constraints/test.txt
+uv pip compile -q "${common[@]}" "$@" --resolution lowest-direct -o constraints/lowest.txt
