@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegen.errors import McpgenError
-from codegen.naming import class_name_from, package_name_problem
+from codegen.naming import package_name_problem
 from codegen.resources import schema_dir
 from mcpgen_runtime import __version__ as runtime_version
 
@@ -57,7 +57,7 @@ def scaffold(project_dir: Path, *, package: str | None = None, name: str | None 
         "server_name": server_name,
         "package": package,
         "dist_name": package.replace("_", "-"),
-        "base_class": class_name_from(server_name, suffix="ToolsBase", fallback="Server"),
+        "base_class": "ToolsBase",
         "runtime_spec": f"=={runtime_version}",
         "schema_path": schema_reference(project_dir),
     }

@@ -8,6 +8,7 @@ generated server packages).
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Mapping
 from typing import Any
@@ -79,6 +80,10 @@ def generate_models(
 # * Every model derives from an open base (``extra="allow"``) unless its schema says
 #   ``additionalProperties: false`` (then datamodel-code-generator emits ``extra="forbid"``):
 #   the model's extra-field behaviour follows the schema.
+# * ``use_type_alias``: a constrained scalar (``items: {type: string, minLength: 1}``) becomes
+#   ``TypeAliasType("...", Annotated[str, Field(min_length=1)])``, never a ``RootModel`` wrapper:
+#   handlers get plain ``list[str]`` values and typed clients accept ``["a", "b"]`` under
+#   ``mypy --strict``; pydantic still enforces the constraint (and jsonschema-rs the schema).
 TOOL_MODEL_OPTIONS: dict[str, Any] = {
     "naming_strategy": "parent-prefixed",
     "type_mappings": [
@@ -118,11 +123,29 @@ def generate_tool_models(
         doc.append(item)
     if not doc:
         return ""
+    # Constrained scalars as type aliases, not RootModel wrappers. A tool's own Input/Output
+    # must stay a class (the runtime and clients validate with it), so a manifest where one
+    # would become an alias (a root anyOf input, a non-object output) is generated with
+    # wrappers, as before, in a second run of the same pinned generator.
+    src = _tool_models_source(doc, base_import, use_type_alias=True)
+    aliases = type_aliases(src)
+    if any(f"{stem}Input" in aliases or f"{stem}Output" in aliases for stem, _i, _o in tools):
+        src = _tool_models_source(doc, base_import, use_type_alias=False)
+    for stem, _inp, out in tools:
+        for cls in [f"{stem}Input"] + ([f"{stem}Output"] if out is not None else []):
+            if f"\nclass {cls}(" not in "\n" + src:
+                raise McpgenError(f"model generation did not produce class {cls}")
+    return src
+
+
+def _tool_models_source(
+    doc: list[dict[str, Any]], base_import: str, *, use_type_alias: bool
+) -> str:
     src = generate_models(
         doc,
         input_file_type="mcp-tools",
         base_class=_BASE_PLACEHOLDER,
-        **TOOL_MODEL_OPTIONS,
+        **{**TOOL_MODEL_OPTIONS, "use_type_alias": use_type_alias},
     )
     placeholder_line = "from mcpgen_tool_model_base_placeholder import OpenModel\n"
     if src.count(placeholder_line) != 1:
@@ -132,9 +155,13 @@ def generate_tool_models(
     lines = src.splitlines(keepends=True)
     while lines and (lines[0].startswith("#") or not lines[0].strip()):
         lines.pop(0)
-    src = "".join(lines)
-    for stem, _inp, out in tools:
-        for cls in [f"{stem}Input"] + ([f"{stem}Output"] if out is not None else []):
-            if f"\nclass {cls}(" not in "\n" + src:
-                raise McpgenError(f"model generation did not produce class {cls}")
-    return src
+    return "".join(lines)
+
+
+_ALIAS_LINE = re.compile(r"^(\w+) = TypeAliasType\(", re.M)
+
+
+def type_aliases(models_source: str) -> frozenset[str]:
+    """Names that generated models define as type aliases (``X = TypeAliasType(...)``), not
+    classes."""
+    return frozenset(_ALIAS_LINE.findall(models_source))

@@ -4,11 +4,10 @@ locks stay inside the ranges users install with, and the README's range table ma
 from __future__ import annotations
 
 import re
-import tomllib
 from importlib import metadata
-from pathlib import Path
 
 import pytest
+import tomllib
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
@@ -79,9 +78,10 @@ def test_readme_states_the_tested_ends() -> None:
     readme = (REPO_ROOT / "README.md").read_text()
     low, high = _lock("lowest.txt"), _lock("test.txt")
     for name in ("mcp", "pydantic", "pyyaml"):
-        row = re.search(rf"^\| `{name}` \| `([^`]+)` \| ([\d.]+) \| ([\d.]+) \|", readme, re.M | re.I)
+        row = re.search(
+            rf"^\| `{name}` \| `([^`]+)` \| ([\d.]+) \| ([\d.]+) \|", readme, re.M | re.I
+        )
         assert row, f"README has no range row for {name}"
         declared = {r.specifier for r in _ranges()[name]}
         assert SpecifierSet(row.group(1)) in declared, (row.group(1), declared)
         assert (Version(row.group(2)), Version(row.group(3))) == (low[name], high[name]), name
-

@@ -174,13 +174,23 @@ def broken_imports(
             continue
         targets: dict[str, list[str]] = {}
         unknown: list[str] = []
+        renamed_base: list[str] = []
         for name in missing:
+            if name.endswith("ToolsBase") and sub in ("", "base"):
+                # the base class followed server.name in earlier versions; it is ToolsBase now
+                renamed_base.append(name)
+                continue
             home = _home_of(name, moved_to, runtime_names)
             if home is None:
                 unknown.append(name)
             else:
                 targets.setdefault(home, []).append(name)
         hints = [f"from {home} import {', '.join(names)}" for home, names in targets.items()]
+        hints += [
+            f"from ._generated import ToolsBase (and `class Handlers(ToolsBase)`; {name} followed "
+            "server.name, ToolsBase never changes)"
+            for name in renamed_base
+        ]
         if unknown:
             where = f"_generated.{sub}" if sub else "_generated"
             hints.append(

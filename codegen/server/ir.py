@@ -58,6 +58,11 @@ class ServerIR:
     instructions: str | None
     website_url: str | None
     base_class: str
+    """The class ``handlers.py`` subclasses: always ``ToolsBase``, so renaming the server never
+    breaks the user's import."""
+    legacy_base_alias: str | None
+    """``<Name>ToolsBase``, the name derived from ``server.name`` that earlier versions used,
+    kept as an alias of ``ToolsBase`` (None when it would be the same name)."""
     tools: tuple[ToolIR, ...]
     manifest_name: str
     """The manifest's file name (shown in headers; never a full path, for reproducibility)."""
@@ -80,6 +85,14 @@ class ServerIR:
             if tool.output_model is not None:
                 names.append(tool.output_model)
         return names
+
+
+BASE_CLASS = "ToolsBase"
+
+
+def _legacy_alias(server_name: str) -> str | None:
+    alias = class_name_from(server_name, suffix=BASE_CLASS, fallback="Server")
+    return None if alias == BASE_CLASS else alias
 
 
 def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ServerIR:
@@ -112,7 +125,8 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         server_description=server.description,
         instructions=server.instructions,
         website_url=server.website_url,
-        base_class=class_name_from(server.name, suffix="ToolsBase", fallback="Server"),
+        base_class=BASE_CLASS,
+        legacy_base_alias=_legacy_alias(server.name),
         tools=tuple(tools),
         manifest_name=manifest_name,
         revisions=manifest.revisions,

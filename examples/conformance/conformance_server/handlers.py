@@ -28,7 +28,7 @@ from mcpgen_runtime import (
     ToolResult,
 )
 
-from ._generated import McpgenConformanceToolsBase
+from ._generated import ToolsBase
 from ._generated.models import (
     JsonSchema202012ToolInput,
     TestAudioContentInput,
@@ -138,7 +138,7 @@ def _text(answer: object) -> str:
     return str(getattr(content, "text", "?"))
 
 
-class Handlers(McpgenConformanceToolsBase):
+class Handlers(ToolsBase):
     async def test_simple_text(self, args: TestSimpleTextInput, ctx: ToolContext) -> ToolResult:
         return ToolResult(
             content=[TextContent(type="text", text="This is a simple text response for testing.")]

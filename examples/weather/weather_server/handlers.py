@@ -23,7 +23,7 @@ from mcpgen_runtime import (
     ToolResult,
 )
 
-from ._generated import WeatherToolsBase
+from ._generated import ToolsBase
 from ._generated.models import (
     GetForecastInput,
     GetForecastOutput,
@@ -51,7 +51,7 @@ def _seed(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.lower().encode()).digest()[:4], "big")
 
 
-class Handlers(WeatherToolsBase):
+class Handlers(ToolsBase):
     async def get_weather(self, args: GetWeatherInput, ctx: ToolContext) -> GetWeatherOutput:
         # tool 'get_weather'
         units = args.units or "metric"

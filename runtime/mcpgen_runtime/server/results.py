@@ -1,9 +1,11 @@
 """Handler return values turned into ``CallToolResult`` wire JSON (newest revision; the
 ``shaping`` module then fits it to the client's revision).
 
-A handler returns its generated output model (the typed path, one step), a ``ToolResult``,
-a ``CallToolResult`` (SDK or ``mcp_wire``), another pydantic model, a string, or None (tools
-without an outputSchema). Structured content is checked against the tool's outputSchema.
+A handler returns its generated output model (the typed path, one step), a mapping (structured
+content as plain data, as FastMCP users write it), a ``ToolResult``, a ``CallToolResult`` (SDK or
+``mcp_wire``), another pydantic model, a string, or None (tools without an outputSchema).
+Structured content, from a model or a mapping, is checked against the tool's outputSchema; a
+value that does not fit is a tool error naming each place (``/temperature: ...``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import mcp.types as types
 from pydantic import BaseModel
-from pydantic_core import to_json
+from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 
 from .context import LOGGER, ContentBlock, ToolResult
 from .flat import flat_scalar_bound, plain_json_text
@@ -63,10 +65,12 @@ def to_result(
     output_check: SchemaCheck | None,
     value: object,
     version: str,
+    handler: str = "",
 ) -> dict[str, Any]:
     """The ``CallToolResult`` (wire JSON shaped for ``version``) for what tool ``name``'s
-    handler returned, its structured content checked against the outputSchema
-    (``output_check``). Raises ``TypeError`` for a value no result can be made of."""
+    handler (the method ``handler``, named in logs) returned, its structured content checked
+    against the outputSchema (``output_check``). Raises ``TypeError`` for a value no result
+    can be made of."""
     if type(value) is output_model and output_check is not None:
         # the typed path (the handler returned its generated output model), in one step
         assert isinstance(value, BaseModel)
@@ -79,10 +83,21 @@ def to_result(
             validator is not None and plain_json_text(text) and validator.is_valid(structured)
         ) or not output_check.problems(structured):
             return typed_call_result(structured, text.decode(), version)
-    return shape_call_result(_to_result_any(name, output_check, value), version)
+    return shape_call_result(_to_result_any(name, output_check, value, handler), version)
 
 
-def _to_result_any(name: str, output_check: SchemaCheck | None, value: object) -> dict[str, Any]:
+def _plain(value: object) -> Any:
+    """A mapping a handler returned, as JSON data (datetimes, models and enums inside it are
+    converted as pydantic would)."""
+    try:
+        return to_jsonable_python(value, by_alias=True)
+    except PydanticSerializationError as exc:
+        raise TypeError(f"the returned mapping is not JSON data: {exc}") from None
+
+
+def _to_result_any(
+    name: str, output_check: SchemaCheck | None, value: object, handler: str = ""
+) -> dict[str, Any]:
     content: list[dict[str, Any]]
     structured: Any = None
     has_structured = False
@@ -106,6 +121,9 @@ def _to_result_any(name: str, output_check: SchemaCheck | None, value: object) -
     elif isinstance(value, BaseModel):
         structured, has_structured = _dump_json(value), True
         structured_model = value
+        content = []
+    elif isinstance(value, Mapping):
+        structured, has_structured = _plain(value), True
         content = []
     elif isinstance(value, str):
         content = [text_block(value)]
@@ -136,12 +154,17 @@ def _to_result_any(name: str, output_check: SchemaCheck | None, value: object) -
                 structured, problems = alt, []
         if problems:
             LOGGER.error(
-                "tool %r returned structured content that violates its outputSchema:\n%s",
+                "tool %r: the handler %s returned structured content that violates the "
+                "outputSchema:\n%s",
                 name,
+                f"Handlers.{handler}" if handler else "",
                 "\n".join(problems),
             )
+            # where, not what: the value may hold data the client should not see
+            places = sorted({p[2:].split(": ", 1)[0] for p in problems if p.startswith("- /")})
             return error_result(
-                f"Tool {name!r} produced a result that does not match its outputSchema."
+                f"Tool {name!r} produced a result that does not match its outputSchema"
+                + (f" (at {', '.join(places)})." if places else ".")
             )
     result: dict[str, Any] = {"content": content}
     if has_structured:

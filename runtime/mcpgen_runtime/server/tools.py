@@ -279,7 +279,14 @@ class ToolsRuntime(Generic[H]):
                         f"{timeout:g} s.",
                         version,
                     )
-            return to_result(tool.name, tool.binding.output_model, output_check, value, version)
+            return to_result(
+                tool.name,
+                tool.binding.output_model,
+                output_check,
+                value,
+                version,
+                tool.binding.method,
+            )
         except InputRequired as exc:  # only raised on 2026-07-28
             from .rounds import input_required
 

@@ -25,6 +25,7 @@ from mcpgen_runtime import (  # noqa: E402
 )
 
 from .base import (  # noqa: E402
+    ToolsBase,
     WeatherToolsBase,
 )
 from .server import (  # noqa: E402
@@ -32,6 +33,7 @@ from .server import (  # noqa: E402
 )
 
 __all__ = [
+    "ToolsBase",
     "WeatherToolsBase",
     "RUNTIME_API",
     "ToolContext",

@@ -9,7 +9,7 @@ from mcp.server.lowlevel import Server
 from mcpgen_runtime import ServerInfo, ToolBinding, build_server
 
 from . import models as _m
-from .base import WeatherToolsBase
+from .base import ToolsBase
 from .tools import TOOL_DEFINITIONS
 
 SERVER_INFO: Final = ServerInfo(
@@ -54,7 +54,7 @@ BINDINGS: Final[tuple[ToolBinding, ...]] = (
 
 
 def create_server(
-    handlers: WeatherToolsBase, *, page_size: int | None = None, list_ttl_ms: int = 0
+    handlers: ToolsBase, *, page_size: int | None = None, list_ttl_ms: int = 0
 ) -> Server[Any]:
     """The SDK ``Server`` for these tools, served by ``handlers``.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from mcpgen_runtime import ToolContext, ToolError, ToolResult
 
-from ._generated import WeatherToolsBase
+from ._generated import ToolsBase
 from ._generated.models import (
     GetWeatherInput,
     GetWeatherOutput,
@@ -24,7 +24,7 @@ from ._generated.models import (
 __all__ = ["Handlers", "ToolError", "ToolResult"]
 
 
-class Handlers(WeatherToolsBase):
+class Handlers(ToolsBase):
     async def get_weather(self, args: GetWeatherInput, ctx: ToolContext) -> GetWeatherOutput:
         # tool "get_weather"
         # Get the current weather for a city.
