@@ -122,6 +122,9 @@ def main(argv: list[str] | None = None) -> Any:
     except McpgenError as exc:
         if debug:
             raise
+        findings = getattr(exc, "findings", "")
+        if findings:
+            click.echo(findings, err=True, nl=False)
         click.echo(f"mcpgen: error: {exc}", err=True)
         sys.exit(exc.exit_code)
     except RecursionError:

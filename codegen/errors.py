@@ -50,3 +50,14 @@ class McpgenError(Exception):
     def __str__(self) -> str:
         loc = self.location()
         return f"{loc}: {self.message}" if loc else self.message
+
+
+class FindingsError(McpgenError):
+    """``mcpgen server``/``client`` on a manifest that ``mcpgen check`` rejects: the findings,
+    in check's text format, are printed before the one-line error; exit 1 (findings)."""
+
+    exit_code = EXIT_FINDINGS
+
+    def __init__(self, message: str, findings: str) -> None:
+        super().__init__(message)
+        self.findings = findings

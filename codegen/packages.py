@@ -32,7 +32,7 @@ from codegen.emit import (
     read_marker,
     write_owned_tree,
 )
-from codegen.errors import McpgenError
+from codegen.errors import FindingsError, McpgenError
 from codegen.naming import package_name_problem
 from codegen.resources import templates_dir
 
@@ -96,6 +96,8 @@ class Outcome:
     written: int = 0
     created: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    findings: str = ""
+    """``mcpgen check``'s warnings about the manifest (text format), printed as they are."""
     name: str | None = None
     """``serverInfo.name`` (known when the package was generated in this run)."""
 
@@ -156,20 +158,51 @@ def compute_digest(
     return inputs_digest(*parts, *ref_parts(manifest_path.name, dependencies or {}))
 
 
+def checked_manifest(manifest: Path) -> tuple[Manifest, str]:
+    """The loaded manifest and ``mcpgen check``'s warnings about it (text format, collapsed as
+    check collapses them), when check finds no error; else ``FindingsError`` listing the errors
+    (exit 1, nothing generated). Same rules, config (``[tool.mcpgen.check]``) and inline
+    ignores as ``mcpgen check``."""
+    from codegen.check import catalog
+    from codegen.check.runner import lint_loaded
+    from codegen.config import load_config
+    from codegen.diagnostics import Severity
+    from codegen.manifest.load import load_manifest, usable
+    from codegen.report import render as render_findings
+
+    result = load_manifest(manifest)
+    loaded = usable(result, manifest)  # unreadable input (bad YAML, a missing $ref file): exit 2
+    diags = lint_loaded(result, load_config(catalog.load_all()).check)
+    errors = [d for d in diags if d.severity >= Severity.ERROR]
+    if errors:
+        n = len(errors)
+        raise FindingsError(
+            f"{manifest}: mcpgen check found {n} error{'s' if n != 1 else ''}; nothing was "
+            "generated (fix them, or silence a rule with `# mcpgen: ignore RULE` or "
+            "[tool.mcpgen.check])",
+            render_findings(errors, "text"),
+        )
+    warnings = [d for d in diags if d.severity == Severity.WARNING]
+    return loaded, render_findings(warnings, "text", collapse=True)
+
+
 def render(
     spec: PackageSpec,
     manifest: Path,
     package: str,
     generate: Generate,
     parts: list[bytes | str] | None = None,
+    loaded: Manifest | None = None,
 ) -> Rendered:
-    """Load, generate and format a package in memory (what the command writes)."""
+    """Load (unless ``loaded`` is given), generate and format a package in memory (what the
+    command writes)."""
     from codegen.format import format_tree
     from codegen.manifest.load import require_manifest
 
     if parts is None:
         parts, _ = base_parts(spec, manifest, package)
-    loaded = require_manifest(manifest)
+    if loaded is None:
+        loaded = require_manifest(manifest)
     deps = {d.path: d.sha256 for d in loaded.dependencies if d.path != manifest.name}
     targets = {d.path: d.resolved for d in loaded.dependencies if d.resolved != d.path}
     digest = inputs_digest(*parts, *ref_parts(manifest.name, deps))
@@ -231,7 +264,8 @@ def build(
             outcome.warnings = warnings(pkg_dir, disk_reader(owned))
         return outcome
 
-    rendered = render(spec, manifest, package, generate, parts)
+    loaded, outcome.findings = checked_manifest(manifest)
+    rendered = render(spec, manifest, package, generate, parts, loaded)
     if check:
         outcome.diff = diff_owned_tree(owned, rendered.owned)
         outcome.up_to_date = not outcome.diff

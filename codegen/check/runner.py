@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from codegen.check import catalog
 from codegen.check.context import ManifestCtx, Options, Sink, ToolCtx
@@ -13,6 +14,9 @@ from codegen.config import RuleConfig
 from codegen.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from codegen.errors import McpgenError
 from codegen.manifest.model import Manifest
+
+if TYPE_CHECKING:
+    from codegen.manifest.load import LoadResult
 from mcpgen_runtime.revisions import KNOWN_REVISIONS
 
 
@@ -123,6 +127,13 @@ def check_file(path: str, cfg: RuleConfig) -> FileResult:
         res = load_manifest(path)
     except McpgenError as exc:
         return unreadable(path, exc)
+    return FileResult(path, lint_loaded(res, cfg))
+
+
+def lint_loaded(res: LoadResult, cfg: RuleConfig) -> list[Diagnostic]:
+    """Every finding ``mcpgen check`` reports for an already loaded manifest (sorted): the
+    loader's and the lint rules', config and inline ignores applied. Generation runs this too,
+    so ``mcpgen server`` refuses exactly what ``check`` rejects."""
     catalog.load_lint()
     diags = reconfigure(res.diagnostics, cfg)
     m = res.manifest
@@ -130,7 +141,7 @@ def check_file(path: str, cfg: RuleConfig) -> FileResult:
         lint = check_manifest(m, cfg)
         diags.extend(_drop_shadowed(lint, diags))
         diags = apply_ignores(diags, getattr(m.source_map, "ignores", {}) or {})
-    return FileResult(path, sort_diagnostics(diags))
+    return sort_diagnostics(diags)
 
 
 def _drop_shadowed(lint: list[Diagnostic], loaded: list[Diagnostic]) -> list[Diagnostic]:

@@ -51,6 +51,8 @@ def report(
 ) -> None:
     """Print what the run did; ``--check`` with a diff prints it and exits 1."""
     owned = outcome.pkg_dir / "_generated"
+    if outcome.findings:
+        click.echo(outcome.findings, err=True, nl=False)
     if check:
         if outcome.diff:
             sys.stdout.write(outcome.diff)

@@ -63,7 +63,11 @@ def load_manifest_text(
 
 def require_manifest(path: str | Path) -> Manifest:
     """For generators: the manifest, or ``McpgenError`` with the first error's location."""
-    result = load_manifest(path)
+    return usable(load_manifest(path), path)
+
+
+def usable(result: LoadResult, path: str | Path) -> Manifest:
+    """``result``'s manifest, or ``McpgenError`` (exit 2) with the first load error's location."""
     errors = sorted(result.errors, key=Diagnostic.sort_key)
     if errors or result.manifest is None:
         if not errors:  # pragma: no cover - a None manifest always comes with an error
