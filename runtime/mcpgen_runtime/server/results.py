@@ -161,7 +161,9 @@ def _to_result_any(
                 "\n".join(problems),
             )
             # where, not what: the value may hold data the client should not see
-            places = sorted({p[2:].split(": ", 1)[0] for p in problems if p.startswith("- /")})
+            places = sorted(
+                {p[2:].split(": ", 1)[0] for p in problems if p.startswith(("- /", "- (root)"))}
+            )
             return error_result(
                 f"Tool {name!r} produced a result that does not match its outputSchema"
                 + (f" (at {', '.join(places)})." if places else ".")
