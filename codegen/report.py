@@ -78,9 +78,11 @@ def collapsed_lines(diags: Sequence[Diagnostic], related_label: str = "was at") 
     return out
 
 
-def summary(diags: Sequence[Diagnostic], files: int, hidden_info: int = 0) -> str:
-    """``mcpgen: 1 error, 2 warnings in 1 file``; ``hidden_info`` info findings not printed are
-    counted, with the flag that shows them."""
+def summary(
+    diags: Sequence[Diagnostic], files: int, hidden_info: int = 0, tools: int | None = None
+) -> str:
+    """``mcpgen: 1 error, 2 warnings in 1 file (4 tools)``; ``hidden_info`` info findings not
+    printed are counted, with the flag that shows them."""
     counts = {s: sum(1 for d in diags if d.severity == s) for s in Severity}
     parts = [
         f"{counts[s]} {s.label}{'s' if counts[s] != 1 else ''}"
@@ -88,6 +90,8 @@ def summary(diags: Sequence[Diagnostic], files: int, hidden_info: int = 0) -> st
         if counts[s]
     ]
     line = f"mcpgen: {', '.join(parts) or 'no findings'} in {files} file{'s' if files != 1 else ''}"
+    if tools is not None:
+        line += f" ({tools} tool{'s' if tools != 1 else ''})"
     if hidden_info:
         line += (
             f"; {hidden_info} info finding{'s' if hidden_info != 1 else ''} hidden "

@@ -111,6 +111,8 @@ class FileResult:
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     unreadable: bool = False
+    tools: int = 0
+    """Tools in the manifest (for the summary line)."""
 
 
 def unreadable(path: str, exc: McpgenError) -> FileResult:
@@ -127,7 +129,8 @@ def check_file(path: str, cfg: RuleConfig) -> FileResult:
         res = load_manifest(path)
     except McpgenError as exc:
         return unreadable(path, exc)
-    return FileResult(path, lint_loaded(res, cfg))
+    tools = len(res.manifest.tools) if res.manifest is not None else 0
+    return FileResult(path, lint_loaded(res, cfg), tools=tools)
 
 
 def lint_loaded(res: LoadResult, cfg: RuleConfig) -> list[Diagnostic]:

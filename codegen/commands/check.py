@@ -91,6 +91,9 @@ def _fail_on_option(f: click.decorators.FC) -> click.decorators.FC:
     "--verbose", "-v", is_flag=True, help="One line per finding: never collapse repeated findings."
 )
 @click.option(
+    "--quiet", "-q", is_flag=True, help="Print findings only: no summary line, nothing on success."
+)
+@click.option(
     "--statistics",
     is_flag=True,
     help="Print the number of findings per rule instead of the findings (text or json).",
@@ -105,6 +108,7 @@ def check(
     config_path: Path | None,
     show_info: bool,
     verbose: bool,
+    quiet: bool,
     statistics: bool,
 ) -> None:
     from codegen.check import catalog
@@ -138,8 +142,10 @@ def check(
     out = render(shown, fmt, rules=rules, related_label="see", collapse=not verbose)
     if out:
         click.echo(out, nl=False)
-    if fmt == "text" and diags:
-        click.echo(summary(shown, len(files), hidden_info=len(diags) - len(shown)), err=True)
+    if fmt == "text" and not quiet:
+        tools = sum(r.tools for r in results)
+        hidden = len(diags) - len(shown)
+        click.echo(summary(shown, len(files), hidden_info=hidden, tools=tools), err=True)
     code = exit_code(results, cfg.fail_on)
     if code:
         sys.exit(code)

@@ -68,8 +68,13 @@ def work(tmp_path: Path) -> Path:
 
 
 def test_clean_exits_0(work: Path) -> None:
+    """Success says what was checked (on stderr); -q says nothing."""
     p = run("check", "clean.yaml", cwd=work)
+    assert (p.returncode, p.stdout, p.stderr) == (0, "", "mcpgen: no findings in 1 file (1 tool)\n")
+    p = run("check", "-q", "clean.yaml", "clean.yaml", cwd=work)
     assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+    p = run("check", "-v", "clean.yaml", "clean.yaml", cwd=work)
+    assert p.stderr == "mcpgen: no findings in 2 files (2 tools)\n"
 
 
 def test_findings_exit_1_with_exact_lines(work: Path) -> None:
@@ -81,7 +86,7 @@ def test_findings_exit_1_with_exact_lines(work: Path) -> None:
         TYPO,
     ]
     assert p.stderr == (
-        "mcpgen: 1 error, 1 warning in 1 file; 1 info finding hidden (--show-info lists them)\n"
+        "mcpgen: 1 error, 1 warning in 1 file (1 tool); 1 info finding hidden (--show-info lists them)\n"
     )
     info = (
         "bad.yaml:9:9: info PROPERTY_DESCRIPTION_MISSING parameter 'city' of tool "
@@ -89,7 +94,7 @@ def test_findings_exit_1_with_exact_lines(work: Path) -> None:
     )
     p = run("check", "bad.yaml", "--show-info", cwd=work)
     assert p.stdout.splitlines()[1:] == [TYPO, info]
-    assert p.stderr == "mcpgen: 1 error, 1 warning, 1 info in 1 file\n"
+    assert p.stderr == "mcpgen: 1 error, 1 warning, 1 info in 1 file (1 tool)\n"
     # a run that fails on info lists the infos that fail it
     p = run("check", "bad.yaml", "--fail-on", "info", cwd=work)
     assert info in p.stdout.splitlines()
@@ -327,7 +332,11 @@ def test_generated_manifests_are_clean(tmp_path: Path) -> None:
 def test_bundled_example_is_clean() -> None:
     """The README's first command: the weather example has no findings at all (not even info)."""
     p = run("check", "examples/weather/tools.yaml", cwd=REPO)
-    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+    assert (p.returncode, p.stdout, p.stderr) == (
+        0,
+        "",
+        "mcpgen: no findings in 1 file (4 tools)\n",
+    )
     p = run("check", "examples/weather/tools.yaml", "--show-info", "--format", "json", cwd=REPO)
     assert json.loads(p.stdout)["diagnostics"] == []
 
@@ -359,7 +368,7 @@ def test_repeated_findings_collapse_but_errors_never_do(work: Path) -> None:
         "mean 'readOnlyHint'?); clients ignore it, so that hint is not given [+5 more "
         "ANNOTATION_FIELD_TYPO in this file, at 9:19, 13:19, 17:19, ...; --verbose lists each]"
     ]
-    assert p.stderr == "mcpgen: 6 errors, 6 warnings in 1 file\n"
+    assert p.stderr == "mcpgen: 6 errors, 6 warnings in 1 file (6 tools)\n"
     verbose = run("check", "rep.yaml", "--verbose", cwd=work).stdout.splitlines()
     assert len([line for line in verbose if "ANNOTATION_FIELD_TYPO" in line]) == 6
     assert len(verbose) == 12

@@ -189,6 +189,24 @@ def _worker_app() -> Any:
     return _http_app(create(handlers, page_size=spec["page_size"]), spec)
 
 
+def start_line(server: Server[Any], opts: argparse.Namespace) -> str:
+    """The one line a server prints (stderr) as it starts: what, where, which revisions."""
+    from ..revisions import REVISIONS
+
+    if opts.http:
+        host = f"[{opts.host}]" if ":" in opts.host else opts.host
+        where = f"Streamable HTTP at http://{host}:{opts.port}{opts.path}"
+        if opts.workers > 1:
+            where += f" ({opts.workers} workers)"
+    else:
+        where = "stdio"
+    what = f"{server.name} {server.version}" if server.version else server.name
+    return (
+        f"mcpgen: {what} serving MCP over {where} "
+        f"(protocol revisions {REVISIONS[0]} to {REVISIONS[-1]})"
+    )
+
+
 def run_cli(
     create: Callable[..., Server[Any]],
     handlers: Any,
@@ -235,6 +253,8 @@ def run_cli(
         "request_state_key": key.hex() if key else None,
     }
     _configure(spec)
+    server = create(handlers, page_size=opts.page_size)
+    print(start_line(server, opts), file=sys.stderr, flush=True)
     if opts.http:
         import uvicorn
 
@@ -254,13 +274,11 @@ def run_cli(
                 loop=loop,
             )
             return
-        app = _http_app(create(handlers, page_size=opts.page_size), spec)
+        app = _http_app(server, spec)
         uvicorn.run(
             app, host=opts.host, port=opts.port, log_level=str(opts.log_level).lower(), loop=loop
         )
         return
-
-    server = create(handlers, page_size=opts.page_size)
 
     import anyio
     from mcp.server.stdio import stdio_server
