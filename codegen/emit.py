@@ -115,6 +115,7 @@ def _marker_text(
     digest: str,
     dependencies: Mapping[str, str] | None = None,
     dependency_targets: Mapping[str, str] | None = None,
+    facts: Mapping[str, object] | None = None,
 ) -> str:
     listing = {
         rel: hashlib.sha256(text.encode("utf-8")).hexdigest() for rel, text in sorted(files.items())
@@ -128,6 +129,8 @@ def _marker_text(
         body["dependencies"] = dict(sorted(dependencies.items()))
     if dependency_targets:
         body["dependency_targets"] = dict(sorted(dependency_targets.items()))
+    if facts:
+        body["facts"] = dict(facts)
     return json.dumps(body, indent=2, sort_keys=True) + "\n"
 
 
@@ -150,11 +153,13 @@ def write_owned_tree(
     *,
     dependencies: Mapping[str, str] | None = None,
     dependency_targets: Mapping[str, str] | None = None,
+    facts: Mapping[str, object] | None = None,
 ) -> list[str]:
     """Replace directory ``owned`` with exactly ``files`` (relative POSIX paths -> text),
     atomically with respect to failures during writing. ``dependencies`` (input file relative
     to the manifest's directory -> sha256) and ``dependency_targets`` (input file -> the file it
-    resolved to, where different) go into the marker for ``current_dependencies``."""
+    resolved to, where different) go into the marker for ``current_dependencies``; ``facts``
+    (what the generator decided, as data) go into it for later runs' reports."""
     _guard_owned(owned)
     owned.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{owned.name}.staging-", dir=owned.parent))
@@ -168,7 +173,7 @@ def write_owned_tree(
             target.parent.mkdir(parents=True, exist_ok=True)
             with open(target, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
-        marker = _marker_text(files, digest, dependencies, dependency_targets)
+        marker = _marker_text(files, digest, dependencies, dependency_targets, facts)
         (staging / MARKER).write_text(marker, encoding="utf-8")
         if owned.exists():
             backup = owned.parent / f".{owned.name}.old-{os.getpid()}"

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from codegen.emit import (
     EmitResult,
@@ -44,6 +44,9 @@ OWNED_DIR = "_generated"
 Reader = Callable[[str], "str | None"]
 """Reads a file of ``_generated/`` (relative path) -> its text, or None."""
 
+Notes = Callable[[Path, Reader, "Mapping[str, Any]"], list[str]]
+"""``(package dir, read _generated file, generator facts) -> warnings about the user's files``."""
+
 
 @dataclass(frozen=True)
 class Generated:
@@ -51,6 +54,9 @@ class Generated:
     user: dict[str, str]
     name: str | None = None
     """``serverInfo.name`` of the manifest (shown to the user after generation)."""
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    """What the generator decided that later runs report on (from the IR: each tool's method
+    and model names), kept as data in ``_generated/.mcpgen.json``, never read back from code."""
 
 
 Generate = Callable[["Manifest", str, str], Generated]
@@ -83,6 +89,7 @@ class Rendered:
     targets: dict[str, str]
     """For dependencies that resolved to another path (symlinks): where they went."""
     name: str | None = None
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -217,6 +224,7 @@ def render(
         dependencies=deps,
         targets=targets,
         name=files.name,
+        facts=files.facts,
     )
 
 
@@ -238,10 +246,10 @@ def build(
     *,
     check: bool,
     generate: Generate,
-    warnings: Callable[[Path, Reader], list[str]] | None = None,
+    warnings: Notes | None = None,
 ) -> Outcome:
     """Generate (or with ``check``, compare) ``out_dir/package``. Raises ``McpgenError`` on bad
-    input, leaving the tree as it was. ``warnings(pkg_dir, read_generated)``: notes about the
+    input, leaving the tree as it was. ``warnings(pkg_dir, read_generated, facts)``: notes about the
     user's files, after writing (or on a no-op run)."""
     problem = package_name_problem(package)
     if problem is not None:
@@ -261,7 +269,10 @@ def build(
     ):
         outcome.up_to_date = True
         if not check and warnings is not None:
-            outcome.warnings = warnings(pkg_dir, disk_reader(owned))
+            facts = (marker or {}).get("facts")
+            outcome.warnings = warnings(
+                pkg_dir, disk_reader(owned), facts if isinstance(facts, dict) else {}
+            )
         return outcome
 
     loaded, outcome.findings = checked_manifest(manifest)
@@ -276,6 +287,7 @@ def build(
         rendered.digest,
         dependencies={**rendered.dependencies, manifest.name: manifest_sha},
         dependency_targets=rendered.targets,
+        facts=rendered.facts,
     )
     result = EmitResult()
     create_user_files(pkg_dir, rendered.user, result)
@@ -283,5 +295,5 @@ def build(
     outcome.name = rendered.name
     outcome.created = result.created_user_files
     if warnings is not None:
-        outcome.warnings = warnings(pkg_dir, rendered.owned.get)
+        outcome.warnings = warnings(pkg_dir, rendered.owned.get, rendered.facts)
     return outcome

@@ -6,8 +6,9 @@ and the report on the user's files (tools without a method, stale methods, impor
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from codegen import packages
 from codegen.packages import Generated, Outcome, PackageSpec, Reader, Rendered
@@ -55,7 +56,13 @@ def _generate(loaded: Manifest, package: str, manifest_name: str) -> Generated:
 
     ir = build_server_ir(loaded, package=package, manifest_name=manifest_name)
     files = generate_server(ir)
-    return Generated(owned=files.owned, user=files.user, name=ir.server_name)
+    tools = [
+        {"tool": t.name, "method": t.method_name, "input": t.input_model, "output": t.output_model}
+        for t in ir.tools
+    ]
+    return Generated(
+        owned=files.owned, user=files.user, name=ir.server_name, facts={"tools": tools}
+    )
 
 
 def compute_digest(
@@ -80,18 +87,21 @@ def build_server_package(manifest: Path, out_dir: Path, package: str, *, check: 
         package,
         check=check,
         generate=_generate,
-        warnings=lambda pkg_dir, read: user_file_warnings(pkg_dir, package, read),
+        warnings=lambda pkg_dir, read, facts: user_file_warnings(pkg_dir, package, read, facts),
     )
 
 
-def user_file_warnings(pkg_dir: Path, package: str, generated: Reader) -> list[str]:
-    """Warnings about the user's files: tools without a method in ``handlers.py``, methods
-    whose tool is gone, and imports of ``_generated`` modules or names that no longer exist
-    (with the import to use instead). ``generated(rel) -> text | None`` reads ``_generated``."""
+def user_file_warnings(
+    pkg_dir: Path, package: str, generated: Reader, facts: Mapping[str, Any] | None = None
+) -> list[str]:
+    """Warnings about the user's files: tools without a method in ``handlers.py`` (with a
+    ready stub), methods whose tool is gone, and imports of ``_generated`` modules or names
+    that no longer exist (with the import to use instead). ``generated(rel) -> text | None``
+    reads ``_generated``; ``facts``: the generator's record of each tool's method and models."""
     from codegen.server.handlers_report import (
         broken_imports,
         handlers_report,
-        tool_methods_from_base,
+        method_stub,
         top_level_names,
     )
 
@@ -122,22 +132,22 @@ def user_file_warnings(pkg_dir: Path, package: str, generated: Reader) -> list[s
                 f"{path}:{b.line}:{b.col}: `{b.statement}` no longer resolves "
                 f"(the runtime is the mcpgen-runtime package now); use: {b.replacement}"
             )
-    base = generated("base.py")
     handlers = pkg_dir / "handlers.py"
     try:
         source = handlers.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return warnings
-    if not isinstance(base, str):
-        return warnings
-    report = handlers_report(source, tool_methods_from_base(base))
+    tools = {t["method"]: t for t in (facts or {}).get("tools", []) if isinstance(t, dict)}
+    report = handlers_report(source, {m: str(t["tool"]) for m, t in tools.items()})
     if report.problem:
         warnings.append(f"{handlers}: {report.problem}")
         return warnings
     for tool, method in report.missing:
+        t = tools[method]
         warnings.append(
-            f"{handlers}: tool {tool!r} has no method; add `async def {method}(self, args, ctx)` "
-            "to Handlers (until then it answers 'not implemented')"
+            f"{handlers}: tool {tool!r} has no method in Handlers (until there is one, it "
+            "answers 'not implemented yet'); add:\n"
+            + method_stub(method, str(t["input"]), t.get("output"))
         )
     for method in report.stale:
         warnings.append(

@@ -24,18 +24,16 @@ class HandlersReport:
     """Why the file could not be checked (syntax error, no ``Handlers`` class)."""
 
 
-def tool_methods_from_base(base_source: str) -> dict[str, str]:
-    """``TOOL_METHODS`` (method -> tool name) from a generated ``base.py``, read with ``ast``."""
-    tree = ast.parse(base_source)
-    for node in tree.body:
-        if not isinstance(node, ast.AnnAssign):
-            continue
-        target = node.target
-        if isinstance(target, ast.Name) and target.id == "TOOL_METHODS" and node.value is not None:
-            value = ast.literal_eval(node.value)
-            if isinstance(value, dict):
-                return {str(k): str(v) for k, v in value.items()}
-    raise ValueError("base.py has no TOOL_METHODS table")
+def method_stub(method: str, input_model: str, output_model: str | None) -> str:
+    """A ready ``Handlers`` method for a tool that has none yet, and the import it needs
+    (names from the generator's facts: identifiers it made, never manifest text)."""
+    returns = output_model or "ToolResult"
+    models = ", ".join(n for n in (input_model, output_model) if n)
+    return (
+        f"    async def {method}(self, args: {input_model}, ctx: ToolContext) -> {returns}:\n"
+        "        raise NotImplementedError\n"
+        f"  with: from ._generated.models import {models}"
+    )
 
 
 def handlers_report(

@@ -16,8 +16,8 @@ The public API (import from here; everything else is internal)::
   ``SyncClient`` and the typed errors ``ClientError``, ``ToolCallError``, ``ProtocolError``,
   ``CallTimeoutError``, ``ConnectionLostError``, ``ConnectError``, ``InvalidResultError``,
   ``ArgumentsError``, ``InputRequiredError``, ``DriftError`` (see ``mcpgen_runtime.client``).
-* ``run_cli``, ``build_server``, ``ToolBinding``, ``ServerInfo``, ``OpenModel``: used by
-  generated packages.
+* ``run_cli``, ``serve_package``, ``build_server``, ``ToolBinding``, ``ServerInfo``,
+  ``OpenModel``: used by generated packages.
 
 Importing this package is cheap (names load on first use): the generator imports its
 ``revisions`` and ``jsonschema_facts`` modules without paying for the SDK.
@@ -142,6 +142,7 @@ if TYPE_CHECKING:
     from .server.context import (
         ToolResult as ToolResult,
     )
+    from .server.entry import serve_package as serve_package
 
 _WIRE = "mcp_wire.v2026_07_28"
 _LAZY: dict[str, str] = {
@@ -161,6 +162,7 @@ _LAZY: dict[str, str] = {
     "ToolClient": "mcpgen_runtime.client",
     "OpenModel": "mcpgen_runtime.models",
     "run_cli": "mcpgen_runtime.server.cli",
+    "serve_package": "mcpgen_runtime.server.entry",
     "Elicit": "mcpgen_runtime.server.asking",
     "Elicitation": "mcpgen_runtime.server.asking",
     "ListRoots": "mcpgen_runtime.server.asking",

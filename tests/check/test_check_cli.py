@@ -86,7 +86,8 @@ def test_findings_exit_1_with_exact_lines(work: Path) -> None:
         TYPO,
     ]
     assert p.stderr == (
-        "mcpgen: 1 error, 1 warning in 1 file (1 tool); 1 info finding hidden (--show-info lists them)\n"
+        "mcpgen: 1 error, 1 warning in 1 file (1 tool); "
+        "1 info finding hidden (--show-info lists them)\n"
     )
     info = (
         "bad.yaml:9:9: info PROPERTY_DESCRIPTION_MISSING parameter 'city' of tool "

@@ -43,6 +43,7 @@ def write_client(manifest: Path, out: Path, package: str) -> Path:
         files.owned,
         files.digest,
         dependencies={**files.dependencies, manifest.name: sha},
+        facts=files.facts,
     )
     create_user_files(pkg, files.user, EmitResult())
     return pkg

@@ -219,9 +219,12 @@ def test_runtime_api_mismatch_fails_at_import_with_one_line(
 
     pkg = write_client(WEATHER, tmp_path, "weather_api_client")
     init = pkg / "_generated" / "__init__.py"
+    from mcpgen_runtime import API_VERSION
+
     text = init.read_text()
-    assert "RUNTIME_API: Final = (1, 0)" in text
-    init.write_text(text.replace("RUNTIME_API: Final = (1, 0)", f"RUNTIME_API: Final = {needed}"))
+    current = f"RUNTIME_API: Final = {API_VERSION}"
+    assert current in text
+    init.write_text(text.replace(current, f"RUNTIME_API: Final = {needed}"))
     proc = subprocess.run(
         [sys.executable, "-c", "import weather_api_client"],
         capture_output=True,

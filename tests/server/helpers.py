@@ -73,6 +73,7 @@ def write_package(manifest: Path, out: Path, package: str, handlers: str | None 
         files.owned,
         files.digest,
         dependencies={**files.dependencies, manifest.name: _sha256(manifest)},
+        facts=files.facts,
     )
     user = dict(files.user)
     if handlers is not None:

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from codegen.cli import cli
-from codegen.server.handlers_report import handlers_report, tool_methods_from_base
-from tests.server.helpers import REPO, WEATHER
+from codegen.server.handlers_report import handlers_report
+from tests.server.helpers import REPO, WEATHER, render_package
 from tests.server.regen_golden import golden_files, on_disk_files
 
 
@@ -125,10 +125,16 @@ def test_handlers_report_ignores_helpers() -> None:
     assert handlers_report("def (:", {}).problem
 
 
-def test_tool_methods_table_round_trips_hostile_names() -> None:
-    files = golden_files()
-    table = tool_methods_from_base(files["_generated/base.py"])
-    assert table["weather_map"] == "weather-map"
+def test_generator_facts_are_recorded_as_data() -> None:
+    """The report's tool -> method and model names come from the IR, kept in the marker."""
+    facts = render_package(WEATHER, "weather_server").facts
+    weather_map = next(t for t in facts["tools"] if t["tool"] == "weather-map")
+    assert weather_map == {
+        "tool": "weather-map",
+        "method": "weather_map",
+        "input": "WeatherMapInput",
+        "output": None,
+    }
 
 
 def test_check_detects_drift_and_noop_is_silent(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 from tests.server.helpers import DATA, imported, write_package
 from tests.server.test_runtime import _call, _check
 
-HANDLERS = '''
+HANDLERS = """
 from __future__ import annotations
 
 import datetime
@@ -39,7 +39,7 @@ class Handlers(ToolsBase):
         if args.title == "unjson":
             return {"id": 1, "tags": args.tags, "blob": object()}
         return {"id": len(args.tags), "tags": args.tags}
-'''
+"""
 
 
 @pytest.fixture(scope="module")

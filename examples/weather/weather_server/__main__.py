@@ -3,8 +3,7 @@
 mcpgen created this file once and never overwrites it.
 """
 
-from ._generated import create_server, run_cli
-from .handlers import Handlers
+from ._generated import main
 
 if __name__ == "__main__":
-    run_cli(create_server, Handlers(), prog="python -m weather_server")
+    main()

@@ -11,42 +11,11 @@ are checked against the outputSchema), or a ``ToolResult``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 from mcpgen_runtime import ToolContext, ToolResult
 
 from . import models as _m
-
-# Method name -> tool name, in manifest order (read by ``mcpgen server`` to check handlers.py).
-TOOL_METHODS: Final[dict[str, str]] = {
-    "test_simple_text": "test_simple_text",
-    "test_image_content": "test_image_content",
-    "test_audio_content": "test_audio_content",
-    "test_embedded_resource": "test_embedded_resource",
-    "test_multiple_content_types": "test_multiple_content_types",
-    "test_error_handling": "test_error_handling",
-    "test_tool_with_logging": "test_tool_with_logging",
-    "test_tool_with_progress": "test_tool_with_progress",
-    "test_sampling": "test_sampling",
-    "test_elicitation": "test_elicitation",
-    "test_elicitation_sep1034_defaults": "test_elicitation_sep1034_defaults",
-    "test_elicitation_sep1330_enums": "test_elicitation_sep1330_enums",
-    "test_x_mcp_header": "test_x_mcp_header",
-    "test_missing_capability": "test_missing_capability",
-    "test_input_required_result_elicitation": "test_input_required_result_elicitation",
-    "test_input_required_result_sampling": "test_input_required_result_sampling",
-    "test_input_required_result_list_roots": "test_input_required_result_list_roots",
-    "test_input_required_result_request_state": "test_input_required_result_request_state",
-    "test_input_required_result_multiple_inputs": "test_input_required_result_multiple_inputs",
-    "test_input_required_result_multi_round": "test_input_required_result_multi_round",
-    "test_input_required_result_tampered_state": "test_input_required_result_tampered_state",
-    "test_input_required_result_capabilities": "test_input_required_result_capabilities",
-    "test_trigger_tool_change": "test_trigger_tool_change",
-    "test_streaming_elicitation": "test_streaming_elicitation",
-    "test_logging_tool": "test_logging_tool",
-    "test_reconnection": "test_reconnection",
-    "json_schema_2020_12_tool": "json_schema_2020_12_tool",
-}
 
 
 class ToolsBase:

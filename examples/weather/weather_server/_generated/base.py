@@ -11,19 +11,11 @@ are checked against the outputSchema), or a ``ToolResult``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 from mcpgen_runtime import ToolContext, ToolResult
 
 from . import models as _m
-
-# Method name -> tool name, in manifest order (read by ``mcpgen server`` to check handlers.py).
-TOOL_METHODS: Final[dict[str, str]] = {
-    "get_weather": "get_weather",
-    "get_forecast": "get_forecast",
-    "weather_map": "weather-map",
-    "report_outage": "report_outage",
-}
 
 
 class ToolsBase:
