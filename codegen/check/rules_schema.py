@@ -157,6 +157,60 @@ def check_input_root(ctx: ToolCtx) -> None:
         )
 
 
+rule(
+    "SCHEMA_KEYWORD_AT_TOOL_LEVEL",
+    LINT,
+    W,
+    "A JSON Schema keyword (additionalProperties, properties, required, type...) written on the "
+    "tool itself instead of inside its inputSchema.",
+    why="It is served as an unknown tool field that every client ignores: the constraint you "
+    "meant (a closed input, a required argument) is not there.",
+)
+
+# Keywords that mean something inside a schema and nothing on a Tool. ``title`` and
+# ``description`` are Tool fields too, so they are not on the list.
+_SCHEMA_KEYWORDS = frozenset(
+    {
+        "additionalProperties",
+        "properties",
+        "required",
+        "type",
+        "items",
+        "enum",
+        "const",
+        "$defs",
+        "definitions",
+        "$ref",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "not",
+        "patternProperties",
+        "propertyNames",
+        "unevaluatedProperties",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "if",
+        "then",
+        "else",
+    }
+)
+
+
+@checker("SCHEMA_KEYWORD_AT_TOOL_LEVEL")
+def check_tool_level_keywords(ctx: ToolCtx) -> None:
+    for key in ctx.raw:
+        if key in _SCHEMA_KEYWORDS:
+            ctx.emit(
+                "SCHEMA_KEYWORD_AT_TOOL_LEVEL",
+                "/" + esc(key),
+                f"{key!r} is a JSON Schema keyword on tool {ctx.name()!r} itself, where clients "
+                "ignore it; did you mean inside inputSchema? (indent it under inputSchema:)",
+                key=True,
+            )
+
+
 @checker("OUTPUT_SCHEMA_ROOT_OBJECT")
 def check_output_root(ctx: ToolCtx) -> None:
     schema = ctx.raw.get("outputSchema")

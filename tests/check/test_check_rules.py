@@ -455,6 +455,19 @@ x-mcp-header: Ok}
         [(4, 49), (4, 62)],
     ),
     (
+        "SCHEMA_KEYWORD_AT_TOOL_LEVEL",
+        """
+        tools:
+          - name: a
+            title: A
+            description: d
+            inputSchema: {type: object, properties: {x: {type: string}}}
+            additionalProperties: false
+            required: [x]
+        """,
+        [(6, 5), (7, 5)],
+    ),
+    (
         "ANNOTATION_FIELD_TYPO",
         """
         tools:
