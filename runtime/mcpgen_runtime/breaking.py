@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .breaking_bounds import RULE_TEXTS as _BOUND_RULES
+from .breaking_bounds import narrowings
 from .schemawalk import LocalRefs, esc, get_pointer
 
 __all__ = ["RULES", "Emit", "Rule", "ToolRef", "compare_tools"]
@@ -93,6 +95,7 @@ RULES: dict[str, Rule] = {
         "false/true/false/true).",
         "Clients stop asking for confirmation of calls that now have side effects.",
     ),
+    **{rid: Rule(*texts) for rid, texts in _BOUND_RULES.items()},
 }
 
 
@@ -240,6 +243,15 @@ def compare_input(em: Emit, tname: str, old: ToolRef, new: ToolRef) -> None:
                     old_key=False,
                 )
         _compare_enum_input(em, where, o, n)
+        for key, what, before, after in narrowings(o.schema, n.schema):
+            em(
+                "INPUT_BOUND_NO_NARROW",
+                _parent(n, key),
+                _parent(o, key),
+                f"{where}: {what} narrowed from {before} to {after}; values valid before are "
+                "now rejected",
+                old_key=False,
+            )
         oprops, nprops = _props(o.schema), _props(n.schema)
         for name in oprops:
             if name not in nprops:
@@ -346,6 +358,16 @@ def compare_output(em: Emit, tname: str, old: ToolRef, new: ToolRef) -> None:
                         f"{where}: new enum value {v!r} may be rejected by clients",
                         old_key=False,
                     )
+        # a widened output is the old output narrower than the new one
+        for key, what, after, before in narrowings(n.schema, o.schema):
+            em(
+                "OUTPUT_BOUND_NO_WIDEN",
+                _parent(n, key),
+                _parent(o, key),
+                f"{where}: {what} widened from {before} to {after}; clients built on the old "
+                "schema reject the new values",
+                old_key=False,
+            )
         nprops = _props(n.schema)
         for name in _props(o.schema):
             if name not in nprops:

@@ -73,6 +73,16 @@ CASES: list[tuple[str, list[tuple[str, str]], list[tuple[int, int, int, int]]]] 
     ),
     ("TOOL_NO_DELETE", [("name: write", "name: write_file")], [(30, 11, 30, 5)]),
     (
+        "INPUT_BOUND_NO_NARROW",
+        [("limit: {type: number}", "limit: {type: number, maximum: 20}")],
+        [(8, 40, 8, 16)],
+    ),
+    (
+        "INPUT_BOUND_NO_NARROW",
+        [("lang: {type: string}", "lang: {type: string, pattern: '^[a-z]{2}$', minLength: 2}")],
+        [(13, 43, 13, 19), (13, 68, 13, 19)],
+    ),
+    (
         "INPUT_REQUIRED_NO_ADD",
         [("      required: [q]", "      required: [q, mode, extra]")],
         [(15, 21, 15, 7), (15, 27, 15, 7)],
@@ -207,7 +217,39 @@ def test_rule(
 
 def test_every_breaking_rule_has_a_case() -> None:
     ids = {r.id for r in catalog.load_all().values() if r.category == BREAKING}
-    assert ids - {c[0] for c in CASES} == set()
+    # BASE has no output bounds to widen: test_output_bound_widened covers that rule
+    assert ids - {c[0] for c in CASES} == {"OUTPUT_BOUND_NO_WIDEN"}
+
+
+def test_output_bound_widened() -> None:
+    old = _apply([("total: {type: integer}", "total: {type: integer, maximum: 100}")])
+    new = _apply([("total: {type: integer}", "total: {type: integer, maximum: 1000}")])
+    assert _compare(old, new) == [(26, 41, "OUTPUT_BOUND_NO_WIDEN", 26, 41)]
+    # a bound removed from an output widens it too; the same bound kept is not a change
+    assert _compare(old, BASE) == [(26, 16, "OUTPUT_BOUND_NO_WIDEN", 26, 41)]
+    assert _compare(old, old) == []
+
+
+def test_bounds_that_accept_more_inputs_or_fewer_outputs_are_safe() -> None:
+    old = _apply(
+        [
+            ("limit: {type: number}", "limit: {type: number, minimum: 1, maximum: 20}"),
+            ("q: {type: string}", "q: {type: string, maxLength: 10, pattern: '^a'}"),
+        ]
+    )
+    new = _apply(
+        [
+            ("limit: {type: number}", "limit: {type: number, exclusiveMinimum: 0}"),
+            ("q: {type: string}", "q: {type: string, maxLength: 100}"),
+            ("total: {type: integer}", "total: {type: integer, minimum: 0, maximum: 5}"),
+        ]
+    )
+    assert _compare(old, new) == []
+    # exclusive at the same value is narrower than inclusive
+    inclusive = _apply([("limit: {type: number}", "limit: {type: number, maximum: 5}")])
+    exclusive = _apply([("limit: {type: number}", "limit: {type: number, exclusiveMaximum: 5}")])
+    assert [g[2] for g in _compare(inclusive, exclusive)] == ["INPUT_BOUND_NO_NARROW"]
+    assert _compare(exclusive, inclusive) == []
 
 
 def test_safe_changes_are_not_breaking() -> None:
