@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.client.live import LiveServer
-from codegen.diagnostics import Diagnostic, Severity
+from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
 
 _SERVER_KEYS = ("name", "version", "title", "description", "instructions", "websiteUrl", "icons")
@@ -161,4 +161,31 @@ def drift_diagnostics(manifest_path: Path, live: LiveServer) -> tuple[list[Diagn
     rules = catalog.load_all()
     cfg = load_config(rules).breaking
     active = active_rules((BREAKING,), KNOWN_REVISIONS, cfg)
-    return sort_diagnostics(compare(old, res.manifest, active)), cfg
+    found = compare(old, res.manifest, active)
+    return sort_diagnostics([_at_manifest(d, label, live) for d in found]), cfg
+
+
+def _at_manifest(d: Diagnostic, label: str, live: LiveServer) -> Diagnostic:
+    """A drift finding located in the manifest (the only file there is), naming the live side
+    by URL (or command) and tool name: never by a position in a file that does not exist."""
+    if d.location.path != label:
+        return d
+    anchor = next((r for r in d.related if r.path != label), None)
+    tool = _live_tool_name(d.location.pointer, live.tools)
+    where = f"live {live.label}" + (f", tool {tool!r}" if tool else "")
+    related = tuple(r for r in d.related if r.path != label)
+    if anchor is None:
+        return Diagnostic(d.rule_id, d.severity, Location(live.label), f"{d.message} ({where})")
+    return Diagnostic(
+        d.rule_id, d.severity, anchor, f"{d.message} ({where})", related[1:] if related else ()
+    )
+
+
+def _live_tool_name(pointer: str, tools: list[Any]) -> str | None:
+    parts = pointer.split("/")
+    if len(parts) >= 3 and parts[1] == "tools" and parts[2].isdigit():
+        index = int(parts[2])
+        if index < len(tools) and isinstance(tools[index], dict):
+            name = tools[index].get("name")
+            return name if isinstance(name, str) else None
+    return None

@@ -191,6 +191,16 @@ def test_pull_check_generate_call_drift(
     cli_rules = sorted(d["rule_id"] for d in json.loads(drift.stdout)["diagnostics"])
     expected = ["TOOL_NO_DELETE"] + (["OUTPUT_PROPERTY_NO_DELETE"] if first is not None else [])
     assert cli_rules == sorted(expected)
+    # located in the manifest (the only file there is), the live side named by URL or command
+    text = run(["drift", str(manifest), *target_args(peer)], env=peer.env)
+    assert text.returncode == 1
+    findings = [line for line in text.stdout.splitlines() if " error " in line]
+    assert len(findings) == len(expected), text.stdout
+    for line in findings:
+        assert line.startswith(f"{manifest}:") and "<live" not in line, line
+        assert "(live " in line, line
+    if first is not None:
+        assert f"tool {first['name']!r})" in text.stdout
 
     package2 = f"drifted_{name}"
     assert (
