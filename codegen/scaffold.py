@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
 from codegen.errors import McpgenError
 from codegen.naming import package_name_problem
 from codegen.resources import schema_dir
+from codegen.wheelhouse import WHEELS_DIR
 from mcpgen_runtime import __version__ as runtime_version
 
 MANIFEST = "tools.yaml"
@@ -43,7 +45,27 @@ def schema_reference(project_dir: Path) -> str:
         return target.as_uri()
 
 
-def scaffold(project_dir: Path, *, package: str | None = None, name: str | None = None) -> Project:
+def install_command(*, wheels: bool) -> str:
+    """The project's install step, from inside its directory."""
+    find = f"--find-links {WHEELS_DIR} " if wheels else ""
+    return f"python3 -m venv .venv && .venv/bin/pip install {find}-e '.[dev]'"
+
+
+def next_step(project_dir: Path, *, wheels: bool) -> str:
+    """The one command ``mcpgen init`` prints: enter, install into a fresh venv, test."""
+    return (
+        f"cd {shlex.quote(str(project_dir))} && {install_command(wheels=wheels)} "
+        "&& .venv/bin/pytest"
+    )
+
+
+def scaffold(
+    project_dir: Path,
+    *,
+    package: str | None = None,
+    name: str | None = None,
+    wheels: bool = False,
+) -> Project:
     from codegen.render import render
 
     package = package or default_package(project_dir)
@@ -60,11 +82,15 @@ def scaffold(project_dir: Path, *, package: str | None = None, name: str | None 
         "base_class": "ToolsBase",
         "runtime_spec": f"=={runtime_version}",
         "schema_path": schema_reference(project_dir),
+        "wheels": wheels,
+        "wheels_dir": WHEELS_DIR,
+        "install": install_command(wheels=wheels),
     }
     files = {
         MANIFEST: render("init/tools.yaml.jinja", **context),
         "pyproject.toml": render("init/pyproject.toml.jinja", **context),
         "README.md": render("init/README.md.jinja", **context),
+        ".gitignore": render("init/gitignore.jinja", **context),
         f"{package}/handlers.py": render("init/handlers.py.jinja", **context),
         f"{package}/__main__.py": render("init/main.py.jinja", **context),
         "tests/test_server.py": render("init/test_server.py.jinja", **context),

@@ -41,8 +41,9 @@ def _call_greet(project: Path, package: str, name: str) -> object:
 
 def test_init_check_server_call(tmp_path: Path) -> None:
     project = tmp_path / "my-weather"
-    made = mcpgen("init", project)
+    made = mcpgen("init", project, "--no-wheels")
     assert made.returncode == 0, made.stderr
+    assert not (project / "wheels").exists()
     package = "my_weather_server"
     for rel in (
         "tools.yaml",
@@ -60,11 +61,14 @@ def test_init_check_server_call(tmp_path: Path) -> None:
     start = next(i for i, line in enumerate(lines) if line.startswith("  Claude Desktop")) + 1
     end = lines.index("  Claude Code:")
     desktop = json.loads("\n".join(line[4:] for line in lines[start:end]))
-    assert desktop["mcpServers"]["my-weather"]["args"] == ["-m", package]
-    assert f"claude mcp add my-weather --env PYTHONPATH={project} -- " in err
+    # the project's own console script, in the venv its install step creates
+    script = project.resolve() / ".venv" / "bin" / "my-weather-server"
+    assert desktop["mcpServers"]["my-weather"] == {"command": str(script), "args": []}
+    assert f"claude mcp add my-weather -- {script}" in err
 
     checked = mcpgen("check", project / "tools.yaml")
     assert checked.returncode == 0 and checked.stdout == "", checked.stdout + checked.stderr
+    assert checked.stderr == "mcpgen: no findings in 1 file (1 tool)\n"
     again = mcpgen("server", project / "tools.yaml", "--out", project, "--package", package)
     assert again.returncode == 0 and "up to date" in again.stderr, again.stderr
 
@@ -98,13 +102,13 @@ def test_init_check_server_call(tmp_path: Path) -> None:
 
 def test_init_never_overwrites(tmp_path: Path) -> None:
     project = tmp_path / "p"
-    assert mcpgen("init", project, "--package", "p_server").returncode == 0
+    assert mcpgen("init", project, "--package", "p_server", "--no-wheels").returncode == 0
     handlers = project / "p_server" / "handlers.py"
     edited = handlers.read_text().replace("Hello, ", "Hi, ")
     handlers.write_text(edited)
     manifest = project / "tools.yaml"
     manifest.write_text(manifest.read_text().replace("Say hello", "Say hi"))
-    again = mcpgen("init", project, "--package", "p_server")
+    again = mcpgen("init", project, "--package", "p_server", "--no-wheels")
     assert again.returncode == 0, again.stderr
     assert "kept" in again.stderr and handlers.read_text() == edited
     assert "Say hi" in manifest.read_text()
@@ -114,7 +118,7 @@ def test_init_never_overwrites(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["we\"ird 'name' \\ # {x}: [y]", "天气 server", "--", "a\nb"])
 def test_hostile_names_stay_data(tmp_path: Path, name: str) -> None:
     project = tmp_path / "proj"
-    made = mcpgen("init", project, "--name", name, "--package", "hostile_server")
+    made = mcpgen("init", project, "--name", name, "--package", "hostile_server", "--no-wheels")
     assert made.returncode == 0, made.stderr
     doc = yaml.safe_load((project / "tools.yaml").read_text())
     assert doc["server"]["name"] == name
@@ -147,3 +151,76 @@ def test_server_prints_registration_once(tmp_path: Path) -> None:
     assert json.loads(vscode)["servers"]["weather"]["type"] == "stdio"
     again = mcpgen("server", weather, "--out", tmp_path, "--package", "wx")
     assert "mcpServers" not in again.stderr
+
+
+def test_printed_next_step_runs_as_printed_and_registration_works(tmp_path: Path) -> None:
+    """A new user's first hour: init, then the printed next step exactly as printed (a fresh
+    venv; mcpgen and mcpgen-runtime from the wheels init put into wheels/, since this mcpgen
+    came from a checkout), then the registered command started by a real MCP client."""
+    project = tmp_path / "notes"
+    made = mcpgen("init", project)
+    assert made.returncode == 0, made.stderr
+    lines = made.stderr.splitlines()
+    step = next(line for line in lines if line.startswith("Next: "))[len("Next: ") :]
+    assert step == (
+        f"cd {project} && python3 -m venv .venv && .venv/bin/pip install --find-links wheels "
+        "-e '.[dev]' && .venv/bin/pytest"
+    )
+    assert sorted(p.name.split("-")[0] for p in (project / "wheels").glob("*.whl")) == [
+        "mcpgen",
+        "mcpgen_runtime",
+    ]
+    readme = (project / "README.md").read_text()
+    assert "--find-links wheels" in readme and "not on the package index yet" in readme
+    ran = subprocess.run(step, shell=True, cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    assert "1 passed" in ran.stdout
+    # the project's own mcpgen, as its README says
+    venv_bin = project / ".venv" / "bin"
+    checked = subprocess.run(
+        [str(venv_bin / "mcpgen"), "check", "tools.yaml"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stderr
+    # the Claude Desktop snippet, parsed and run by a real MCP client (from another directory)
+    start = next(i for i, line in enumerate(lines) if line.startswith("  Claude Desktop")) + 1
+    end = lines.index("  Claude Code:")
+    entry = json.loads("\n".join(line[4:] for line in lines[start:end]))["mcpServers"]["notes"]
+    assert Path(entry["command"]).is_file()
+
+    from mcp import Client, StdioServerParameters
+
+    async def go() -> object:
+        params = StdioServerParameters(
+            command=entry["command"], args=entry["args"], env=entry.get("env"), cwd=str(tmp_path)
+        )
+        async with Client(params) as client:
+            return (await client.call_tool("greet", {"name": "Ada"})).structured_content
+
+    assert anyio.run(go) == {"greeting": "Hello, Ada!"}
+
+
+def test_index_path_is_designed_and_said(tmp_path: Path) -> None:
+    """Once mcpgen and mcpgen-runtime are on the index: no wheels/, no --find-links."""
+    from codegen.scaffold import next_step, scaffold
+
+    project = scaffold(tmp_path / "p", wheels=False)
+    assert "--find-links" not in project.files["README.md"]
+    assert "come from the package index" in project.files["README.md"]
+    assert next_step(tmp_path / "p", wheels=False) == (
+        f"cd {tmp_path / 'p'} && python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' "
+        "&& .venv/bin/pytest"
+    )
+
+
+def test_init_into_a_directory_with_its_own_pyproject(tmp_path: Path) -> None:
+    project = tmp_path / "existing"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "mine"\nversion = "1"\n')
+    made = mcpgen("init", project, "--package", "mine_server", "--no-wheels")
+    assert made.returncode == 0, made.stderr
+    assert "kept" in made.stderr and "was there before" in made.stderr
+    assert "Traceback" not in made.stderr
+    assert (project / "pyproject.toml").read_text().startswith('[project]\nname = "mine"')

@@ -6,7 +6,6 @@ yet (never overwriting), then runs ``mcpgen server``'s own build on the starter 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -22,21 +21,33 @@ def _echo(msg: str) -> None:
 )
 @click.option("--package", default=None, help="Python package name (default: DIR name + _server).")
 @click.option("--name", default=None, help="serverInfo.name (default: the directory name).")
-def init(directory: Path, package: str | None, name: str | None) -> None:
+@click.option(
+    "--no-wheels",
+    is_flag=True,
+    help="Install mcpgen and mcpgen-runtime from a package index (yours, or once they are "
+    "published) even though this mcpgen came from a checkout or a local wheel.",
+)
+def init(directory: Path, package: str | None, name: str | None, no_wheels: bool) -> None:
     """Scaffold a new MCP server project in DIRECTORY (default: here).
 
     Writes tools.yaml (a starter manifest with one tool), pyproject.toml (depends on
-    mcpgen-runtime), README.md, PACKAGE/handlers.py (the tool implemented), tests/ (calls the
-    tool through mcp.Client), then generates PACKAGE/_generated/. Existing files are kept.
+    mcpgen-runtime), README.md, .gitignore, PACKAGE/handlers.py (the tool implemented), tests/
+    (calls the tool through mcp.Client), then generates PACKAGE/_generated/. Existing files are
+    kept. When this mcpgen was installed from a checkout or a local wheel (mcpgen and
+    mcpgen-runtime are then not on the package index), their wheels go into wheels/ and the
+    printed next step installs from there.
     """
+    from codegen import wheelhouse
     from codegen.errors import McpgenError
-    from codegen.scaffold import MANIFEST, scaffold
+    from codegen.scaffold import MANIFEST, next_step, scaffold
     from codegen.server.build import build_server_package
-    from codegen.server.registration import registration_text
+    from codegen.server.registration import launch_for, registration_text
 
     if directory.exists() and not directory.is_dir():
         raise McpgenError(f"{directory} exists and is not a directory")
-    project = scaffold(directory, package=package, name=name)
+    found = wheelhouse.sources()
+    local = wheelhouse.needs_wheels(found) and not no_wheels
+    project = scaffold(directory, package=package, name=name, wheels=local)
     created, kept = [], []
     for rel, text in sorted(project.files.items()):
         target = directory / rel
@@ -54,14 +65,23 @@ def init(directory: Path, package: str | None, name: str | None) -> None:
         _echo(f"mcpgen: created {directory / rel}")
     for rel in kept:
         _echo(f"mcpgen: kept {directory / rel} (exists; not overwritten)")
+    if "pyproject.toml" in kept:
+        _echo(
+            f"mcpgen: note: {directory / 'pyproject.toml'} was there before: make sure it "
+            f"depends on mcpgen-runtime and packages {project.package}"
+        )
     outcome = build_server_package(directory / MANIFEST, directory, project.package, check=False)
     for rel in outcome.created:
         _echo(f"mcpgen: created {outcome.pkg_dir / rel}")
     for warning in outcome.warnings:
         _echo(f"mcpgen: warning: {warning}")
     _echo(f"mcpgen: generated {outcome.pkg_dir / '_generated'}")
-    _echo(registration_text(project.server_name, project.package, directory, sys.executable))
+    if local:
+        for wheel in wheelhouse.put_wheels(found, directory):
+            _echo(f"mcpgen: wheel {wheel} (mcpgen came from a checkout or a local wheel)")
+    _echo(registration_text(project.server_name, launch_for(project.package, directory)))
     _echo(
-        f"Next: cd {directory} && pip install -e '.[dev]' && pytest   "
-        f"(edit {MANIFEST}, then: mcpgen server {MANIFEST} --out . --package {project.package})"
+        f"Next: {next_step(directory, wheels=local)}\n"
+        f"  (then edit {MANIFEST} and run: mcpgen server {MANIFEST} --out . "
+        f"--package {project.package})"
     )

@@ -28,6 +28,6 @@ def server(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
     outcome = build_server_package(manifest, out_dir, package, check=check)
     report(outcome, "server", manifest, out_dir, package, check)
     if "__main__.py" in outcome.created and outcome.name is not None:
-        from codegen.server.registration import registration_text
+        from codegen.server.registration import launch_for, registration_text
 
-        echo(registration_text(outcome.name, package, out_dir, sys.executable))
+        echo(registration_text(outcome.name, launch_for(package, out_dir, sys.executable)))

@@ -1,31 +1,110 @@
-"""How to register a generated server with common MCP clients, in their own formats. Pure."""
+"""How to register a generated server with common MCP clients, in their own formats. Pure,
+apart from reading the project's ``pyproject.toml`` to find its console script.
+
+The command runs the server in the *project's* environment, never in mcpgen's:
+
+* a project whose ``pyproject.toml`` has a console script for the package (what ``mcpgen init``
+  writes): ``<project>/.venv/bin/<script>`` (the venv the project's install step creates);
+* another project with a ``pyproject.toml``: ``uv run --directory <project> python -m PKG``;
+* no project at all: this Python with the output directory on ``PYTHONPATH`` (said so).
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
-def registration_text(server_name: str, package: str, out_dir: Path, python: str) -> str:
+@dataclass(frozen=True)
+class Launch:
+    command: str
+    args: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    note: str = ""
+    """Said under the snippets when the command needs something first."""
+
+
+def _project_root(start: Path) -> Path | None:
+    for d in [start, *start.parents]:
+        if (d / "pyproject.toml").is_file():
+            return d
+    return None
+
+
+def _console_script(root: Path, package: str) -> str | None:
+    try:
+        import tomllib
+    except ImportError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        doc = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    scripts = doc.get("project", {}).get("scripts", {})
+    if not isinstance(scripts, dict):
+        return None
+    for name, target in sorted(scripts.items()):
+        if isinstance(target, str) and target.split(":")[0] in (package, f"{package}.__main__"):
+            return str(name)
+    return None
+
+
+def venv_script(root: Path, script: str) -> Path:
+    bindir = "Scripts" if os.name == "nt" else "bin"
+    suffix = ".exe" if os.name == "nt" else ""
+    return root / ".venv" / bindir / (script + suffix)
+
+
+def launch_for(package: str, out_dir: Path, python: str = sys.executable) -> Launch:
+    out = out_dir.resolve()
+    root = _project_root(out)
+    if root is not None:
+        script = _console_script(root, package)
+        if script is not None:
+            exe = venv_script(root, script)
+            note = "" if exe.exists() else f"(after the project's install step creates {exe})"
+            return Launch(str(exe), [], note=note)
+        env = {} if out == root else {"PYTHONPATH": str(out)}
+        return Launch(
+            "uv",
+            ["run", "--directory", str(root), "python", "-m", package],
+            env,
+            note="(uv runs it in the project's environment; or use that environment's python -m)",
+        )
+    return Launch(
+        python,
+        ["-m", package],
+        {"PYTHONPATH": str(out)},
+        note="(no pyproject.toml found above the package: this runs it with mcpgen's own Python)",
+    )
+
+
+def registration_text(server_name: str, launch: Launch) -> str:
     """Snippets for Claude Desktop / Cursor (``mcpServers``), Claude Code (``claude mcp add``)
-    and VS Code (``.vscode/mcp.json``): run ``python -m package`` with ``out_dir`` on the path."""
-    root = str(out_dir.resolve())
+    and VS Code (``.vscode/mcp.json``)."""
     key = server_name
-    entry = {"command": python, "args": ["-m", package], "env": {"PYTHONPATH": root}}
+    entry: dict[str, object] = {"command": launch.command, "args": launch.args}
+    if launch.env:
+        entry["env"] = launch.env
     desktop = json.dumps({"mcpServers": {key: entry}}, indent=2)
     vscode = json.dumps({"servers": {key: {"type": "stdio", **entry}}})
+    env_flags = [part for k, v in launch.env.items() for part in ("--env", f"{k}={v}")]
     claude = shlex.join(
-        ["claude", "mcp", "add", key, "--env", f"PYTHONPATH={root}", "--", python, "-m", package]
+        ["claude", "mcp", "add", key, *env_flags, "--", launch.command, *launch.args]
     )
-    return "\n".join(
-        [
-            "Register it with an MCP client (stdio):",
-            "  Claude Desktop / Cursor (claude_desktop_config.json, .cursor/mcp.json):",
-            *("    " + line for line in desktop.splitlines()),
-            "  Claude Code:",
-            "    " + claude,
-            "  VS Code (.vscode/mcp.json):",
-            "    " + vscode,
-        ]
-    )
+    lines = [
+        "Register it with an MCP client (stdio):",
+        "  Claude Desktop / Cursor (claude_desktop_config.json, .cursor/mcp.json):",
+        *("    " + line for line in desktop.splitlines()),
+        "  Claude Code:",
+        "    " + claude,
+        "  VS Code (.vscode/mcp.json):",
+        "    " + vscode,
+    ]
+    if launch.note:
+        lines.append("  " + launch.note)
+    return "\n".join(lines)
