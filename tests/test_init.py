@@ -151,6 +151,22 @@ def test_server_prints_registration_once(tmp_path: Path) -> None:
     assert json.loads(vscode)["servers"]["weather"]["type"] == "stdio"
     again = mcpgen("server", weather, "--out", tmp_path, "--package", "wx")
     assert "mcpServers" not in again.stderr
+    # no pyproject.toml above the package: this Python with PYTHONPATH, said so; it runs
+    assert "no pyproject.toml found above the package" in first.stderr
+    lines = first.stderr.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  Claude Desktop")) + 1
+    end = lines.index("  Claude Code:")
+    entry = json.loads("\n".join(line[4:] for line in lines[start:end]))["mcpServers"]["weather"]
+
+    from mcp import Client, StdioServerParameters
+
+    async def go() -> list[str]:
+        env = {**os.environ, **entry["env"]}
+        params = StdioServerParameters(command=entry["command"], args=entry["args"], env=env)
+        async with Client(params) as client:
+            return [t.name for t in (await client.list_tools()).tools]
+
+    assert anyio.run(go) == ["get_weather", "get_forecast", "weather-map", "report_outage"]
 
 
 def test_printed_next_step_runs_as_printed_and_registration_works(tmp_path: Path) -> None:

@@ -171,3 +171,16 @@ def test_installed_generate_matches_committed_module(
     for name in ("v2024_11_05.py", "_base.py", "__init__.py"):
         assert (out / "mcp_wire" / name).read_bytes() == (COMMITTED / name).read_bytes(), name
     assert not os.path.exists(work / "generated")
+
+
+def test_init_from_a_wheel_install_copies_the_wheels(installed: tuple[Path, Path]) -> None:
+    """mcpgen installed from local wheel files (not from an index): ``init`` copies those very
+    wheels into the new project's wheels/ and prints the --find-links next step."""
+    venv, work = installed
+    project = work / "from-wheel"
+    made = run(venv / "bin" / "mcpgen", "init", project, "--package", "fw_server", cwd=work)
+    copied = sorted(p.name for p in (project / "wheels").glob("*.whl"))
+    built = sorted(p.name for p in (venv.parent / "dist").glob("*.whl"))
+    assert copied == built, made.stderr
+    assert "--find-links wheels -e '.[dev]'" in made.stderr
+    assert "not on the package index yet" in (project / "README.md").read_text()
