@@ -36,9 +36,9 @@ def _project_root(start: Path) -> Path | None:
 
 
 def _console_script(root: Path, package: str) -> str | None:
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ImportError:  # pragma: no cover - Python 3.10
+    else:  # pragma: no cover
         import tomli as tomllib
     try:
         doc = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
