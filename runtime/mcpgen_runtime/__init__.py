@@ -16,7 +16,7 @@ The public API (import from here; everything else is internal)::
   ``SyncClient`` and the typed errors ``ClientError``, ``ToolCallError``, ``ProtocolError``,
   ``CallTimeoutError``, ``ConnectionLostError``, ``ConnectError``, ``InvalidResultError``,
   ``ArgumentsError``, ``InputRequiredError``, ``DriftError`` (see ``mcpgen_runtime.client``).
-* ``run_cli``, ``serve_package``, ``build_server``, ``ToolBinding``, ``ServerInfo``,
+* ``run_cli``, ``load_handlers``, ``build_server``, ``ToolBinding``, ``ServerInfo``,
   ``OpenModel``: used by generated packages.
 
 Importing this package is cheap (names load on first use): the generator imports its
@@ -142,7 +142,7 @@ if TYPE_CHECKING:
     from .server.context import (
         ToolResult as ToolResult,
     )
-    from .server.entry import serve_package as serve_package
+    from .server.entry import load_handlers as load_handlers
 
 _WIRE = "mcp_wire.v2026_07_28"
 _LAZY: dict[str, str] = {
@@ -162,7 +162,7 @@ _LAZY: dict[str, str] = {
     "ToolClient": "mcpgen_runtime.client",
     "OpenModel": "mcpgen_runtime.models",
     "run_cli": "mcpgen_runtime.server.cli",
-    "serve_package": "mcpgen_runtime.server.entry",
+    "load_handlers": "mcpgen_runtime.server.entry",
     "Elicit": "mcpgen_runtime.server.asking",
     "Elicitation": "mcpgen_runtime.server.asking",
     "ListRoots": "mcpgen_runtime.server.asking",

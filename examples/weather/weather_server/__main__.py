@@ -3,7 +3,8 @@
 mcpgen created this file once and never overwrites it.
 """
 
-from ._generated import main
+from ._generated import create_server, load_handlers, run_cli
 
 if __name__ == "__main__":
-    main()
+    # run_cli at module level: a handlers.py that does not import ends with one line
+    run_cli(create_server, load_handlers("weather_server"), prog="python -m weather_server")

@@ -1,7 +1,11 @@
-"""A generated package's entry point (``python -m PKG`` and the console script): import the
-user's ``handlers.py`` and serve it. A ``handlers.py`` that cannot be imported (a syntax error, a
-name ``_generated/`` no longer has, any exception at import) ends the process with one line
-naming the file, the line, the name and the fix: never a traceback."""
+"""A generated package's entry point (``python -m PKG`` and the console script) imports the
+user's ``handlers.py`` through ``load_handlers``. A ``handlers.py`` that cannot be imported (a
+syntax error, a name ``_generated/`` no longer has, any exception at import) ends the process
+with one line naming the file, the line, the name and the fix: never a traceback.
+
+The caller then calls ``run_cli`` itself, at module level in ``__main__.py``: every frame
+between the module and the event loop costs instructions on every call (something on the SDK's
+call path walks the stack; measured with ``bench/bench_server.py --instructions``)."""
 
 from __future__ import annotations
 
@@ -9,27 +13,12 @@ import importlib
 import re
 import sys
 import traceback
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-__all__ = ["serve_package"]
+__all__ = ["load_handlers"]
 
 _CANNOT_IMPORT = re.compile(r"cannot import name '([^']+)' from '([^']+)'")
-
-
-def serve_package(
-    package: str,
-    create: Callable[..., Any],
-    argv: Sequence[str] | None = None,
-    *,
-    prog: str | None = None,
-) -> None:
-    """Import ``<package>.handlers``, instantiate its ``Handlers`` and run the server CLI."""
-    from .cli import run_cli
-
-    handlers = load_handlers(package)
-    run_cli(create, handlers, argv, prog=prog or f"python -m {package}")
 
 
 def load_handlers(package: str) -> Any:

@@ -23,8 +23,8 @@ from mcpgen_runtime import (  # noqa: E402
     ToolContext,
     ToolError,
     ToolResult,
+    load_handlers,
     run_cli,
-    serve_package,
 )
 
 from .base import (  # noqa: E402
@@ -43,6 +43,7 @@ __all__ = [
     "ToolError",
     "ToolResult",
     "create_server",
+    "load_handlers",
     "main",
     "run_cli",
 ]
@@ -52,4 +53,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Serve ``handlers.Handlers`` (``python -m conformance_server``, or a console script): over
     stdio, or ``--http``. A ``handlers.py`` that does not import ends it with one line naming
     the file, the name and the fix."""
-    serve_package("conformance_server", create_server, argv)
+    run_cli(
+        create_server,
+        load_handlers("conformance_server"),
+        argv,
+        prog="python -m conformance_server",
+    )
