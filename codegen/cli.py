@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from codegen import __version__
-from codegen.errors import EXIT_INTERNAL, EXIT_USAGE, McpgenError
+from codegen.errors import EXIT_INTERNAL, EXIT_USAGE, FindingsError, McpgenError
 
 # name -> ("module", "attribute", "one-line help shown by --help without importing the module")
 _COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -122,9 +122,8 @@ def main(argv: list[str] | None = None) -> Any:
     except McpgenError as exc:
         if debug:
             raise
-        findings = getattr(exc, "findings", "")
-        if findings:
-            click.echo(findings, err=True, nl=False)
+        if isinstance(exc, FindingsError):
+            click.echo(exc.findings, err=True, nl=False)
         click.echo(f"mcpgen: error: {exc}", err=True)
         sys.exit(exc.exit_code)
     except RecursionError:

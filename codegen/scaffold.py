@@ -13,6 +13,7 @@ from pathlib import Path
 from codegen.errors import McpgenError
 from codegen.naming import package_name_problem
 from codegen.resources import schema_dir
+from codegen.server.ir import BASE_CLASS
 from codegen.wheelhouse import WHEELS_DIR
 from mcpgen_runtime import __version__ as runtime_version
 
@@ -79,7 +80,7 @@ def scaffold(
         "server_name": server_name,
         "package": package,
         "dist_name": package.replace("_", "-"),
-        "base_class": "ToolsBase",
+        "base_class": BASE_CLASS,
         "runtime_spec": f"=={runtime_version}",
         "schema_path": schema_reference(project_dir),
         "wheels": wheels,

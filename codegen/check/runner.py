@@ -14,10 +14,10 @@ from codegen.config import RuleConfig
 from codegen.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from codegen.errors import McpgenError
 from codegen.manifest.model import Manifest
+from mcpgen_runtime.revisions import KNOWN_REVISIONS
 
 if TYPE_CHECKING:
     from codegen.manifest.load import LoadResult
-from mcpgen_runtime.revisions import KNOWN_REVISIONS
 
 
 def rule_severity(r: Rule, cfg: RuleConfig) -> Severity | None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from codegen.errors import McpgenError
 from codegen.naming import is_safe_identifier, snake_identifier
+from codegen.typegen import type_aliases
 
 _BUILTIN = frozenset(dir(builtins))
 _RESERVED_PARAMS = frozenset({"self"})
@@ -126,18 +127,9 @@ def read_models(
     tree = ast.parse(source)
     classes: dict[str, ast.ClassDef] = {}
     imported: dict[str, str] = {}
-    aliases: set[str] = set()
     for stmt in tree.body:
         if isinstance(stmt, ast.ClassDef):
             classes[stmt.name] = stmt
-        elif (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and isinstance(stmt.value, ast.Call)
-            and ast.unparse(stmt.value.func) == "TypeAliasType"
-        ):
-            aliases.add(stmt.targets[0].id)  # a constrained scalar: ``_m.<Name>`` like a class
         elif (
             isinstance(stmt, ast.ImportFrom)
             and stmt.module
@@ -156,7 +148,8 @@ def read_models(
                 imported[local] = f"import {alias.name}" + (
                     f" as {alias.asname}" if alias.asname else ""
                 )
-    rewrite = _Rewrite(set(classes) | aliases, imported)
+    # constrained scalars are type aliases: referenced as ``_m.<Name>`` like classes
+    rewrite = _Rewrite(set(classes) | type_aliases(source), imported)
     methods: dict[str, MethodParams] = {}
     for model in input_models:
         cls = classes.get(model)

@@ -170,14 +170,12 @@ def _at_manifest(d: Diagnostic, label: str, live: LiveServer) -> Diagnostic:
     by URL (or command) and tool name: never by a position in a file that does not exist."""
     if d.location.path != label:
         return d
-    anchor = next((r for r in d.related if r.path != label), None)
+    in_manifest = [r for r in d.related if r.path != label]
     tool = _live_tool_name(d.location.pointer, live.tools)
     where = f"live {live.label}" + (f", tool {tool!r}" if tool else "")
-    related = tuple(r for r in d.related if r.path != label)
-    if anchor is None:
-        return Diagnostic(d.rule_id, d.severity, Location(live.label), f"{d.message} ({where})")
+    anchor = in_manifest[0] if in_manifest else Location(live.label)
     return Diagnostic(
-        d.rule_id, d.severity, anchor, f"{d.message} ({where})", related[1:] if related else ()
+        d.rule_id, d.severity, anchor, f"{d.message} ({where})", tuple(in_manifest[1:])
     )
 
 

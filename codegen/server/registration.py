@@ -18,6 +18,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codegen.config import find_pyproject
+
 
 @dataclass(frozen=True)
 class Launch:
@@ -26,13 +28,6 @@ class Launch:
     env: dict[str, str] = field(default_factory=dict)
     note: str = ""
     """Said under the snippets when the command needs something first."""
-
-
-def _project_root(start: Path) -> Path | None:
-    for d in [start, *start.parents]:
-        if (d / "pyproject.toml").is_file():
-            return d
-    return None
 
 
 def _console_script(root: Path, package: str) -> str | None:
@@ -61,7 +56,8 @@ def venv_script(root: Path, script: str) -> Path:
 
 def launch_for(package: str, out_dir: Path, python: str = sys.executable) -> Launch:
     out = out_dir.resolve()
-    root = _project_root(out)
+    pyproject = find_pyproject(out)
+    root = pyproject.parent if pyproject is not None else None
     if root is not None:
         script = _console_script(root, package)
         if script is not None:

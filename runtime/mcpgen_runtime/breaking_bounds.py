@@ -4,9 +4,9 @@ bounds must not narrow (``minimum``/``maximum`` and their exclusive forms, ``min
 a new or changed ``pattern`` or ``const``); an output's must not widen (clients validate what
 they receive against what they were built with). Plain JSON values, standard library only.
 
-``narrowings(old, new)`` compares one paired schema node and returns ``(keyword, message)``
-for each bound that narrowed; outputs call it with the sides swapped (a widening of the new
-output is a narrowing of the old one, seen from the new)."""
+``narrowings(old, new)`` compares one paired schema node and returns ``(keyword, what, old
+value, new value)`` for each bound that narrowed; outputs call it with the sides swapped (a
+widening of the output is the old output narrower than the new one)."""
 
 from __future__ import annotations
 

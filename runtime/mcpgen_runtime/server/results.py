@@ -160,10 +160,10 @@ def _to_result_any(
                 f"Handlers.{handler}" if handler else "",
                 "\n".join(problems),
             )
+            from .validation import problem_places
+
             # where, not what: the value may hold data the client should not see
-            places = sorted(
-                {p[2:].split(": ", 1)[0] for p in problems if p.startswith(("- /", "- (root)"))}
-            )
+            places = problem_places(problems)
             return error_result(
                 f"Tool {name!r} produced a result that does not match its outputSchema"
                 + (f" (at {', '.join(places)})." if places else ".")

@@ -54,6 +54,12 @@ def _line(path: Sequence[Any], message: str) -> str:
     return f"- {pointer_from_path(path) or '(root)'}: {_clip(message)}"
 
 
+def problem_places(problems: Sequence[str]) -> list[str]:
+    """The instance places (``/id``, ``(root)``) that ``SchemaCheck.problems`` lines name,
+    sorted and without repeats: where a value failed, never the value itself."""
+    return sorted({p[2:].split(": ", 1)[0] for p in problems if p.startswith(("- /", "- (root)"))})
+
+
 def _vet(instance: Any) -> None:
     """Raise what ``instance`` would make jsonschema-rs get wrong or crash on."""
     level, depth = [instance], 0
