@@ -4,4 +4,4 @@ The import package is ``codegen``; the distribution and the command are ``mcpgen
 This module must stay cheap to import: ``mcpgen --help`` imports it.
 """
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"

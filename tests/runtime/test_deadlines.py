@@ -300,3 +300,22 @@ def test_another_cancellation_is_never_swallowed() -> None:
         assert outcome["pending"] == 1
 
     asyncio.run(main())
+
+
+def test_start_up_options_pass_through_create_server_and_stay_with_their_server(
+    example: Any,
+) -> None:
+    """``run_cli``'s options reach ``build_server`` as arguments of the generated
+    ``create_server`` (no module global): a second server in the same process keeps its own."""
+    mod, generated = example
+    timed = generated.create_server(mod.Handlers(), limits={"timeoutSeconds": 0.2})
+    plain = generated.create_server(mod.Handlers())
+    key = bytes(range(32))
+    keyed = generated.create_server(mod.Handlers(), request_state_key=key)
+    assert {t.timeout for t in timed.mcpgen_runtime.tools} == {0.2}
+    assert 0.2 not in {t.timeout for t in plain.mcpgen_runtime.tools}
+    from mcpgen_runtime import RequestStateKey
+
+    assert not keyed.mcpgen_runtime.state_key.generated
+    assert keyed.mcpgen_runtime.state_key._key == RequestStateKey(key)._key
+    assert plain.mcpgen_runtime.state_key._key != RequestStateKey(key)._key

@@ -50,6 +50,7 @@ from .errors import (
 )
 from .failures import describe, leaf, map_error
 from .results import CallResult, decode_content
+from .sync import SyncClient
 from .tool import ClientTool
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -57,8 +58,6 @@ if sys.version_info < (3, 11):  # pragma: no cover
 
 if TYPE_CHECKING:
     from typing_extensions import Self, Unpack
-
-    from .sync import SyncClient
 
 __all__ = ["ClientOptions", "ClientTool", "Mode", "ToolClient"]
 
@@ -241,8 +240,6 @@ class ToolClient:
 
     def sync(self) -> SyncClient[Self]:
         """A blocking facade (its own event loop thread): ``with c.sync() as s: s.call(...)``."""
-        from .sync import SyncClient
-
         return SyncClient(self)
 
     @property

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
+from typing import Any, Generic, ParamSpec, TypeVar
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-if TYPE_CHECKING:
-    from .base import ToolClient
-
 __all__ = ["SyncClient"]
 
-_C = TypeVar("_C", bound="ToolClient")
+_C = TypeVar("_C", bound=AbstractAsyncContextManager[Any])
+"""The async client wrapped (a ``ToolClient``; anything entered with ``async with``)."""
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 

@@ -3,11 +3,12 @@
 * ``ServerInfo``: the manifest's ``server`` section (``initialize`` / ``server/discover``).
 * ``ToolBinding``: one tool's exact definition (JSON text), handler method and typed models.
 * ``CompiledTool``: one tool at run time: its parsed definition, its bound handler, its limits
-  (read on every call) and its schema checks, built on its first call.
+  (read on every call, ``refusal``) and its schema checks, built on its first call.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -16,11 +17,14 @@ from pydantic import BaseModel
 
 from .context import ToolContext
 from .limits import DEFAULT_LIMITS, Limits, TokenBucket
+from .results import error_result
 
 if TYPE_CHECKING:
     from .validation import SchemaCheck
 
 __all__ = ["CompiledTool", "Invoke", "ServerInfo", "ToolBinding", "bind_handler"]
+
+_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,30 @@ class CompiledTool:
                 ),
             )
         return self._checks
+
+    def refusal(self, arguments: Any, bound: int | None) -> dict[str, Any] | None:
+        """The tool error for a call over this tool's argument-size or rate limit, else None.
+        ``bound``: ``flat.flat_scalar_bound(arguments)``; only other calls are serialised to
+        be measured."""
+        limit = self.max_bytes
+        if limit is not None and arguments and (bound is None or bound > limit):
+            size = len(_COMPACT_JSON(arguments).encode())
+            if size > limit:
+                return error_result(
+                    f"The arguments of tool {self.name!r} are {size} bytes; the limit is "
+                    f"{limit} bytes. Send smaller arguments."
+                )
+        if self.bucket is not None:
+            wait = self.bucket.take()
+            if wait > 0.0:
+                retry = max(0.001, round(wait, 3))
+                result = error_result(
+                    f"Tool {self.name!r} is rate limited ({self.limits.rate_per_s:g} calls/s); "
+                    f"retry after {retry:g} s."
+                )
+                result["_meta"] = {"io.mcpgen/retryAfterSeconds": retry}
+                return result
+        return None
 
 
 def bind_handler(handlers: object, binding: ToolBinding) -> Invoke:

@@ -37,15 +37,12 @@ def build_server(
     limits: Mapping[str, Any] | None = None,
 ) -> Server[Any]:
     """An SDK ``Server`` serving ``bindings`` with ``handlers`` (an instance of the generated
-    base class); each schema is compiled once, on the tool's first call."""
+    base class); each schema is compiled once, on the tool's first call.
+
+    ``request_state_key`` and ``limits`` are the start-up options (``options.StartupOptions``)
+    ``run_cli`` passes through the generated ``create_server``."""
     if page_size is not None and page_size < 1:
         raise ValueError("page_size must be a positive integer or None")
-    from .options import STARTUP
-
-    if request_state_key is None:
-        request_state_key = STARTUP.request_state_key
-    if limits is None:
-        limits = STARTUP.limits
     if list_changed is None:
         list_changed = info.list_changed
     server_limits = DEFAULT_LIMITS.merged(

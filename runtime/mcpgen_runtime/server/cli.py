@@ -10,10 +10,13 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
+
+if TYPE_CHECKING:
+    from .options import StartupOptions
 
 __all__ = ["run_cli"]
 
@@ -159,18 +162,18 @@ def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
     )
 
 
-def _configure(spec: dict[str, Any]) -> None:
-    from .options import STARTUP
-
-    STARTUP.limits = spec.get("limits")
+def _startup(spec: Mapping[str, Any]) -> StartupOptions:
+    """The start-up options ``create_server`` passes on to ``build_server``."""
     key = spec.get("request_state_key")
-    STARTUP.request_state_key = bytes.fromhex(key) if key else None
+    return {
+        "limits": spec.get("limits"),
+        "request_state_key": bytes.fromhex(key) if key else None,
+    }
 
 
 def _worker_app() -> Any:
     """uvicorn factory of each ``--workers`` process: rebuild the server from the spec."""
     spec = json.loads(os.environ[WORKER_ENV])
-    _configure(spec)
     logging.basicConfig(
         stream=sys.stderr,
         level=getattr(logging, str(spec["log_level"]).upper(), logging.WARNING),
@@ -186,7 +189,7 @@ def _worker_app() -> Any:
 
     create = load(spec["create"])
     handlers = load(spec["handlers"])()
-    return _http_app(create(handlers, page_size=spec["page_size"]), spec)
+    return _http_app(create(handlers, page_size=spec["page_size"], **_startup(spec)), spec)
 
 
 def start_line(server: Server[Any], opts: argparse.Namespace) -> str:
@@ -252,8 +255,7 @@ def run_cli(
         "tokens": tokens,
         "request_state_key": key.hex() if key else None,
     }
-    _configure(spec)
-    server = create(handlers, page_size=opts.page_size)
+    server = create(handlers, page_size=opts.page_size, **_startup(spec))
     print(start_line(server, opts), file=sys.stderr, flush=True)
     if opts.http:
         import uvicorn

@@ -1,17 +1,18 @@
-"""What handlers use: the request context, the full result type, the error to raise."""
+"""What handlers use: the request context (``ToolContext``); the result type and the error to
+raise live one floor down (``outcome``) and are re-exported here."""
 
 from __future__ import annotations
 
 import logging
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from mcp.server.context import ServerRequestContext
 from pydantic import BaseModel
 
 from ..revisions import MODERN_REVISIONS, at_least
+from .outcome import LOG_LEVELS, LOGGER, ContentBlock, ToolError, ToolResult
 
 if TYPE_CHECKING:
     from mcp_wire.v2026_07_28 import CreateMessageResult, Root
@@ -21,52 +22,7 @@ if TYPE_CHECKING:
 
 M = TypeVar("M", bound=BaseModel)
 
-__all__ = ["ContentBlock", "LOG_LEVELS", "ToolContext", "ToolError", "ToolResult"]
-
-LOGGER = logging.getLogger("mcpgen_runtime.server")
-
-LOG_LEVELS: tuple[str, ...] = (
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-)
-
-ContentBlock = BaseModel | Mapping[str, Any]
-"""A content block: a wire model (``TextContent``, ``ImageContent``, ``AudioContent``,
-``ResourceLink``, ``EmbeddedResource``, from ``mcpgen_runtime``) or its JSON as a mapping."""
-
-
-class ToolError(Exception):
-    """Raise from a handler to report a tool execution error (``isError: true``).
-
-    The message is shown to the client (and the model): say what went wrong and how to fix
-    it. Unexpected exceptions are never shown; they are logged and replaced by a safe text.
-    """
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-@dataclass
-class ToolResult:
-    """A full tool result: content blocks, optional structured content, error flag.
-
-    Return it from a handler when the typed output model is not enough (images, audio,
-    resource links, embedded resources, annotations, several blocks).
-    """
-
-    content: Sequence[ContentBlock] = ()
-    structured: Any = None
-    """Structured content (a JSON value or a pydantic model); checked against the
-    outputSchema. When ``content`` is empty it is also sent as a JSON text block."""
-    is_error: bool = False
-    meta: Mapping[str, Any] | None = None
+__all__ = ["LOGGER", "LOG_LEVELS", "ContentBlock", "ToolContext", "ToolError", "ToolResult"]
 
 
 class _LogLevelSource(Protocol):

@@ -17,21 +17,13 @@ Manifest spelling (JSON names)::
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .results import error_result
-
-if TYPE_CHECKING:
-    from .bindings import CompiledTool
-
-__all__ = ["DEFAULT_LIMITS", "Limits", "TokenBucket", "refusal"]
-
-_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+__all__ = ["DEFAULT_LIMITS", "Limits", "TokenBucket"]
 
 
 @dataclass(frozen=True)
@@ -102,28 +94,3 @@ class TokenBucket:
             self.tokens -= 1.0
             return 0.0
         return (1.0 - self.tokens) / self.rate
-
-
-def refusal(tool: CompiledTool, arguments: Any, bound: int | None) -> dict[str, Any] | None:
-    """The tool error for a call over ``tool``'s argument-size or rate limit, else None.
-    ``bound``: ``flat.flat_scalar_bound(arguments)``; only other calls are serialised to be
-    measured."""
-    limit = tool.max_bytes
-    if limit is not None and arguments and (bound is None or bound > limit):
-        size = len(_COMPACT_JSON(arguments).encode())
-        if size > limit:
-            return error_result(
-                f"The arguments of tool {tool.name!r} are {size} bytes; the limit is "
-                f"{limit} bytes. Send smaller arguments."
-            )
-    if tool.bucket is not None:
-        wait = tool.bucket.take()
-        if wait > 0.0:
-            retry = max(0.001, round(wait, 3))
-            result = error_result(
-                f"Tool {tool.name!r} is rate limited ({tool.limits.rate_per_s:g} calls/s); "
-                f"retry after {retry:g} s."
-            )
-            result["_meta"] = {"io.mcpgen/retryAfterSeconds": retry}
-            return result
-    return None

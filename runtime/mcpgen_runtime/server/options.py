@@ -1,25 +1,27 @@
-"""Start-up options of a server process (set by ``run_cli`` before it builds the server).
+"""Start-up options of a server process: what ``run_cli`` read from its command line and
+environment, passed as keyword arguments through the generated ``create_server`` to
+``build_server``.
 
-``build_server`` reads them for arguments it was not given, so packages generated before an
-option existed get it without being regenerated.
+A ``TypedDict``, so a new option is a new key: generated ``create_server`` functions forward
+``**options`` unchanged, and packages generated before the option existed take it without
+being regenerated (a minor runtime API step).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
-__all__ = ["STARTUP", "StartupOptions"]
+if TYPE_CHECKING:
+    from .asking import RequestStateKey
+
+__all__ = ["StartupOptions"]
 
 
-@dataclass
-class StartupOptions:
-    request_state_key: bytes | None = None
-    """None: ``$MCPGEN_REQUEST_STATE_KEY``, else a key generated at start."""
-    limits: Mapping[str, Any] | None = None
+class StartupOptions(TypedDict, total=False):
+    request_state_key: RequestStateKey | bytes | None
+    """The key that seals 2026-07-28 ``requestState``; None: ``$MCPGEN_REQUEST_STATE_KEY``,
+    else a key generated at start."""
+    limits: Mapping[str, Any] | None
     """Limits for every tool, JSON spelling (``timeoutSeconds``, ``maxArgumentBytes``,
     ``rateLimit``); they override the manifest's."""
-
-
-STARTUP = StartupOptions()

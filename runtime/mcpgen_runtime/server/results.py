@@ -18,8 +18,8 @@ import mcp.types as types
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 
-from .context import LOGGER, ContentBlock, ToolResult
 from .flat import flat_scalar_bound, plain_json_text
+from .outcome import LOGGER, ContentBlock, ToolResult
 from .shaping import BLOCK_TYPES, shape_call_result, text_block, typed_call_result
 
 if TYPE_CHECKING:

@@ -32,10 +32,10 @@ from pydantic import BaseModel, ValidationError
 from ..revisions import MODERN_REVISIONS
 from .asking import AnswerError, InputRequired, RequestStateKey
 from .bindings import CompiledTool
-from .context import LOGGER, ToolContext, ToolError
+from .context import ToolContext
 from .deadlines import DONE, Deadlines, running_task
 from .flat import flat_scalar_bound
-from .limits import refusal
+from .outcome import LOGGER, ToolError
 from .results import error_result, to_result
 from .shaping import has_result_type, shape_call_result, shape_tool
 
@@ -188,35 +188,84 @@ class ToolsRuntime(Generic[H]):
     ) -> dict[str, Any]:
         """``tools/call``: the call's result shaped for the client's revision, or an
         ``InputRequiredResult`` (2026-07-28); unknown tools and forged ``requestState``
-        are JSON-RPC errors."""
-        tool = self.by_name.get(params.name)
+        are JSON-RPC errors.
+
+        The steps are plain functions around one coroutine (this one) and the handler's: a
+        second coroutine per call costs every call ~2.5k instructions."""
+        tool = self._find(params.name)
         version = ctx.protocol_version
-        if tool is None or tool.name in self.disabled:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         arguments = params.arguments or {}
         bound = flat_scalar_bound(arguments)
+        refused = self._admit(tool, arguments, bound)
+        if refused is not None:
+            return shape_call_result(refused, version)
+        inputs = self._open_round(tool, ctx, arguments)
+        if isinstance(inputs, dict):
+            return shape_call_result(inputs, version)
+        checked = self._checked_arguments(tool, arguments, bound)
+        if isinstance(checked, dict):
+            return shape_call_result(checked, version)
+        tctx = ToolContext(ctx, tool.name, self, inputs)
+        try:
+            value = await self._run(tool, checked, tctx)
+            if value is _TIMED_OUT:
+                return _error(self._timed_out(tool), version)
+            return to_result(
+                tool.name,
+                tool.binding.output_model,
+                tool._checks[1],  # type: ignore[index]  # set by _checked_arguments
+                value,
+                version,
+                tool.binding.method,
+            )
+        except InputRequired as exc:  # only raised on 2026-07-28
+            from .rounds import input_required
+
+            return input_required(self.state_key, tool.name, arguments, tctx.call_inputs(), exc)
+        except MCPError:
+            raise
+        except Exception as exc:
+            return _error(_failure(tool.name, exc), version)
+
+    def _find(self, name: str) -> CompiledTool:
+        tool = self.by_name.get(name)
+        if tool is None or name in self.disabled:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}")
+        return tool
+
+    @staticmethod
+    def _admit(tool: CompiledTool, arguments: Any, bound: int | None) -> dict[str, Any] | None:
+        """The refusal of a call over the tool's argument-size or rate limit, else None (a
+        flat call under the size limit of a tool without a rate limit is not measured)."""
         if tool.bucket is not None or (
             tool.max_bytes is not None and (bound is None or bound > tool.max_bytes)
         ):
-            refused = refusal(tool, arguments, bound)
-            if refused is not None:
-                return shape_call_result(refused, version)
-        inputs: CallInputs | None = None
+            return tool.refusal(arguments, bound)
+        return None
+
+    def _open_round(
+        self, tool: CompiledTool, ctx: ServerRequestContext[Any, Any], arguments: Any
+    ) -> CallInputs | dict[str, Any] | None:
+        """This round's answers on 2026-07-28 (``rounds.open_inputs``): ``CallInputs``, the
+        tool error for an unusable ``requestState``, or None on a first round."""
         raw = ctx.params
-        if version in MODERN_REVISIONS and (
+        if ctx.protocol_version in MODERN_REVISIONS and (
             # a first round (most calls) carries neither; a plain dict needs no ABC check
             type(raw) is not dict or "requestState" in raw or "inputResponses" in raw
         ):
             from .rounds import open_inputs  # a retry's path only: not imported at start
 
-            opened = open_inputs(self.state_key, tool.name, raw, arguments)
-            if isinstance(opened, dict):
-                return shape_call_result(opened, version)
-            inputs = opened
-        # One coroutine from here to the result (a second one costs every call ~2.5k
-        # instructions): check the arguments, run the handler under its limit, shape.
+            return open_inputs(self.state_key, tool.name, raw, arguments)
+        return None
+
+    @staticmethod
+    def _checked_arguments(
+        tool: CompiledTool, arguments: Any, bound: int | None
+    ) -> BaseModel | dict[str, Any]:
+        """The handler's typed arguments, or the tool error that lists what is wrong with them
+        (inputSchema, then the input model)."""
         try:
-            input_check, output_check = tool._checks or tool.checks()
+            input_check = (tool._checks or tool.checks())[0]
             validator = input_check.validator
             if bound is not None and validator is not None and validator.is_valid(arguments):
                 problems: list[str] = []
@@ -228,85 +277,53 @@ class ToolsRuntime(Generic[H]):
             if not isinstance(exc, SchemaCompileError):
                 raise
             LOGGER.error("tool %r: %s", tool.name, exc)
-            return _error(f"Tool {tool.name!r} cannot check its arguments: {exc}", version)
+            return error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
         if not problems:
             try:
                 # model_validate(arguments), minus its wrapper
-                args = tool.binding.input_model.__pydantic_validator__.validate_python(arguments)
+                validated: BaseModel = (
+                    tool.binding.input_model.__pydantic_validator__.validate_python(arguments)
+                )
+                return validated
             except ValidationError as exc:
                 from .validation import pydantic_problems
 
                 problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
-        if problems:
-            return _error(
-                f"Invalid arguments for tool {tool.name!r}:\n"
-                + "\n".join(problems)
-                + "\nCorrect these arguments to match the tool's inputSchema and call it again.",
-                version,
-            )
-        tctx = ToolContext(ctx, tool.name, self, inputs)
-        try:
-            timeout = tool.timeout
-            if timeout is None:
-                value = await tool.invoke(args, tctx)
-            else:
-                # watched by the loop's Deadlines (nothing armed per call), inline: this is
-                # every call's path; a cancel scope where that cannot watch
-                task = running_task()
-                deadlines = self._deadlines
-                if task is not None and (
-                    deadlines is None or deadlines.loop is not task.get_loop()
-                ):
-                    deadlines = self._deadlines = Deadlines(task.get_loop())
-                if task is None or deadlines is None or not deadlines.start(task, timeout):
-                    value = await self._within_scope(tool, args, tctx, timeout)
-                else:
-                    try:
-                        value = await tool.invoke(args, tctx)
-                    except asyncio.CancelledError:
-                        # ours alone: the limit's cancellation; anything else propagates
-                        if deadlines.stop(task) != 0:
-                            raise
-                        value = _TIMED_OUT
-                    finally:
-                        # Deadlines.stop, inline: a dict pop unless the limit fired
-                        if deadlines.calls.pop(task, None) is DONE:
-                            deadlines.taken_back(task)
-                if value is _TIMED_OUT:
-                    LOGGER.warning("tool %r timed out after %g s", tool.name, timeout)
-                    return _error(
-                        f"Tool {tool.name!r} did not finish within its time limit of "
-                        f"{timeout:g} s.",
-                        version,
-                    )
-            return to_result(
-                tool.name,
-                tool.binding.output_model,
-                output_check,
-                value,
-                version,
-                tool.binding.method,
-            )
-        except InputRequired as exc:  # only raised on 2026-07-28
-            from .rounds import input_required
+        return error_result(
+            f"Invalid arguments for tool {tool.name!r}:\n"
+            + "\n".join(problems)
+            + "\nCorrect these arguments to match the tool's inputSchema and call it again."
+        )
 
-            return input_required(self.state_key, tool.name, arguments, tctx.call_inputs(), exc)
-        except ToolError as exc:
-            return _error(exc.message, version)
-        except AnswerError as exc:
-            return _error(f"Tool {tool.name!r} could not use the client's answer: {exc}", version)
-        except MCPError:
-            raise
-        except NotImplementedError:
-            LOGGER.warning("tool %r is not implemented (handlers.py)", tool.name)
-            return _error(f"Tool {tool.name!r} is not implemented yet.", version)
-        except Exception:
-            incident = uuid.uuid4().hex[:12]
-            LOGGER.exception("tool %r failed (incident %s)", tool.name, incident)
-            return _error(
-                f"Tool {tool.name!r} failed with an internal error (incident {incident}).",
-                version,
-            )
+    async def _run(self, tool: CompiledTool, args: BaseModel, tctx: ToolContext) -> object:
+        """The handler's value, or ``_TIMED_OUT`` past the tool's time limit. The limit is
+        watched by the loop's ``Deadlines`` (nothing armed per call); by a cancel scope where
+        that cannot watch."""
+        timeout = tool.timeout
+        if timeout is None:
+            return await tool.invoke(args, tctx)
+        task = running_task()
+        deadlines = self._deadlines
+        if task is not None and (deadlines is None or deadlines.loop is not task.get_loop()):
+            deadlines = self._deadlines = Deadlines(task.get_loop())
+        if task is None or deadlines is None or not deadlines.start(task, timeout):
+            return await self._within_scope(tool, args, tctx, timeout)
+        try:
+            return await tool.invoke(args, tctx)
+        except asyncio.CancelledError:
+            # ours alone: the limit's cancellation; anything else propagates
+            if deadlines.stop(task) != 0:
+                raise
+            return _TIMED_OUT
+        finally:
+            # Deadlines.stop, inline: a dict pop unless the limit fired
+            if deadlines.calls.pop(task, None) is DONE:
+                deadlines.taken_back(task)
+
+    @staticmethod
+    def _timed_out(tool: CompiledTool) -> str:
+        LOGGER.warning("tool %r timed out after %g s", tool.name, tool.timeout)
+        return f"Tool {tool.name!r} did not finish within its time limit of {tool.timeout:g} s."
 
     async def _within_scope(
         self, tool: CompiledTool, args: BaseModel, tctx: ToolContext, timeout: float
@@ -329,3 +346,18 @@ class ToolsRuntime(Generic[H]):
 
 def _error(text: str, version: str) -> dict[str, Any]:
     return shape_call_result(error_result(text), version)
+
+
+def _failure(name: str, exc: Exception) -> str:
+    """The text of the tool error for a handler that raised ``exc``: its own message for a
+    ``ToolError``; for anything unexpected, a logged incident and a safe text."""
+    if isinstance(exc, ToolError):
+        return exc.message
+    if isinstance(exc, AnswerError):
+        return f"Tool {name!r} could not use the client's answer: {exc}"
+    if isinstance(exc, NotImplementedError):
+        LOGGER.warning("tool %r is not implemented (handlers.py)", name)
+        return f"Tool {name!r} is not implemented yet."
+    incident = uuid.uuid4().hex[:12]
+    LOGGER.error("tool %r failed (incident %s)", name, incident, exc_info=exc)
+    return f"Tool {name!r} failed with an internal error (incident {incident})."

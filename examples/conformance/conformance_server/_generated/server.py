@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mcp.server.lowlevel import Server
 from mcpgen_runtime import ServerInfo, ToolBinding, build_server
@@ -11,6 +11,10 @@ from mcpgen_runtime import ServerInfo, ToolBinding, build_server
 from . import models as _m
 from .base import ToolsBase
 from .tools import TOOL_DEFINITIONS
+
+if TYPE_CHECKING:
+    from mcpgen_runtime import StartupOptions
+    from typing_extensions import Unpack
 
 SERVER_INFO: Final = ServerInfo(
     name="mcpgen-conformance",
@@ -190,12 +194,17 @@ BINDINGS: Final[tuple[ToolBinding, ...]] = (
 
 
 def create_server(
-    handlers: ToolsBase, *, page_size: int | None = None, list_ttl_ms: int = 0
+    handlers: ToolsBase,
+    *,
+    page_size: int | None = None,
+    list_ttl_ms: int = 0,
+    **options: Unpack[StartupOptions],
 ) -> Server[Any]:
     """The SDK ``Server`` for these tools, served by ``handlers``.
 
-    ``page_size``: tools per ``tools/list`` page (``None``: all in one page).
+    ``page_size``: tools per ``tools/list`` page (``None``: all in one page). ``options``: the
+    start-up options ``python -m`` reads (``mcpgen_runtime.StartupOptions``), passed on.
     """
     return build_server(
-        handlers, BINDINGS, SERVER_INFO, page_size=page_size, list_ttl_ms=list_ttl_ms
+        handlers, BINDINGS, SERVER_INFO, page_size=page_size, list_ttl_ms=list_ttl_ms, **options
     )
