@@ -171,8 +171,8 @@ def checked_manifest(manifest: Path) -> tuple[Manifest, str]:
     (exit 1, nothing generated). Same rules, config (``[tool.mcpgen.check]``) and inline
     ignores as ``mcpgen check``."""
     from codegen.check import catalog
+    from codegen.check.config import load_config
     from codegen.check.runner import lint_loaded
-    from codegen.config import load_config
     from codegen.diagnostics import Severity
     from codegen.manifest.load import load_manifest, usable
     from codegen.report import render as render_findings

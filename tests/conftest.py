@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from mcpgen_runtime.revisions import KNOWN_REVISIONS
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_SPEC = REPO_ROOT.parent / "shared" / "mcp-spec"
 # The dependency mode of this run (.ci/run's MCPGEN_DEPS). Installs made by the tests themselves
@@ -25,7 +27,7 @@ _LOCK = {"locked": "test.txt", "lowest": "lowest.txt"}.get(DEPS_MODE)
 if _LOCK is not None and "PIP_CONSTRAINT" not in os.environ:
     os.environ["PIP_CONSTRAINT"] = str(REPO_ROOT / "constraints" / _LOCK)
 
-REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft")
+REVISIONS = KNOWN_REVISIONS  # schema/revisions.json, through the generated mcp_wire
 
 
 def _mirror() -> Path | None:

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from codegen.check import catalog
+from codegen.check.config import RuleConfig
 from codegen.check.context import ManifestCtx, Options, Sink, ToolCtx
 from codegen.check.registry import ALIASES, CHECKERS, LINT, RULES, Rule, canonical_id
-from codegen.config import RuleConfig
 from codegen.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from codegen.errors import McpgenError
 from codegen.manifest.model import Manifest

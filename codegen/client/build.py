@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codegen import packages
+from codegen.client import layout
 from codegen.packages import Generated, Outcome, PackageSpec, Rendered
 
 if TYPE_CHECKING:
@@ -17,25 +18,15 @@ if TYPE_CHECKING:
 __all__ = ["SPEC", "Outcome", "RenderedClient", "build_client_package", "render_client"]
 
 OWNED_DIR = packages.OWNED_DIR
-USER_FILES = ("__init__.py",)
+USER_FILES = layout.USER_FILES
 SPEC = PackageSpec(
     kind="client",
-    # Kept in step with codegen.client.generate.TEMPLATES (a test checks); listed here so the
-    # no-op path imports no generator.
-    templates=(
-        "client/__init__.py.jinja",
-        "client/client.py.jinja",
-        "client/models.py.jinja",
-        "client/package_init.py.jinja",
-        "client/py.typed.jinja",
-        "client/tools.py.jinja",
-    ),
-    user_files=USER_FILES,
+    templates=layout.TEMPLATES,
+    user_files=layout.USER_FILES,
     # the client parameters are read from the models with ast.unparse, whose output may
     # change between Python versions
     extra_parts=("python {}.{}".format(*sys.version_info[:2]),),
 )
-_TEMPLATES = SPEC.templates
 
 RenderedClient = Rendered
 

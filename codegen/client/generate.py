@@ -13,19 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codegen.client.ir import ClientIR, ClientToolIR
+from codegen.client.layout import OWNED_TEMPLATES, USER_TEMPLATES
 from codegen.client.params import ModelsInfo, read_models
 from codegen.render import header_line, render
 from codegen.typegen import generate_tool_models
-
-OWNED_TEMPLATES: dict[str, str] = {
-    "__init__.py": "client/__init__.py.jinja",
-    "client.py": "client/client.py.jinja",
-    "models.py": "client/models.py.jinja",
-    "tools.py": "client/tools.py.jinja",
-    "py.typed": "client/py.typed.jinja",
-}
-USER_TEMPLATES: dict[str, str] = {"__init__.py": "client/package_init.py.jinja"}
-TEMPLATES: tuple[str, ...] = tuple(sorted({*OWNED_TEMPLATES.values(), *USER_TEMPLATES.values()}))
 
 
 @dataclass(frozen=True)

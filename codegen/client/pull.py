@@ -118,8 +118,8 @@ def _dumper() -> Any:
 def check_written(path: Path) -> list[Diagnostic]:
     """``mcpgen check``'s findings on the written manifest (default configuration)."""
     from codegen.check import catalog
+    from codegen.check.config import load_config
     from codegen.check.runner import check_file
-    from codegen.config import load_config
 
     rules = catalog.load_all()
     cfg = load_config(rules).check
@@ -144,9 +144,9 @@ def drift_diagnostics(manifest_path: Path, live: LiveServer) -> tuple[list[Diagn
     """Breaking changes from the manifest (old) to the live tools (new), and the config."""
     from codegen.check import catalog
     from codegen.check.breaking import compare
+    from codegen.check.config import load_config
     from codegen.check.registry import BREAKING
     from codegen.check.runner import active_rules
-    from codegen.config import load_config
     from codegen.diagnostics import sort_diagnostics
     from codegen.manifest.load import load_manifest_text, require_manifest
     from codegen.manifest.model import KNOWN_REVISIONS

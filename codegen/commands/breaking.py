@@ -56,10 +56,10 @@ def breaking(
 ) -> None:
     from codegen.check import catalog
     from codegen.check.breaking import compare
+    from codegen.check.config import load_config
     from codegen.check.registry import BREAKING
     from codegen.check.runner import FileResult, active_rules, apply_ignores, exit_code, unreadable
     from codegen.commands.check import _ids
-    from codegen.config import load_config
     from codegen.diagnostics import sort_diagnostics
     from codegen.manifest.load import load_manifest, load_manifest_text
     from codegen.manifest.model import KNOWN_REVISIONS

@@ -112,8 +112,8 @@ def check(
     statistics: bool,
 ) -> None:
     from codegen.check import catalog
+    from codegen.check.config import load_config
     from codegen.check.runner import check_file, exit_code
-    from codegen.config import load_config
     from codegen.diagnostics import Severity
     from codegen.report import render, summary
     from codegen.report import statistics as stats_table

@@ -11,8 +11,9 @@ from typing import Any, TypeVar
 import click
 
 from codegen.errors import EXIT_FINDINGS, McpgenError
+from mcpgen_runtime.revisions import CONNECT_MODES
 
-_MODES = click.Choice(("auto", "legacy", "2026-07-28"))
+_MODES = click.Choice(CONNECT_MODES)
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])

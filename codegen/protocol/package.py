@@ -10,6 +10,7 @@ from codegen.emit import inputs_digest
 from codegen.protocol.build import body_key, build_body, header
 from codegen.protocol.pins import (
     Pin,
+    check_facts,
     load_pins,
     load_pins_document,
     load_schema,
@@ -43,6 +44,7 @@ def build_package(
     bodies: dict[tuple[str, str, bool], str] = {}
     for pin in pins:
         doc, _raw = load_schema(pin, source)
+        check_facts(pin, doc)
         key = body_key(pin, docstrings)
         if key not in bodies:
             origin = str(resolve_source(source) / pin.revision / "schema.json")

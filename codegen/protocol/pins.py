@@ -27,6 +27,11 @@ class Pin:
     url: str
     sha256: str
     module: str
+    stateless: bool = False
+    """The revision has no ``initialize`` handshake (the 2026-07-28 wire)."""
+    tool_fields: tuple[str, ...] = ()
+    """The top-level properties of the revision's ``Tool`` (checked against the schema by
+    ``check_facts``)."""
 
 
 def pins_path() -> Path:
@@ -50,10 +55,51 @@ def load_pins_document() -> dict[str, Any]:
 
 def load_pins() -> dict[str, Pin]:
     data = load_pins_document()
-    return {
-        rev: Pin(rev, entry["url"], entry["sha256"], entry["module"])
-        for rev, entry in data["revisions"].items()
-    }
+    pins: dict[str, Pin] = {}
+    for rev, entry in data["revisions"].items():
+        fields = entry.get("toolFields") if isinstance(entry, dict) else None
+        if (
+            not isinstance(entry, dict)
+            or not all(isinstance(entry.get(k), str) for k in ("url", "sha256", "module"))
+            or not isinstance(entry.get("stateless"), bool)
+            or not isinstance(fields, list)
+            or not all(isinstance(f, str) for f in fields)
+        ):
+            raise McpgenError(
+                f"revision pin {rev!r} needs url, sha256, module (strings), stateless (a "
+                "boolean) and toolFields (a list of strings)",
+                path=str(pins_path()),
+            )
+        pins[rev] = Pin(
+            rev,
+            entry["url"],
+            entry["sha256"],
+            entry["module"],
+            stateless=entry["stateless"],
+            tool_fields=tuple(fields),
+        )
+    return pins
+
+
+def check_facts(pin: Pin, doc: dict[str, Any]) -> None:
+    """The pin's ``stateless`` and ``toolFields`` must say what its schema says."""
+    defs = doc.get("definitions") or doc.get("$defs") or {}
+    tool = defs.get("Tool") if isinstance(defs, dict) else None
+    props = tool.get("properties") if isinstance(tool, dict) else None
+    fields = sorted(props) if isinstance(props, dict) else []
+    stateless = "InitializeRequest" not in defs
+    if sorted(pin.tool_fields) != fields:
+        raise McpgenError(
+            f"revision pin {pin.revision!r}: toolFields {sorted(pin.tool_fields)} but its "
+            f"schema's Tool has {fields}",
+            path=str(pins_path()),
+        )
+    if pin.stateless != stateless:
+        raise McpgenError(
+            f"revision pin {pin.revision!r}: stateless is {str(pin.stateless).lower()} but its "
+            f"schema {'has no' if stateless else 'has an'} InitializeRequest",
+            path=str(pins_path()),
+        )
 
 
 def select(revisions: tuple[str, ...] | list[str] | None) -> list[Pin]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from codegen import packages
 from codegen.packages import Generated, Outcome, PackageSpec, Reader, Rendered
+from codegen.server import layout
 
 if TYPE_CHECKING:
     from codegen.manifest.model import Manifest
@@ -27,25 +28,8 @@ __all__ = [
 ]
 
 OWNED_DIR = packages.OWNED_DIR
-USER_FILES = ("__init__.py", "handlers.py", "__main__.py")
-SPEC = PackageSpec(
-    kind="server",
-    # Kept in step with codegen.server.generate.TEMPLATES (a test checks); listed here so the
-    # no-op path does not import the renderer.
-    templates=(
-        "server/__init__.py.jinja",
-        "server/__main__.py.jinja",
-        "server/base.py.jinja",
-        "server/handlers.py.jinja",
-        "server/models.py.jinja",
-        "server/package_init.py.jinja",
-        "server/py.typed.jinja",
-        "server/server.py.jinja",
-        "server/tools.py.jinja",
-    ),
-    user_files=USER_FILES,
-)
-_TEMPLATES = SPEC.templates
+USER_FILES = layout.USER_FILES
+SPEC = PackageSpec(kind="server", templates=layout.TEMPLATES, user_files=layout.USER_FILES)
 
 RenderedPackage = Rendered
 
@@ -159,4 +143,7 @@ def user_file_warnings(
 def _runtime_public_names() -> set[str]:
     import mcpgen_runtime
 
-    return set(mcpgen_runtime.__all__)
+    # lazy_loader.attach_stub sets __all__ from the stub (which type checkers read, and which
+    # has no __all__ of its own)
+    names: list[str] = getattr(mcpgen_runtime, "__all__")  # noqa: B009
+    return set(names)

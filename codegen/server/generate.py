@@ -17,24 +17,8 @@ from dataclasses import dataclass
 
 from codegen.render import header_line, render
 from codegen.server.ir import ServerIR
+from codegen.server.layout import OWNED_TEMPLATES, USER_TEMPLATES
 from codegen.typegen import generate_tool_models
-
-# Generated file -> template (one template per file, named after it).
-OWNED_TEMPLATES: dict[str, str] = {
-    "__init__.py": "server/__init__.py.jinja",
-    "base.py": "server/base.py.jinja",
-    "models.py": "server/models.py.jinja",
-    "server.py": "server/server.py.jinja",
-    "tools.py": "server/tools.py.jinja",
-    "py.typed": "server/py.typed.jinja",
-}
-USER_TEMPLATES: dict[str, str] = {
-    "__init__.py": "server/package_init.py.jinja",
-    "handlers.py": "server/handlers.py.jinja",
-    "__main__.py": "server/__main__.py.jinja",
-}
-TEMPLATES: tuple[str, ...] = tuple(sorted({*OWNED_TEMPLATES.values(), *USER_TEMPLATES.values()}))
-"""Every template a server package is rendered from (they are part of the inputs digest)."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.config import find_pyproject
+from codegen.project import find_pyproject
 
 
 @dataclass(frozen=True)

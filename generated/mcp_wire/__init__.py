@@ -20,3 +20,66 @@ REVISIONS: dict[str, str] = {
 """Protocol revision -> module name in this package."""
 
 LATEST = "2026-07-28"
+
+STATELESS: frozenset[str] = frozenset(
+    {
+        "2026-07-28",
+        "draft",
+    }
+)
+"""Revisions on the stateless wire (no ``initialize`` handshake)."""
+
+TOOL_FIELDS: dict[str, tuple[str, ...]] = {
+    "2024-11-05": (
+        "description",
+        "inputSchema",
+        "name",
+    ),
+    "2025-03-26": (
+        "annotations",
+        "description",
+        "inputSchema",
+        "name",
+    ),
+    "2025-06-18": (
+        "_meta",
+        "annotations",
+        "description",
+        "inputSchema",
+        "name",
+        "outputSchema",
+        "title",
+    ),
+    "2025-11-25": (
+        "_meta",
+        "annotations",
+        "description",
+        "execution",
+        "icons",
+        "inputSchema",
+        "name",
+        "outputSchema",
+        "title",
+    ),
+    "2026-07-28": (
+        "_meta",
+        "annotations",
+        "description",
+        "icons",
+        "inputSchema",
+        "name",
+        "outputSchema",
+        "title",
+    ),
+    "draft": (
+        "_meta",
+        "annotations",
+        "description",
+        "icons",
+        "inputSchema",
+        "name",
+        "outputSchema",
+        "title",
+    ),
+}
+"""Top-level properties of each revision's ``Tool``."""

@@ -1,9 +1,22 @@
 """MCP protocol revisions and the fields each one gives a ``Tool``: one source for the runtime
-and for the generator (``codegen`` imports this module; standard library only)."""
+and for the generator (``codegen`` imports this module; no third-party import).
+
+The facts are generated: ``schema/revisions.json`` holds one entry per revision (its pin,
+whether it is stateless, its ``Tool`` fields, checked against the schema), and
+``mcpgen protocol generate`` writes them into ``mcp_wire/__init__.py``, read here. A new
+revision is that one entry (plus a patch, ``codegen/protocol/patches.py``, where upstream needs
+one).
+"""
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
+import mcp_wire as _wire
+
 __all__ = [
+    "CONNECT_MODES",
+    "ConnectMode",
     "KNOWN_REVISIONS",
     "MODERN_REVISIONS",
     "NEWEST_RANK",
@@ -16,13 +29,11 @@ __all__ = [
     "tool_field_revisions",
 ]
 
-REVISIONS: tuple[str, ...] = (
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "2026-07-28",
-)
+KNOWN_REVISIONS: tuple[str, ...] = tuple(_wire.REVISIONS)
+"""Every revision mcpgen knows, oldest first (``draft`` last: it tracks the newest published
+one)."""
+
+REVISIONS: tuple[str, ...] = tuple(r for r in KNOWN_REVISIONS if r != "draft")
 """Published protocol revisions, oldest first. The SDK negotiates only revisions it knows;
 anything newer than the last entry is treated as the newest."""
 
@@ -31,24 +42,18 @@ REVISION_RANK: dict[str, int] = {rev: i for i, rev in enumerate(REVISIONS)}
 unknown versions rank as the newest: ``REVISION_RANK.get(v, NEWEST_RANK)``)."""
 NEWEST_RANK = len(REVISIONS) - 1
 
-KNOWN_REVISIONS: tuple[str, ...] = (*REVISIONS, "draft")
-"""Every revision mcpgen knows (``draft`` tracks the newest published one)."""
-
-MODERN_REVISIONS: frozenset[str] = frozenset({"2026-07-28", "draft"})
+MODERN_REVISIONS: frozenset[str] = frozenset(_wire.STATELESS)
 """Revisions on the stateless wire (no handshake, ``resultType`` on every result)."""
 
-_BASE = frozenset({"name", "description", "inputSchema"})
-_R2025_06 = _BASE | {"annotations", "title", "outputSchema", "_meta"}
-
 TOOL_FIELDS: dict[str, frozenset[str]] = {
-    "2024-11-05": _BASE,
-    "2025-03-26": _BASE | {"annotations"},
-    "2025-06-18": _R2025_06,
-    "2025-11-25": _R2025_06 | {"icons", "execution"},
-    "2026-07-28": _R2025_06 | {"icons"},
-    "draft": _R2025_06 | {"icons"},
+    rev: frozenset(fields) for rev, fields in _wire.TOOL_FIELDS.items()
 }
 """Top-level ``Tool`` fields per revision (the spec's schema.json, ``Tool``)."""
+
+ConnectMode = Literal["auto", "legacy", "2026-07-28"]
+"""How a client connects: ``auto`` (``server/discover``, then the ``initialize`` handshake),
+``legacy`` (the handshake only) or ``2026-07-28`` (the stateless wire only)."""
+CONNECT_MODES: tuple[str, ...] = get_args(ConnectMode)
 
 _R2026_07 = REVISIONS.index("2026-07-28")
 

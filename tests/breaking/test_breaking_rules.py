@@ -13,9 +13,9 @@ import pytest
 
 from codegen.check import catalog
 from codegen.check.breaking import compare
+from codegen.check.config import RuleConfig
 from codegen.check.registry import BREAKING
 from codegen.check.runner import active_rules
-from codegen.config import RuleConfig
 from codegen.diagnostics import sort_diagnostics
 from codegen.manifest.load import load_manifest_text
 from codegen.manifest.model import KNOWN_REVISIONS

@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 
 from codegen.check import catalog
+from codegen.check.config import RuleConfig
 from codegen.check.runner import apply_ignores, check_manifest
-from codegen.config import RuleConfig
 from codegen.diagnostics import Diagnostic, sort_diagnostics
 from codegen.manifest.load import load_manifest_text
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from codegen.check import catalog
+from codegen.check.config import RuleConfig, load_config
 from codegen.check.registry import LINT, RULES
 from codegen.check.runner import active_rules, rule_severity
-from codegen.config import RuleConfig, load_config
 from codegen.diagnostics import Severity
 from codegen.errors import McpgenError
 from codegen.manifest.model import KNOWN_REVISIONS

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from codegen.check import catalog
+from codegen.check.config import RuleConfig
 from codegen.check.runner import check_file
-from codegen.config import RuleConfig
 from codegen.diagnostics import Severity
 
 DATA = Path(__file__).parent / "data" / "real_servers"

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from codegen.check import catalog
 from codegen.check.breaking import compare
+from codegen.check.config import RuleConfig
 from codegen.check.registry import BREAKING
 from codegen.check.runner import active_rules, check_manifest
-from codegen.config import RuleConfig
 from codegen.manifest.model import KNOWN_REVISIONS, Manifest, ServerInfo, SourceMap, ToolDef
 
 ALL_ON = RuleConfig(enable=frozenset(catalog.load_all()))

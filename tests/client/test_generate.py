@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.client.build import _TEMPLATES, render_client
-from codegen.client.generate import TEMPLATES
+from codegen.client.build import render_client
 from codegen.client.ir import RESERVED_METHODS
 from codegen.render import docstring
 from tests.client.helpers import REPO, WEATHER, mcpgen_cmd
@@ -36,8 +35,18 @@ def test_generation_is_byte_stable() -> None:
     assert a.owned == b.owned and a.user == b.user and a.digest == b.digest
 
 
-def test_template_lists_agree() -> None:
-    assert tuple(sorted(_TEMPLATES)) == TEMPLATES
+@pytest.mark.parametrize("kind", ["client", "server"])
+def test_the_layout_lists_every_template_of_its_kind(kind: str) -> None:
+    """One list per package kind (``codegen/<kind>/layout.py``): what the generator renders is
+    what the no-op digest covers, and a template file nobody lists is an error."""
+    import importlib
+
+    from codegen.resources import templates_dir
+
+    layout = importlib.import_module(f"codegen.{kind}.layout")
+    on_disk = sorted(f"{kind}/{p.name}" for p in (templates_dir() / kind).glob("*.jinja"))
+    assert list(layout.TEMPLATES) == on_disk
+    assert layout.USER_FILES == tuple(layout.USER_TEMPLATES)
 
 
 def test_reserved_method_names_are_the_runtime_public_attributes() -> None:
@@ -210,16 +219,18 @@ def test_edge_schemas_generate_typed_methods(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "needed, fix", [((1, 99), "upgrade the runtime"), ((0, 1), "regenerate it")]
+    "step, fix", [((0, 99), "upgrade the runtime"), ((-1, 0), "regenerate it")]
 )
 def test_runtime_api_mismatch_fails_at_import_with_one_line(
-    tmp_path: Path, needed: tuple[int, int], fix: str
+    tmp_path: Path, step: tuple[int, int], fix: str
 ) -> None:
     from tests.client.helpers import write_client
 
     pkg = write_client(WEATHER, tmp_path, "weather_api_client")
     init = pkg / "_generated" / "__init__.py"
     from mcpgen_runtime import API_VERSION
+
+    needed = (API_VERSION[0] + step[0], API_VERSION[1] + step[1])
 
     text = init.read_text()
     current = f"RUNTIME_API: Final = {API_VERSION}"

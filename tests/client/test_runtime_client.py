@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from codegen.check import catalog
 from codegen.check.breaking import compare
+from codegen.check.config import load_config
 from codegen.check.registry import BREAKING
 from codegen.check.runner import active_rules
-from codegen.config import load_config
 from codegen.manifest.load import load_manifest_text
 from codegen.manifest.model import KNOWN_REVISIONS
 from tests.client.helpers import (

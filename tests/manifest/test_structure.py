@@ -157,3 +157,11 @@ def test_invalid_manifests_use_jsonschema_messages(tmp_path, text) -> None:
     p.write_text(text)
     [d] = load_manifest(p).diagnostics
     assert d.rule_id == "MANIFEST_SCHEMA" and "must be" in d.message
+
+
+def test_the_revision_enum_is_the_known_revisions() -> None:
+    """A new revision is one entry in schema/revisions.json; the manifest schema's enum (for
+    editors' completion) must list the same revisions, in the same order."""
+    from mcpgen_runtime.revisions import KNOWN_REVISIONS
+
+    assert tuple(SCHEMA["$defs"]["Revision"]["enum"]) == KNOWN_REVISIONS

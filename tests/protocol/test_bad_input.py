@@ -7,6 +7,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from .conftest import (
     PINS_FILE,
     REVISIONS,
@@ -163,3 +165,37 @@ def test_pull_unknown_revision(spec_dir: Path, tmp_path: Path) -> None:
     )
     assert_one_line_error(run, "'1999-01-01'")
     assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"toolFields": ["description", "inputSchema", "name", "title"]},
+            "revision pin '2024-11-05': toolFields ['description', 'inputSchema', 'name', "
+            "'title'] but its schema's Tool has ['description', 'inputSchema', 'name']",
+        ),
+        (
+            {"stateless": True},
+            "revision pin '2024-11-05': stateless is true but its schema has an InitializeRequest",
+        ),
+        ({"stateless": "no"}, "revision pin '2024-11-05' needs url, sha256, module"),
+    ],
+)
+def test_revision_facts_that_disagree_with_the_schema(
+    mirror_copy: Path,
+    committed_copy: Path,
+    tmp_path: Path,
+    change: dict[str, object],
+    message: str,
+) -> None:
+    """The runtime reads each revision's facts from the generated package: a pin that says
+    something its schema does not is refused before anything is written."""
+    doc = json.loads(PINS_FILE.read_text(encoding="utf-8"))
+    doc["revisions"]["2024-11-05"].update(change)
+    pins = tmp_path / "facts.json"
+    pins.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    before = snapshot(committed_copy)
+    run = generate(mirror_copy, committed_copy, pins=pins)
+    assert_one_line_error(run, str(pins), message)
+    assert snapshot(committed_copy) == before

@@ -13,6 +13,8 @@ import jsonschema
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
+from mcpgen_runtime.revisions import MODERN_REVISIONS
+
 MODULES = {
     "2024-11-05": "v2024_11_05",
     "2025-03-26": "v2025_03_26",
@@ -22,7 +24,7 @@ MODULES = {
     "draft": "draft",
 }
 ALL = tuple(MODULES)
-MODERN = ("2026-07-28", "draft")
+MODERN = tuple(sorted(MODERN_REVISIONS))
 STRICT_JSONRPC = ("2025-11-25", *MODERN)  # request types repeat `jsonrpc: const "2.0"`
 WITH_META = ("2025-06-18", "2025-11-25", *MODERN)  # Tool._meta exists
 WITH_ICONS = ("2025-11-25", *MODERN)

@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 import pytest
 
+from mcpgen_runtime.revisions import REVISIONS
 from tests.server.helpers import (
     DATA,
     WEATHER,
@@ -24,8 +25,6 @@ from tests.server.helpers import (
     spec_validator,
     write_package,
 )
-
-REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, TypeVar
 
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
@@ -37,6 +37,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, ErrorData, Implementation
 from pydantic import BaseModel, ValidationError
 
+from ..revisions import ConnectMode
 from ..server.validation import SchemaCompileError, pydantic_problems
 from .drift import Change, breaking_changes
 from .errors import (
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ClientOptions", "ClientTool", "Mode", "ToolClient"]
 
-Mode = Literal["auto", "legacy", "2026-07-28"]
+Mode = ConnectMode
 _OutT = TypeVar("_OutT", bound=BaseModel)
 _MAX_LIST_PAGES = 1000
 _NO_LIMIT = 10.0**9  # seconds: a call without a timeout

@@ -29,6 +29,7 @@ from typing import Any
 
 from codegen.diagnostics import Severity
 from codegen.errors import McpgenError
+from codegen.project import find_pyproject
 
 FAIL_ON_CHOICES = ("error", "warning", "info", "none")
 _KEYS = {"enable", "disable", "severity", "fail-on", "name-max-length"}
@@ -79,14 +80,6 @@ def parse_fail_on(text: str, where: str) -> Severity | None:
         raise McpgenError(
             f"{where}: expected one of {', '.join(FAIL_ON_CHOICES)}, got {text!r}"
         ) from None
-
-
-def find_pyproject(start: Path) -> Path | None:
-    for d in (start, *start.parents):
-        cand = d / "pyproject.toml"
-        if cand.is_file():
-            return cand
-    return None
 
 
 def load_config(
