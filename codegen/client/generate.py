@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 from codegen.client.ir import ClientIR, ClientToolIR
 from codegen.client.layout import OWNED_TEMPLATES, USER_TEMPLATES
-from codegen.client.params import ModelsInfo, read_models
+from codegen.parameters import ModelsInfo, tool_models
 from codegen.render import header_line, render
-from codegen.typegen import generate_tool_models
 
 
 @dataclass(frozen=True)
@@ -27,19 +26,9 @@ class ClientFiles:
 
 def generate_client(ir: ClientIR) -> ClientFiles:
     header = header_line(ir.manifest_name)
-    models = generate_tool_models(
-        [(t.class_stem, t.input_schema, t.output_schema) for t in ir.tools]
-    )
-    info = (
-        read_models(
-            models,
-            [t.input_model for t in ir.tools],
-            {t.input_model: t.input_schema for t in ir.tools},
-        )
-        if ir.tools
-        else ModelsInfo({}, ())
-    )
-    bodies = {"models.py": models}
+    models = tool_models([(t.class_stem, t.input_schema, t.output_schema) for t in ir.tools])
+    info = models.info
+    bodies = {"models.py": models.source}
     docs = [_doc(t, info) for t in ir.tools]
     owned = {
         rel: render(template, header=header, ir=ir, body=bodies.get(rel, ""), info=info, docs=docs)

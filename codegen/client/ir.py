@@ -2,7 +2,7 @@
 
 Like ``codegen.server.ir``: manifest strings never become code here; names come from
 ``codegen.naming``; templates emit strings through ``pyrepr``/``docstring``. The keyword
-parameters of each method are derived later (``codegen.client.params``) from the generated
+parameters of each method are derived later (``codegen.parameters``) from the generated
 input models, so they are exactly the models' fields.
 """
 

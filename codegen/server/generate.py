@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from codegen.parameters import tool_models
 from codegen.render import header_line, render
 from codegen.server.ir import ServerIR
 from codegen.server.layout import OWNED_TEMPLATES, USER_TEMPLATES
-from codegen.typegen import generate_tool_models
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,8 @@ class ServerFiles:
 def generate_server(ir: ServerIR) -> ServerFiles:
     """Render every file of the package (unformatted)."""
     header = header_line(ir.manifest_name)
-    models = generate_tool_models(
-        [(t.class_stem, t.input_schema, t.output_schema) for t in ir.tools]
-    )
-    bodies = {"models.py": models}
+    models = tool_models([(t.class_stem, t.input_schema, t.output_schema) for t in ir.tools])
+    bodies = {"models.py": models.source}
     owned = {
         rel: render(template, header=header, ir=ir, body=bodies.get(rel, ""))
         for rel, template in OWNED_TEMPLATES.items()

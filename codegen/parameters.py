@@ -1,6 +1,9 @@
-"""Keyword parameters of each client method, read from the generated input models (``ast``).
+"""Each tool's parameters, for every generator that needs them: the typed client's methods
+today; the typed CLI and prompt and template arguments next.
 
-For each field of ``<Stem>Input`` (what datamodel-code-generator made of the inputSchema):
+``tool_models`` runs datamodel-code-generator on the tools' schemas; the field types it chose
+are read from the in-memory text of that same run (never from disk), on first use. For each
+field of ``<Stem>Input`` (what datamodel-code-generator made of the inputSchema):
 the parameter name is the field name (``self`` is renamed), the annotation is the field's
 type without ``Annotated[...]`` metadata, and the default is the field's default when that is
 an immutable literal; otherwise (a list, a dict, a factory) the parameter defaults to
@@ -17,13 +20,14 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from codegen.errors import McpgenError
 from codegen.naming import is_safe_identifier, snake_identifier
-from codegen.typegen import type_aliases
+from codegen.typegen import generate_tool_models, type_aliases
 
 _BUILTIN = frozenset(dir(builtins))
 _RESERVED_PARAMS = frozenset({"self"})
@@ -40,6 +44,10 @@ class Param:
     """Python source of the default, or None for a required parameter."""
     description: str | None
 
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
 
 @dataclass(frozen=True)
 class MethodParams:
@@ -54,6 +62,34 @@ class ModelsInfo:
     """Input model name -> parameters."""
     imports: tuple[str, ...]
     """Import lines the client module needs for the annotations."""
+
+
+ToolSchemas = Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]]
+"""``(class_stem, inputSchema, outputSchema | None)`` per tool."""
+
+
+class ToolModels:
+    """The models module of a set of tools and, read from it on first use, each tool's
+    parameters."""
+
+    def __init__(self, tools: ToolSchemas) -> None:
+        self.tools = tuple(tools)
+        self.source = generate_tool_models(list(self.tools))
+        """The models module (unformatted; ``""`` for no tools)."""
+
+    @cached_property
+    def info(self) -> ModelsInfo:
+        """Each ``<stem>Input``'s parameters, and the imports their annotations need."""
+        if not self.tools:
+            return ModelsInfo({}, ())
+        names = [f"{stem}Input" for stem, _i, _o in self.tools]
+        schemas = {f"{stem}Input": inp for stem, inp, _o in self.tools}
+        return read_models(self.source, names, schemas)
+
+
+def tool_models(tools: ToolSchemas) -> ToolModels:
+    """One generator run over ``tools`` (``typegen.generate_tool_models``)."""
+    return ToolModels(tools)
 
 
 def _strip_annotated(node: ast.expr) -> ast.expr:
@@ -119,12 +155,8 @@ class _Rewrite(ast.NodeTransformer):
         return node
 
 
-def read_models(
-    source: str, input_models: list[str], schemas: Mapping[str, Mapping[str, Any]]
-) -> ModelsInfo:
-    """Parameters of each ``input_models`` class in ``source``; ``schemas`` maps a model name
-    to its inputSchema (for parameter descriptions)."""
-    tree = ast.parse(source)
+def _module_names(tree: ast.Module) -> tuple[dict[str, ast.ClassDef], dict[str, str]]:
+    """The module's classes, and each imported name -> the import line that brings it."""
     classes: dict[str, ast.ClassDef] = {}
     imported: dict[str, str] = {}
     for stmt in tree.body:
@@ -138,16 +170,66 @@ def read_models(
         ):
             for alias in stmt.names:
                 local = alias.asname or alias.name
-                line = f"from {stmt.module} import {alias.name}" + (
-                    f" as {alias.asname}" if alias.asname else ""
-                )
-                imported[local] = line
+                as_ = f" as {alias.asname}" if alias.asname else ""
+                imported[local] = f"from {stmt.module} import {alias.name}{as_}"
         elif isinstance(stmt, ast.Import):
             for alias in stmt.names:
                 local = alias.asname or alias.name.split(".")[0]
-                imported[local] = f"import {alias.name}" + (
-                    f" as {alias.asname}" if alias.asname else ""
-                )
+                as_ = f" as {alias.asname}" if alias.asname else ""
+                imported[local] = f"import {alias.name}{as_}"
+    return classes, imported
+
+
+def _param_name(field: str, taken: set[str]) -> str:
+    """``field`` itself, or for ``self`` and non-ASCII field names (``é``) an ASCII name that
+    no other parameter has."""
+    if field not in _RESERVED_PARAMS and is_safe_identifier(field):
+        return field
+    base = snake_identifier(field, fallback="arg")
+    name = base if base not in _RESERVED_PARAMS else base + "_"
+    n = 2
+    while name in taken:
+        name = f"{base}_{n}"
+        n += 1
+    taken.add(name)
+    return name
+
+
+def _param(f: ast.AnnAssign, name: str, rewrite: _Rewrite, props: Mapping[str, Any]) -> Param:
+    """One field of an input model as a keyword parameter."""
+    assert isinstance(f.target, ast.Name)
+    prop = _alias(f.annotation) or f.target.id
+    typ = _strip_annotated(f.annotation)
+    typ = rewrite.visit(ast.parse(ast.unparse(typ), mode="eval").body)
+    annotation = ast.unparse(typ)
+    default: str | None
+    if f.value is None:
+        default = None
+    elif _immutable_literal(f.value):
+        default = ast.unparse(f.value)
+        if default == "None" and not _allows_none(typ):
+            annotation = f"{annotation} | None"
+    else:
+        default = "None"
+        if not _allows_none(typ):
+            annotation = f"{annotation} | None"
+    schema = props.get(prop)
+    desc = schema.get("description") if isinstance(schema, dict) else None
+    return Param(
+        name,
+        f.target.id,
+        annotation,
+        default,
+        desc if isinstance(desc, str) and desc.strip() else None,
+    )
+
+
+def read_models(
+    source: str, input_models: list[str], schemas: Mapping[str, Mapping[str, Any]]
+) -> ModelsInfo:
+    """Parameters of each ``input_models`` class in ``source``; ``schemas`` maps a model name
+    to its inputSchema (for parameter descriptions)."""
+    classes, imported = _module_names(ast.parse(source))
     # constrained scalars are type aliases: referenced as ``_m.<Name>`` like classes
     rewrite = _Rewrite(set(classes) | type_aliases(source), imported)
     methods: dict[str, MethodParams] = {}
@@ -155,8 +237,7 @@ def read_models(
         cls = classes.get(model)
         if cls is None:
             raise McpgenError(f"model generation did not produce class {model}")
-        bases = [ast.unparse(b) for b in cls.bases]
-        if any(b.startswith("RootModel") for b in bases):
+        if any(ast.unparse(b).startswith("RootModel") for b in cls.bases):
             methods[model] = MethodParams((), root=True)
             continue
         props = schemas.get(model, {}).get("properties")
@@ -169,49 +250,16 @@ def read_models(
             and s.target.id != "model_config"
         ]
         taken = {f.target.id for f in fields if isinstance(f.target, ast.Name)}
-        params: list[Param] = []
-        for f in fields:
-            assert isinstance(f.target, ast.Name)
-            field = f.target.id
-            name = field
-            if name in _RESERVED_PARAMS or not is_safe_identifier(name):
-                # ``self``, or a non-ASCII field name (``é``): an ASCII parameter name instead
-                base = snake_identifier(field, fallback="arg")
-                name = base if base not in _RESERVED_PARAMS else base + "_"
-                n = 2
-                while name in taken:
-                    name = f"{base}_{n}"
-                    n += 1
-                taken.add(name)
-            prop = _alias(f.annotation) or field
-            typ = _strip_annotated(f.annotation)
-            typ = rewrite.visit(ast.parse(ast.unparse(typ), mode="eval").body)
-            annotation = ast.unparse(typ)
-            default: str | None
-            if f.value is None:
-                default = None
-            elif _immutable_literal(f.value):
-                default = ast.unparse(f.value)
-                if default == "None" and not _allows_none(typ):
-                    annotation = f"{annotation} | None"
-            else:
-                default = "None"
-                if not _allows_none(typ):
-                    annotation = f"{annotation} | None"
-            desc = (
-                props.get(prop, {}).get("description")
-                if isinstance(props.get(prop), dict)
-                else None
+        params = [
+            _param(
+                f,
+                _param_name(f.target.id, taken),
+                rewrite,
+                props if isinstance(props, dict) else {},
             )
-            params.append(
-                Param(
-                    name,
-                    field,
-                    annotation,
-                    default,
-                    desc if isinstance(desc, str) and desc.strip() else None,
-                )
-            )
+            for f in fields
+            if isinstance(f.target, ast.Name)
+        ]
         methods[model] = MethodParams(tuple(params), root=False)
     imports = tuple(sorted({imported[n] for n in rewrite.used}))
     return ModelsInfo(methods, imports)
