@@ -2,29 +2,11 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 
+from mcpgen_runtime.rules import Severity
 
-class Severity(enum.IntEnum):
-    """Ordered so that ``sev >= Severity.ERROR`` reads naturally."""
-
-    INFO = 0
-    WARNING = 1
-    ERROR = 2
-
-    @classmethod
-    def parse(cls, text: str) -> Severity:
-        try:
-            return cls[text.strip().upper()]
-        except KeyError:
-            raise ValueError(
-                f"unknown severity {text!r} (expected info, warning or error)"
-            ) from None
-
-    @property
-    def label(self) -> str:
-        return self.name.lower()
+__all__ = ["Diagnostic", "Location", "Severity"]
 
 
 @dataclass(frozen=True, order=True)

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.check.registry import BREAKING, E, W, rule
+from codegen.check.registry import register
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.manifest.model import Manifest
 from mcpgen_runtime.breaking import RULES as BREAKING_RULES
 from mcpgen_runtime.breaking import ToolRef, compare_tools
 
-for _id, _rule in BREAKING_RULES.items():
-    rule(_id, BREAKING, E if _rule.severity == "error" else W, _rule.summary, why=_rule.why)
+for _rule in BREAKING_RULES.values():
+    register(_rule)
 
 
 @dataclass

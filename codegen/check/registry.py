@@ -15,22 +15,22 @@ may emit, so one walk over a schema can serve several rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.diagnostics import Severity
+from mcpgen_runtime.breaking.rules import BREAKING  # `mcpgen breaking`
 from mcpgen_runtime.revisions import KNOWN_REVISIONS
 from mcpgen_runtime.revisions import MODERN_REVISIONS as _MODERN
+from mcpgen_runtime.rules import ALL_REVISIONS, Rule, Severity, revision_order
 
-ALL_REVISIONS: frozenset[str] = frozenset(KNOWN_REVISIONS)
+__all__ = ["ALL_REVISIONS", "Rule", "Severity", "register", "revision_order", "rule"]
 MODERN_REVISIONS: frozenset[str] = frozenset(_MODERN)
 LEGACY_REVISIONS: frozenset[str] = ALL_REVISIONS - MODERN_REVISIONS
 
 # Categories, in the order `mcpgen rules` lists them.
 LOAD = "load"  # emitted while reading the manifest (syntax, format, $ref bundling)
 LINT = "lint"  # `mcpgen check`
-BREAKING = "breaking"  # `mcpgen breaking`
 CATEGORIES = (LOAD, LINT, BREAKING)
 
 
@@ -42,11 +42,6 @@ def since(revision: str) -> frozenset[str]:
 def until(revision: str) -> frozenset[str]:
     """Every known revision up to and including ``revision``."""
     return frozenset(KNOWN_REVISIONS[: KNOWN_REVISIONS.index(revision) + 1])
-
-
-def revision_order(revs: Iterable[str]) -> list[str]:
-    order = {r: i for i, r in enumerate(KNOWN_REVISIONS)}
-    return sorted(revs, key=lambda r: order.get(r, len(order)))
 
 
 def describe_revisions(revs: frozenset[str]) -> str:
@@ -62,32 +57,6 @@ def describe_revisions(revs: frozenset[str]) -> str:
     if len(missing) == 1:
         return f"all but {next(iter(missing))}"
     return ",".join(revision_order(revs))
-
-
-@dataclass(frozen=True)
-class Rule:
-    id: str
-    category: str
-    severity: Severity
-    purpose: str
-    revisions: frozenset[str] = ALL_REVISIONS
-    default_enabled: bool = True
-    why: str = ""
-    """The reason for the default severity (and for being off by default)."""
-    aliases: tuple[str, ...] = ()
-    """Former ids, still accepted in config, on the command line and in ignore comments."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "category": self.category,
-            "severity": self.severity.label,
-            "default": self.default_enabled,
-            "revisions": revision_order(self.revisions),
-            "purpose": self.purpose,
-            "why": self.why,
-            "aliases": list(self.aliases),
-        }
 
 
 RULES: dict[str, Rule] = {}
@@ -116,10 +85,16 @@ def rule(
         raise ValueError(f"duplicate rule id {id}")
     if not why:
         raise ValueError(f"rule {id} must say why its default is what it is")
-    r = Rule(id, category, severity, purpose, revisions, default_enabled, why, aliases)
-    RULES[id] = r
-    for old in aliases:
-        ALIASES[old] = id
+    return register(Rule(id, category, severity, purpose, revisions, default_enabled, why, aliases))
+
+
+def register(r: Rule) -> Rule:
+    """Add a rule defined elsewhere (the runtime's breaking rules) to the registry."""
+    if r.id in RULES or r.id in ALIASES:
+        raise ValueError(f"duplicate rule id {r.id}")
+    RULES[r.id] = r
+    for old in r.aliases:
+        ALIASES[old] = r.id
     return r
 
 

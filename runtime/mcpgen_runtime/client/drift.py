@@ -58,7 +58,7 @@ def breaking_changes(
         old_key: bool = True,
     ) -> None:
         tool = by_pointer.get("/" + old_ptr.split("/", 2)[1], "") if old_ptr else ""
-        out.append(Change(rule_id, tool, message, RULES[rule_id].severity))
+        out.append(Change(rule_id, tool, message, RULES[rule_id].severity.label))
 
     compare_tools(old, new, emit)
     return out

@@ -14,23 +14,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["RULE_TEXTS", "narrowings"]
-
-RULE_TEXTS: dict[str, tuple[str, str, str]] = {
-    "INPUT_BOUND_NO_NARROW": (
-        "error",
-        "An input's bounds are not narrowed: minimum/maximum (and exclusive forms), "
-        "minLength/maxLength, minItems/maxItems, minProperties/maxProperties, multipleOf, and no "
-        "new or changed pattern or const.",
-        "Values existing callers send stop validating.",
-    ),
-    "OUTPUT_BOUND_NO_WIDEN": (
-        "warning",
-        "An output's bounds are not widened (the same keywords, the other way).",
-        "Clients that validate structuredContent against the schema they were built with "
-        "(mcpgen's typed clients do) reject the new values; others pass them through.",
-    ),
-}
+__all__ = ["narrowings"]
 
 _LOWER_COUNTS = ("minLength", "minItems", "minProperties")
 _UPPER_COUNTS = ("maxLength", "maxItems", "maxProperties")

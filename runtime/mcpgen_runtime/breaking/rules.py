@@ -1,0 +1,113 @@
+"""The breaking-change rules: ids, default severities, purposes and reasons. ``mcpgen rules``
+lists them with the generator's own (``codegen.check.breaking`` registers them)."""
+
+from __future__ import annotations
+
+from ..rules import Rule, Severity
+
+__all__ = ["BREAKING", "RULES"]
+
+BREAKING = "breaking"
+"""The category of these rules."""
+
+
+def _rule(rule_id: str, severity: Severity, purpose: str, why: str) -> Rule:
+    return Rule(rule_id, BREAKING, severity, purpose, why=why)
+
+
+_E, _W = Severity.ERROR, Severity.WARNING
+
+_RULES: tuple[Rule, ...] = (
+    _rule(
+        "TOOL_NO_DELETE",
+        _E,
+        "Tools are not removed or renamed (clients and prompts call them by name).",
+        "Existing clients, prompts and agents call the old name and fail.",
+    ),
+    _rule(
+        "INPUT_REQUIRED_NO_ADD",
+        _E,
+        "No input parameter becomes required (existing calls that omit it would be rejected).",
+        "Existing calls omit the parameter and are rejected.",
+    ),
+    _rule(
+        "INPUT_PROPERTY_NO_DELETE",
+        _E,
+        "Input parameters are not removed (existing calls send them).",
+        "Existing calls still send it; closed schemas reject them, open ones silently drop it.",
+    ),
+    _rule(
+        "INPUT_PROPERTY_SAME_TYPE",
+        _E,
+        "An input parameter's type is not narrowed (values valid before stay valid).",
+        "Values existing callers send stop validating.",
+    ),
+    _rule(
+        "ENUM_VALUE_NO_DELETE",
+        _E,
+        "Input enum values are not removed and no enum is imposed on a free parameter.",
+        "Values existing callers send stop validating.",
+    ),
+    _rule(
+        "INPUT_ADDITIONAL_PROPERTIES_NO_CLOSE",
+        _E,
+        "An input object that accepted unknown keys does not start rejecting them "
+        "(additionalProperties: false).",
+        "Existing calls with extra keys are rejected.",
+    ),
+    _rule(
+        "OUTPUT_SCHEMA_NO_DELETE",
+        _E,
+        "A tool's outputSchema is not removed (clients validate structuredContent with it).",
+        "Clients that read structuredContent lose it.",
+    ),
+    _rule(
+        "OUTPUT_PROPERTY_NO_DELETE",
+        _E,
+        "Output properties are not removed (clients read them).",
+        "Clients that read the property fail.",
+    ),
+    _rule(
+        "OUTPUT_REQUIRED_NO_DELETE",
+        _E,
+        "A required output property stays required (clients rely on it being present).",
+        "Clients that rely on the property being present fail when it is absent.",
+    ),
+    _rule(
+        "OUTPUT_PROPERTY_SAME_TYPE",
+        _E,
+        "An output property's type is not widened or changed (clients parse the old type).",
+        "Clients parse the old type and fail on the new one.",
+    ),
+    _rule(
+        "OUTPUT_ENUM_VALUE_NO_ADD",
+        _W,
+        "Output enums gain no values (strict clients reject unknown values).",
+        "Only strict clients (exhaustive matches on the enum) fail; most pass unknown values "
+        "through.",
+    ),
+    _rule(
+        "ANNOTATION_SAFETY_NO_WEAKEN",
+        _E,
+        "Safety annotations are not weakened: readOnlyHint true->false, destructiveHint "
+        "false->true, idempotentHint true->false, openWorldHint false->true (absent = "
+        "false/true/false/true).",
+        "Clients stop asking for confirmation of calls that now have side effects.",
+    ),
+    _rule(
+        "INPUT_BOUND_NO_NARROW",
+        _E,
+        "An input's bounds are not narrowed: minimum/maximum (and exclusive forms), "
+        "minLength/maxLength, minItems/maxItems, minProperties/maxProperties, multipleOf, and no "
+        "new or changed pattern or const.",
+        "Values existing callers send stop validating.",
+    ),
+    _rule(
+        "OUTPUT_BOUND_NO_WIDEN",
+        _W,
+        "An output's bounds are not widened (the same keywords, the other way).",
+        "Clients that validate structuredContent against the schema they were built with "
+        "(mcpgen's typed clients do) reject the new values; others pass them through.",
+    ),
+)
+RULES: dict[str, Rule] = {r.id: r for r in _RULES}
