@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mcpgen_runtime.rules import Severity
+from mcpgen_runtime.rules import Severity as Severity
 
 __all__ = ["Diagnostic", "Location", "Severity"]
 

@@ -6,7 +6,13 @@ from codegen.check import registry
 
 
 def load_lint() -> dict[str, registry.Rule]:
-    from codegen.check import rules_headers, rules_meta, rules_names, rules_schema  # noqa: F401
+    from codegen.check import (  # noqa: F401
+        rules_headers,
+        rules_icons,
+        rules_meta,
+        rules_names,
+        rules_schema,
+    )
 
     return registry.RULES
 

@@ -19,12 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mcpgen_runtime.breaking.rules import BREAKING  # `mcpgen breaking`
+from mcpgen_runtime.breaking.rules import BREAKING as BREAKING  # `mcpgen breaking`
 from mcpgen_runtime.revisions import KNOWN_REVISIONS
 from mcpgen_runtime.revisions import MODERN_REVISIONS as _MODERN
-from mcpgen_runtime.rules import ALL_REVISIONS, Rule, Severity, revision_order
+from mcpgen_runtime.rules import ALL_REVISIONS as ALL_REVISIONS
+from mcpgen_runtime.rules import Rule as Rule
+from mcpgen_runtime.rules import Severity as Severity
+from mcpgen_runtime.rules import revision_order as revision_order
 
-__all__ = ["ALL_REVISIONS", "Rule", "Severity", "register", "revision_order", "rule"]
 MODERN_REVISIONS: frozenset[str] = frozenset(_MODERN)
 LEGACY_REVISIONS: frozenset[str] = ALL_REVISIONS - MODERN_REVISIONS
 

@@ -1,9 +1,8 @@
-"""Tool metadata rules: fields per revision, descriptions, annotations, icons, execution, and
-the server block."""
+"""Tool metadata rules: fields per revision, descriptions, annotations, execution, and the
+server block (icons: ``rules_icons``)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from codegen.check.context import ManifestCtx, ToolCtx
@@ -94,31 +93,6 @@ rule(
     why="Info: harmless; clients ignore the extra hints.",
 )
 rule(
-    "ICON_SRC",
-    LINT,
-    E,
-    "An icon's src is an https: URL or a data: URI.",
-    since("2025-11-25"),
-    why=SPEC + " Clients must not load other schemes.",
-)
-rule(
-    "ICON_SRC_HTTPS",
-    LINT,
-    W,
-    "An icon's src uses https:, not plain http:.",
-    since("2025-11-25"),
-    why="Clients (and browsers, as mixed content) refuse to load plain-http icons.",
-)
-rule(
-    "ICON_SIZES",
-    LINT,
-    E,
-    'Icon sizes are a list of WxH strings (e.g. 48x48) or "any".',
-    since("2025-11-25"),
-    why=SPEC,
-)
-rule("ICON_THEME", LINT, E, "An icon's theme is light or dark.", since("2025-11-25"), why=SPEC)
-rule(
     "EXECUTION_TASK_SUPPORT",
     LINT,
     E,
@@ -158,7 +132,6 @@ _ANNOTATIONS = {
     "idempotentHint": bool,
     "openWorldHint": bool,
 }
-_SIZE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*\Z")
 _TASK_SUPPORT = ("forbidden", "optional", "required")
 
 
@@ -317,47 +290,6 @@ def _json_type(v: Any) -> str:
     }.get(type(v), type(v).__name__)
 
 
-def _check_icons(ctx: ManifestCtx, icons: Any, pointer: str) -> None:
-    if not isinstance(icons, list):
-        return  # MANIFEST_SCHEMA reports the shape
-    for i, icon in enumerate(icons):
-        ip = f"{pointer}/{i}"
-        if not isinstance(icon, dict):
-            continue
-        src = icon.get("src")
-        if isinstance(src, str):
-            low = src.strip().lower()
-            if low.startswith("http:"):
-                ctx.emit("ICON_SRC_HTTPS", ip + "/src", "icon src uses plain http:; use https:")
-            elif not (low.startswith("https://") or low.startswith("data:")):
-                ctx.emit(
-                    "ICON_SRC",
-                    ip + "/src",
-                    f"icon src {src[:60]!r} must be an https: URL or a data: URI",
-                )
-        sizes = icon.get("sizes")
-        if sizes is not None:
-            if not isinstance(sizes, list):
-                ctx.emit("ICON_SIZES", ip + "/sizes", "icon sizes must be a list of strings")
-            else:
-                for j, size in enumerate(sizes):
-                    if not (isinstance(size, str) and (size == "any" or _SIZE.match(size))):
-                        ctx.emit(
-                            "ICON_SIZES",
-                            f"{ip}/sizes/{j}",
-                            f'icon size {size!r} is neither WxH (e.g. 48x48) nor "any"',
-                        )
-        theme = icon.get("theme")
-        if theme is not None and theme not in ("light", "dark"):
-            ctx.emit("ICON_THEME", ip + "/theme", f"icon theme {theme!r} must be light or dark")
-
-
-@checker("ICON_SRC", "ICON_SRC_HTTPS", "ICON_SIZES", "ICON_THEME")
-def check_tool_icons(ctx: ToolCtx) -> None:
-    if "icons" in ctx.raw:
-        _check_icons(ctx, ctx.raw["icons"], "/icons")
-
-
 @checker("EXECUTION_TASK_SUPPORT")
 def check_execution(ctx: ToolCtx) -> None:
     ex = ctx.raw.get("execution")
@@ -375,15 +307,7 @@ def check_execution(ctx: ToolCtx) -> None:
         )
 
 
-@checker(
-    "SERVER_NAME_BLANK",
-    "ICON_SRC",
-    "ICON_SRC_HTTPS",
-    "ICON_SIZES",
-    "ICON_THEME",
-    "MANIFEST_NO_TOOLS",
-    scope="manifest",
-)
+@checker("SERVER_NAME_BLANK", "MANIFEST_NO_TOOLS", scope="manifest")
 def check_server(ctx: ManifestCtx) -> None:
     if not ctx.manifest.tools:
         ctx.emit(
@@ -398,5 +322,3 @@ def check_server(ctx: ManifestCtx) -> None:
     name = server.get("name")
     if isinstance(name, str) and not name.strip():
         ctx.emit("SERVER_NAME_BLANK", "/server/name", "the server name is blank")
-    if "icons" in server:
-        _check_icons(ctx, server["icons"], "/server/icons")

@@ -21,15 +21,14 @@ anchor that does not exist), ``REF_CYCLE`` (copied schemas that only refer to ea
 structure in between, e.g. ``A: {$ref: B}``, ``B: {$ref: A}``: representable, but no validator
 can ever finish).
 
-Every file read is recorded (``Bundler.dependencies()`` -> ``Manifest.dependencies``) so that an
-up-to-date check can hash the inputs without loading anything (see ``mcpgen server``).
+Every file read is recorded (``reffiles.RefFiles``; ``Bundler.dependencies()`` ->
+``Manifest.dependencies``) so that an up-to-date check can hash the inputs without loading
+anything (see ``mcpgen server``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import re
 from collections import deque
 from collections.abc import Callable
@@ -41,7 +40,8 @@ from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
 from codegen.manifest.jsonpos import escape
 from codegen.manifest.model import Dependency
-from codegen.manifest.sourcemap import MAX_BYTES, Document, decode, load_document, parse_text
+from codegen.manifest.reffiles import RefFiles
+from codegen.manifest.sourcemap import Document
 from mcpgen_runtime.jsonschema_facts import (
     COMBINATORS,
     LIST_KEYWORDS,
@@ -114,14 +114,10 @@ class Bundler:
         """``read_bytes``: reads a referenced file (e.g. from a git ref) instead of the disk;
         raises ``McpgenError`` when it does not exist."""
         self.doc = doc
-        self.read_bytes = read_bytes
         self.root_dir = base_dir.resolve()
         self.diags = diags
         self._seen_diags: set[tuple[str, Location, str]] = set()
-        self._files: dict[str, Document | McpgenError] = {}
-        self._sha: dict[str, str] = {}  # resolved path -> sha256 of the bytes read before parsing
-        self._deps: dict[str, str] = {}  # path as spelled (relative to the root) -> resolved path
-        self._spelled: dict[tuple[Path, str], str] = {}
+        self.files = RefFiles(self.root_dir, diags, read_bytes)
         self.manifest_ctx = _Ctx(doc, "", self.root_dir, False)
 
     # -------------------------------------------------------------- public
@@ -138,32 +134,10 @@ class Bundler:
         return out
 
     def dependencies(self) -> tuple[Dependency, ...]:
-        """The files loaded so far through file refs, sorted by spelled path (see
-        ``Dependency``)."""
-        out = []
-        for spelled, key in sorted(self._deps.items()):
-            if isinstance(self._files.get(key), Document):
-                resolved = Path(key).relative_to(self.root_dir).as_posix()
-                out.append(Dependency(spelled, self._sha.get(key, ""), resolved))
-        return tuple(out)
+        """The files loaded so far through file refs (``RefFiles.dependencies``)."""
+        return self.files.dependencies()
 
     # -------------------------------------------------------------- helpers
-
-    def note_dependency(self, base_dir: Path, ref_path: str, path: Path) -> None:
-        """Record that ``ref_path`` (relative to ``base_dir``) named the file ``path``. The
-        spelling keeps symlinks as written (a retargeted link is a changed input); ``..`` is
-        folded only when the folded path still names the same file."""
-        cache_key = (base_dir, ref_path)
-        spelled = self._spelled.get(cache_key)
-        if spelled is None:
-            raw = base_dir / ref_path
-            chosen = path  # an absolute ref through a link outside the root: the file opened
-            for cand in (Path(os.path.normpath(raw)), raw):
-                if cand.is_relative_to(self.root_dir) and (cand == raw or cand.resolve() == path):
-                    chosen = cand
-                    break
-            spelled = self._spelled[cache_key] = chosen.relative_to(self.root_dir).as_posix()
-        self._deps.setdefault(spelled, str(path))
 
     def report(self, rule: str, ctx: _Ctx, pointer: str, message: str) -> None:
         loc = ctx.doc.location(pointer)
@@ -171,40 +145,6 @@ class Bundler:
         if sig not in self._seen_diags:
             self._seen_diags.add(sig)
             self.diags.append(Diagnostic(rule, Severity.ERROR, loc, message))
-
-    def file_doc(self, path: Path, shown: str) -> Document | McpgenError:
-        key = str(path)
-        if key not in self._files and self.read_bytes is not None:
-            try:
-                data = self.read_bytes(path)
-                if len(data) > MAX_BYTES:
-                    raise McpgenError(
-                        f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB; "
-                        "refusing to load it",
-                        path=shown,
-                    )
-                self._sha[key] = hashlib.sha256(data).hexdigest()
-                doc = parse_text(decode(data, shown), shown)
-            except McpgenError as exc:
-                self._files[key] = exc
-            else:
-                self._files[key] = doc
-                self.diags.extend(doc.diagnostics)
-        if key not in self._files:
-            try:  # hash first: a file changed between hashing and parsing reads as changed later
-                with open(path, "rb") as fh:
-                    self._sha[key] = hashlib.sha256(fh.read(MAX_BYTES + 1)).hexdigest()
-            except OSError:
-                pass  # load_document reports it
-            try:
-                doc = load_document(path)
-            except McpgenError as exc:
-                self._files[key] = exc
-            else:
-                doc = Document(shown, doc.value, doc.source_map, doc.diagnostics)
-                self._files[key] = doc
-                self.diags.extend(doc.diagnostics)
-        return self._files[key]
 
 
 class _ToolBundle:
@@ -320,13 +260,13 @@ class _ToolBundle:
             )
             return ref
         shown = str(Path(ctx.doc.path).parent / unquote(base))
-        doc = self.b.file_doc(path, shown)
+        doc = self.b.files.document(path, shown)
         if isinstance(doc, McpgenError):
             self.b.report(
                 "REF_UNRESOLVED", ctx, ptr, f"$ref {ref!r}: cannot load {base}: {doc.message}"
             )
             return ref
-        self.b.note_dependency(ctx.base_dir, unquote(base), path)
+        self.b.files.note_dependency(ctx.base_dir, unquote(base), path)
         file_ctx = _Ctx(doc, str(path), path.parent, False)
         return self._bundle(ref, frag, file_ctx, ctx, ptr, unit)
 

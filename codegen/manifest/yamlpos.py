@@ -1,7 +1,7 @@
 """YAML -> plain JSON data with positions, built from libyaml's event stream.
 
 Building the tree from events (instead of ``yaml.safe_load``) gives us: YAML 1.2 scalar
-resolution with warnings for YAML 1.1 traps (see ``codegen.manifest.sourcemap``), positions
+resolution with warnings for YAML 1.1 traps (``codegen.manifest.yamlscalars``), positions
 for every value and key, duplicate-key detection, a depth limit checked as events arrive (no
 recursion at all), and bounded alias expansion (the "billion laughs" document is refused after
 ``max_alias_nodes`` copied nodes instead of exhausting memory).
@@ -10,7 +10,6 @@ recursion at all), and bounded alias expansion (the "billion laughs" document is
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,38 +18,10 @@ import yaml  # type: ignore[import-untyped]
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
 from codegen.manifest.jsonpos import escape
+from codegen.manifest.yamlscalars import TAG, YAML11_BOOL_KEYS, YAML11_BOOLS, resolve_scalar
 
 _Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-_T = "tag:yaml.org,2002:"
-_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
-_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_YAML11_BOOLS = {
-    w: w.lower() in ("y", "yes", "on")
-    for base in ("y", "yes", "n", "no", "on", "off")
-    for w in (base, base.capitalize(), base.upper())
-}
-# as keys, only the words PyYAML turns into booleans (``x``/``y`` property names are common)
-_YAML11_BOOL_KEYS = frozenset(k for k in _YAML11_BOOLS if len(k) > 1)
-_INT = re.compile(r"[-+]?[0-9]+\Z")
-_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
-_OCT = re.compile(r"0o[0-7]+\Z")
-_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_INF_NAN = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
-# PyYAML's YAML 1.1 resolvers (the readers we warn about)
-_FLOAT11 = re.compile(
-    r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?\Z|\.[0-9_]+(?:[eE][-+][0-9]+)?\Z"
-    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z"
-)
-_INT11 = re.compile(
-    r"[-+]?0b[0-1_]+\Z|[-+]?0[0-7_]+\Z|[-+]?(?:0|[1-9][0-9_]*)\Z|[-+]?0x[0-9a-fA-F_]+\Z"
-    r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+\Z"
-)
-_TIMESTAMP = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"
-    r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}"
-    r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?\Z"
-)
 _MERGE = object()
 
 
@@ -205,13 +176,13 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
                             (Location(path, *_pos(first), kptr),),
                         )
                     )
-                elif cls is Scalar and not ev.style and key in _YAML11_BOOL_KEYS:
+                elif cls is Scalar and not ev.style and key in YAML11_BOOL_KEYS:
                     warn(
                         "YAML_IMPLICIT_TYPE",
                         mark,
                         kptr,
                         f"unquoted key {key!r} is the string {key!r} here (YAML 1.2), but YAML 1.1 "
-                        f"tools read it as the boolean {str(_YAML11_BOOLS[key]).lower()}; quote it",
+                        f"tools read it as the boolean {str(YAML11_BOOLS[key]).lower()}; quote it",
                     )
                 top.seen[key] = mark
                 top.key = key
@@ -235,7 +206,7 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
             ptr = f"{top.ptr}/{len(top.value)}"
         depth_here = 0
         if cls is Scalar:
-            val = ev.value if ev.style and ev.tag is None else _scalar(ev, ptr, warn, fail)
+            val = ev.value if ev.style and ev.tag is None else resolve_scalar(ev, ptr, warn, fail)
             nodes += 1
             mark = ev.start_mark
             pos[ptr] = (mark.line + 1, mark.column + 1)
@@ -247,7 +218,7 @@ def _build(parser: Any, out: YamlParse, path: str, max_depth: int, max_alias: in
             if len(stack) >= max_depth:
                 raise fail(ev.start_mark, f"nested more than {max_depth} levels deep")
             is_map = cls is MapStart
-            ok_tags = (None, "!", _T + ("map" if is_map else "seq"))
+            ok_tags = (None, "!", TAG + ("map" if is_map else "seq"))
             if ev.tag not in ok_tags:
                 raise fail(ev.start_mark, f"unsupported YAML tag {ev.tag}")
             pos[ptr] = _pos(ev.start_mark)
@@ -335,116 +306,3 @@ def _apply_merges(
                 kpos.setdefault(p, _pos(mark))
     merged.update(own)
     return merged
-
-
-def _scalar(ev: Any, ptr: str, warn: Any, fail: Any) -> Any:
-    v: str = ev.value
-    tag = ev.tag
-    if tag is not None:
-        return _tagged(v, tag, ev, fail)
-    if ev.style:  # quoted, literal or folded
-        return v
-    if v in _NULLS:
-        return None
-    b = _BOOLS.get(v)
-    if b is not None:
-        return b
-    if v in _YAML11_BOOLS:
-        warn(
-            "YAML_IMPLICIT_TYPE",
-            ev.start_mark,
-            ptr,
-            f"unquoted {v!r} is the string {v!r} here (YAML 1.2), but YAML 1.1 tools read it as "
-            f"the boolean {str(_YAML11_BOOLS[v]).lower()}; write true/false or quote it",
-        )
-        return v
-    if v[0] not in "-+.0123456789":
-        return v
-    if _INT.match(v):
-        digits = v.lstrip("+-")
-        if len(digits) > 1 and digits[0] == "0":
-            warn(
-                "YAML_IMPLICIT_TYPE",
-                ev.start_mark,
-                ptr,
-                f"{v!r} is the decimal integer {int(v)} here (YAML 1.2), but YAML 1.1 tools read "
-                "a leading 0 as octal; drop the 0 or quote it",
-            )
-        return int(v)
-    if _HEX.match(v):
-        return int(v, 16)
-    if _OCT.match(v):
-        warn(
-            "YAML_IMPLICIT_TYPE",
-            ev.start_mark,
-            ptr,
-            f"{v!r} is the integer {int(v[2:], 8)} here (YAML 1.2), but YAML 1.1 tools read it as "
-            "a string; write the decimal number or quote it",
-        )
-        return int(v[2:], 8)
-    if _FLOAT.match(v):
-        f = float(v)
-        if not _FLOAT11.match(v):
-            warn(
-                "YAML_IMPLICIT_TYPE",
-                ev.start_mark,
-                ptr,
-                f"{v!r} is the number {f!r} here (YAML 1.2, JSON), but YAML 1.1 tools read it as "
-                "a string; write it with a dot and signed exponent (1.0e+3) or quote it",
-            )
-        return f
-    if _INF_NAN.match(v):
-        warn(
-            "YAML_IMPLICIT_TYPE",
-            ev.start_mark,
-            ptr,
-            f"{v!r} is kept as a string: JSON has no infinity or NaN; "
-            "quote it to make that explicit",
-        )
-        return v
-    if _TIMESTAMP.match(v):
-        if not (ptr == "/protocol" or ptr.startswith("/protocol/")):
-            warn(
-                "YAML_TIMESTAMP",
-                ev.start_mark,
-                ptr,
-                f"unquoted timestamp {v!r} is kept as a string here, but YAML 1.1 tools read it "
-                "as a date; quote it",
-            )
-        return v
-    if _INT11.match(v) or _FLOAT11.match(v):
-        warn(
-            "YAML_IMPLICIT_TYPE",
-            ev.start_mark,
-            ptr,
-            f"{v!r} is the string {v!r} here (YAML 1.2), but YAML 1.1 tools read it as a number; "
-            "quote it, or write a plain number",
-        )
-    return v
-
-
-def _tagged(v: str, tag: str, ev: Any, fail: Any) -> Any:
-    if tag in ("!", _T + "str", _T + "timestamp", _T + "binary"):
-        return v
-    try:
-        if tag == _T + "null":
-            if v in _NULLS:
-                return None
-        elif tag == _T + "bool":
-            low = v.lower()
-            if low in ("true", "false", "yes", "no", "on", "off", "y", "n"):
-                return low in ("true", "yes", "on", "y")
-        elif tag == _T + "int":
-            s = v.replace("_", "")
-            if _OCT.match(s):
-                return int(s[2:], 8)
-            return int(s, 0) if s.lstrip("+-")[:2].lower() in ("0x", "0b") else int(s, 10)
-        elif tag == _T + "float":
-            f = float(v.replace("_", ""))
-            if f == f and f not in (float("inf"), float("-inf")):
-                return f
-        else:
-            raise fail(ev.start_mark, f"unsupported YAML tag {tag}")
-    except ValueError:
-        pass
-    raise fail(ev.start_mark, f"{v!r} is not a valid {tag.rsplit(':', 1)[-1]}")
