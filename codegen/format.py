@@ -9,7 +9,7 @@
 * ``format_python``: the protocol wire models (``mcp_wire``), formatted in memory by the pinned
   black (the design card's formatter; six revisions are small enough).
 
-tests/server/test_black_clean.py checks that generated packages are stable under the pinned ruff.
+tests/server/test_ruff_stable.py checks that generated packages are stable under the pinned ruff.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 
 from codegen.client.build import render_client
 from tests.client.helpers import WEATHER
-from tests.server.test_black_clean import reformat
+from tests.server.test_ruff_stable import reformat
 
 REPO = Path(__file__).resolve().parents[2]
 MANIFESTS = {
