@@ -20,6 +20,16 @@ from typing import Any
 from codegen.errors import McpgenError
 from codegen.resources import schema_dir
 
+FACT_DEFINITIONS: tuple[str, ...] = (
+    "Tool",
+    "Resource",
+    "ResourceTemplate",
+    "Prompt",
+    "PromptArgument",
+)
+"""The schema definitions whose fields each revision pin records (the runtime serves only the
+fields a client's revision has)."""
+
 
 @dataclass(frozen=True)
 class Pin:
@@ -29,9 +39,9 @@ class Pin:
     module: str
     stateless: bool = False
     """The revision has no ``initialize`` handshake (the 2026-07-28 wire)."""
-    tool_fields: tuple[str, ...] = ()
-    """The top-level properties of the revision's ``Tool`` (checked against the schema by
-    ``check_facts``)."""
+    fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """``(definition, its top-level properties)`` for each of ``FACT_DEFINITIONS`` (checked
+    against the schema by ``check_facts``)."""
 
 
 def pins_path() -> Path:
@@ -57,17 +67,21 @@ def load_pins() -> dict[str, Pin]:
     data = load_pins_document()
     pins: dict[str, Pin] = {}
     for rev, entry in data["revisions"].items():
-        fields = entry.get("toolFields") if isinstance(entry, dict) else None
+        fields = entry.get("fields") if isinstance(entry, dict) else None
         if (
             not isinstance(entry, dict)
             or not all(isinstance(entry.get(k), str) for k in ("url", "sha256", "module"))
             or not isinstance(entry.get("stateless"), bool)
-            or not isinstance(fields, list)
-            or not all(isinstance(f, str) for f in fields)
+            or not isinstance(fields, dict)
+            or sorted(fields) != sorted(FACT_DEFINITIONS)
+            or not all(
+                isinstance(v, list) and all(isinstance(f, str) for f in v) for v in fields.values()
+            )
         ):
             raise McpgenError(
                 f"revision pin {rev!r} needs url, sha256, module (strings), stateless (a "
-                "boolean) and toolFields (a list of strings)",
+                f"boolean) and fields (for each of {', '.join(FACT_DEFINITIONS)}: a list of "
+                "strings)",
                 path=str(pins_path()),
             )
         pins[rev] = Pin(
@@ -76,24 +90,25 @@ def load_pins() -> dict[str, Pin]:
             entry["sha256"],
             entry["module"],
             stateless=entry["stateless"],
-            tool_fields=tuple(fields),
+            fields=tuple((k, tuple(fields[k])) for k in FACT_DEFINITIONS),
         )
     return pins
 
 
 def check_facts(pin: Pin, doc: dict[str, Any]) -> None:
-    """The pin's ``stateless`` and ``toolFields`` must say what its schema says."""
+    """The pin's ``stateless`` and ``fields`` must say what its schema says."""
     defs = doc.get("definitions") or doc.get("$defs") or {}
-    tool = defs.get("Tool") if isinstance(defs, dict) else None
-    props = tool.get("properties") if isinstance(tool, dict) else None
-    fields = sorted(props) if isinstance(props, dict) else []
+    for name, pinned in pin.fields:
+        node = defs.get(name) if isinstance(defs, dict) else None
+        props = node.get("properties") if isinstance(node, dict) else None
+        fields = sorted(props) if isinstance(props, dict) else []
+        if sorted(pinned) != fields:
+            raise McpgenError(
+                f"revision pin {pin.revision!r}: fields.{name} {sorted(pinned)} but its "
+                f"schema's {name} has {fields}",
+                path=str(pins_path()),
+            )
     stateless = "InitializeRequest" not in defs
-    if sorted(pin.tool_fields) != fields:
-        raise McpgenError(
-            f"revision pin {pin.revision!r}: toolFields {sorted(pin.tool_fields)} but its "
-            f"schema's Tool has {fields}",
-            path=str(pins_path()),
-        )
     if pin.stateless != stateless:
         raise McpgenError(
             f"revision pin {pin.revision!r}: stateless is {str(pin.stateless).lower()} but its "

@@ -16,6 +16,7 @@ import mcp_wire as _wire
 
 __all__ = [
     "CONNECT_MODES",
+    "FIELDS",
     "ConnectMode",
     "KNOWN_REVISIONS",
     "MODERN_REVISIONS",
@@ -45,10 +46,15 @@ NEWEST_RANK = len(REVISIONS) - 1
 MODERN_REVISIONS: frozenset[str] = frozenset(_wire.STATELESS)
 """Revisions on the stateless wire (no handshake, ``resultType`` on every result)."""
 
-TOOL_FIELDS: dict[str, frozenset[str]] = {
-    rev: frozenset(fields) for rev, fields in _wire.TOOL_FIELDS.items()
+FIELDS: dict[str, dict[str, frozenset[str]]] = {
+    rev: {name: frozenset(fields) for name, fields in table.items()}
+    for rev, table in _wire.FIELDS.items()
 }
-"""Top-level ``Tool`` fields per revision (the spec's schema.json, ``Tool``)."""
+"""Revision -> definition (``Tool``, ``Resource``, ``ResourceTemplate``, ``Prompt``,
+``PromptArgument``) -> its top-level fields (the spec's schema.json)."""
+
+TOOL_FIELDS: dict[str, frozenset[str]] = {rev: table["Tool"] for rev, table in FIELDS.items()}
+"""Top-level ``Tool`` fields per revision."""
 
 ConnectMode = Literal["auto", "legacy", "2026-07-28"]
 """How a client connects: ``auto`` (``server/discover``, then the ``initialize`` handshake),

@@ -171,8 +171,13 @@ def test_pull_unknown_revision(spec_dir: Path, tmp_path: Path) -> None:
     ("change", "message"),
     [
         (
-            {"toolFields": ["description", "inputSchema", "name", "title"]},
-            "revision pin '2024-11-05': toolFields ['description', 'inputSchema', 'name', "
+            {
+                "fields": {
+                    **PINS["2024-11-05"]["fields"],
+                    "Tool": ["description", "inputSchema", "name", "title"],
+                }
+            },
+            "revision pin '2024-11-05': fields.Tool ['description', 'inputSchema', 'name', "
             "'title'] but its schema's Tool has ['description', 'inputSchema', 'name']",
         ),
         (
