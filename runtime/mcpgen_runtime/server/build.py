@@ -18,6 +18,8 @@ from mcp.server.lowlevel import Server
 from .asking import RequestStateKey
 from .bindings import CompiledTool, ServerInfo, ToolBinding, bind_handler
 from .limits import DEFAULT_LIMITS
+from .prompts import PromptBinding
+from .resources import ResourceBinding, TemplateBinding
 from .tools import ToolsRuntime
 
 __all__ = ["build_server"]
@@ -35,12 +37,17 @@ def build_server(
     request_state_key: RequestStateKey | bytes | None = None,
     list_changed: bool | None = None,
     limits: Mapping[str, Any] | None = None,
+    resources: Sequence[ResourceBinding] = (),
+    templates: Sequence[TemplateBinding] = (),
+    prompts: Sequence[PromptBinding] = (),
 ) -> Server[Any]:
     """An SDK ``Server`` serving ``bindings`` with ``handlers`` (an instance of the generated
     base class); each schema is compiled once, on the tool's first call.
 
-    ``request_state_key`` and ``limits`` are the start-up options (``options.StartupOptions``)
-    ``run_cli`` passes through the generated ``create_server``."""
+    ``resources``, ``templates`` and ``prompts``: the manifest's other sections (their
+    methods are served only when there is something to serve; completions when a prompt or a
+    template exists). ``request_state_key`` and ``limits`` are the start-up options
+    (``options.StartupOptions``) ``run_cli`` passes through the generated ``create_server``."""
     if page_size is not None and page_size < 1:
         raise ValueError("page_size must be a positive integer or None")
     if list_changed is None:
@@ -62,6 +69,8 @@ def build_server(
         else RequestStateKey(request_state_key)
     )
     runtime: ToolsRuntime[H] = ToolsRuntime(tools=compiled, page_size=page_size, state_key=key)
+    surface = _surface(runtime, handlers, resources, templates, prompts, page_size)
+    cache = CacheHint(ttl_ms=list_ttl_ms, scope="private")
     server: Server[Any] = Server(
         info.name,
         version=info.version,
@@ -69,12 +78,13 @@ def build_server(
         description=info.description,
         instructions=info.instructions,
         website_url=info.website_url,
-        cache_hints={"tools/list": CacheHint(ttl_ms=list_ttl_ms, scope="private")},
+        cache_hints={m: cache for m in ("tools/list", *surface.pop("cacheable", ()))},
         get_tool_input_schema=lambda tool: (
             runtime.by_name[tool].definition["inputSchema"] if tool in runtime.by_name else None
         ),
         on_list_tools=runtime.list_tools,  # type: ignore[arg-type]
         on_call_tool=runtime.call_tool,  # type: ignore[arg-type]
+        **surface,
     )
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, runtime.set_level)
     from mcp.server.lowlevel.server import NotificationOptions
@@ -95,3 +105,51 @@ def build_server(
     server.mcpgen_runtime = runtime  # type: ignore[attr-defined]
     server.middleware.append(runtime.restore_exact_schemas)
     return server
+
+
+def _surface(
+    runtime: ToolsRuntime[Any],
+    handlers: object,
+    resources: Sequence[ResourceBinding],
+    templates: Sequence[TemplateBinding],
+    prompts: Sequence[PromptBinding],
+    page_size: int | None,
+) -> dict[str, Any]:
+    """The SDK hooks of the resources, prompts and completions a manifest declares (plus the
+    ``cacheable`` methods among them)."""
+    hooks: dict[str, Any] = {}
+    cacheable: list[str] = []
+    resources_rt = prompts_rt = None
+    if resources or templates:
+        from .resources import ResourcesRuntime
+
+        resources_rt = ResourcesRuntime(resources, templates, handlers, page_size, runtime)
+        runtime.resources = resources_rt
+        hooks.update(
+            on_list_resources=resources_rt.list_resources,
+            on_list_resource_templates=resources_rt.list_templates,
+            on_read_resource=resources_rt.read_resource,
+            on_subscribe_resource=resources_rt.subscribe,
+            on_unsubscribe_resource=resources_rt.unsubscribe,
+        )
+        # resources/read too: on 2026-07-28 ttlMs and cacheScope are required there, and the
+        # SDK's result sieve silently drops `contents` from a result without them
+        cacheable += ["resources/list", "resources/templates/list", "resources/read"]
+    if prompts:
+        from .prompts import PromptsRuntime
+
+        prompts_rt = PromptsRuntime(prompts, handlers, page_size, runtime)
+        hooks.update(on_list_prompts=prompts_rt.list_prompts, on_get_prompt=prompts_rt.get_prompt)
+        cacheable.append("prompts/list")
+    if prompts or templates:
+        from .completions import Completions
+        from .prompts import PromptsRuntime
+        from .resources import ResourcesRuntime
+
+        completions = Completions(
+            prompts_rt or PromptsRuntime((), handlers, page_size, runtime),
+            resources_rt or ResourcesRuntime((), (), handlers, page_size, runtime),
+        )
+        hooks["on_completion"] = completions.complete
+    hooks["cacheable"] = cacheable
+    return hooks

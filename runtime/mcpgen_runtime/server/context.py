@@ -146,6 +146,13 @@ class ToolContext:
         names = [name] if isinstance(name, str) else list(name)
         return await self._levels.set_enabled(names, enabled)
 
+    async def resource_updated(self, uri: str) -> None:
+        """Tell the clients subscribed to ``uri`` that it changed
+        (``notifications/resources/updated``; 2026-07-28 listeners that asked for it too)."""
+        resources = getattr(self._levels, "resources", None)
+        if resources is not None:
+            await resources.updated(uri)
+
     def tool_enabled(self, name: str) -> bool:
         return self._levels.is_enabled(name)
 

@@ -1,0 +1,204 @@
+"""The prompts surface of a generated server: ``prompts/list`` and ``prompts/get``.
+
+A prompt's messages are static (written in the manifest, with ``{argument}`` placeholders) or
+built by a handler method that gets the typed arguments. Placeholders are substituted by
+``fill``: a name in braces that is one of the prompt's arguments is replaced by its value,
+``{{`` and ``}}`` are literal braces, and nothing is ever evaluated (no format-string attribute
+or index access, no template engine at run time).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import mcp.types as types
+from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from pydantic import BaseModel, ValidationError
+
+from .asking import InputRequired
+from .context import ToolContext
+from .listing import finish, page, shape_definition
+
+if TYPE_CHECKING:
+    from .tools import ToolsRuntime
+
+__all__ = ["PromptBinding", "PromptsRuntime", "fill", "messages"]
+
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
+
+
+def fill(text: str, arguments: Mapping[str, str]) -> str:
+    """``text`` with each ``{name}`` of ``arguments`` replaced by its value (``{{``/``}}``:
+    literal braces; any other brace is kept as written)."""
+
+    def one(m: re.Match[str]) -> str:
+        token = m.group(0)
+        if token == "{{":
+            return "{"
+        if token == "}}":
+            return "}"
+        name = m.group(1)
+        return arguments[name] if name in arguments else token
+
+    return _PLACEHOLDER.sub(one, text)
+
+
+class PromptBinding:
+    """One prompt: its exact definition, and its static messages or its handler method."""
+
+    __slots__ = ("definition_json", "messages", "method", "args_model", "completions")
+
+    def __init__(
+        self,
+        *,
+        definition_json: str,
+        messages: Sequence[tuple[str, str]] | None = None,
+        method: str | None = None,
+        args_model: type[BaseModel] | None = None,
+        completions: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        if (messages is None) == (method is None):
+            raise ValueError("a prompt has either static messages or a handler method")
+        self.definition_json = definition_json
+        self.messages = tuple(messages or ())
+        """``(role, text with placeholders)`` per message."""
+        self.method = method
+        self.args_model = args_model
+        self.completions = dict(completions or {})
+
+
+class _Prompt:
+    __slots__ = ("definition", "binding", "invoke", "required")
+
+    def __init__(self, binding: PromptBinding, handlers: object) -> None:
+        self.definition: dict[str, Any] = json.loads(binding.definition_json)
+        self.binding = binding
+        self.invoke = getattr(handlers, binding.method) if binding.method else None
+        if binding.method and not callable(self.invoke):
+            raise TypeError(f"handlers have no method {binding.method!r}")
+        self.required = [
+            a["name"] for a in self.definition.get("arguments") or () if a.get("required")
+        ]
+
+
+class PromptsRuntime:
+    def __init__(
+        self,
+        prompts: Sequence[PromptBinding],
+        handlers: object,
+        page_size: int | None,
+        tools: ToolsRuntime[Any],
+    ) -> None:
+        self.prompts = [_Prompt(b, handlers) for b in prompts]
+        self.by_name = {p.definition["name"]: p for p in self.prompts}
+        self.page_size = page_size
+        self.tools = tools
+
+    async def list_prompts(
+        self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> dict[str, Any]:
+        version = ctx.protocol_version
+        items, cursor = page(
+            self.prompts, params.cursor if params else None, self.page_size, "prompts"
+        )
+        listed = []
+        for p in items:
+            shaped = shape_definition(p.definition, "Prompt", version)
+            if "arguments" in shaped:
+                shaped["arguments"] = [
+                    shape_definition(a, "PromptArgument", version) for a in shaped["arguments"]
+                ]
+            listed.append(shaped)
+        return finish({"prompts": listed}, cursor, version)
+
+    async def get_prompt(
+        self, ctx: ServerRequestContext[Any, Any], params: types.GetPromptRequestParams
+    ) -> dict[str, Any]:
+        version = ctx.protocol_version
+        prompt = self.by_name.get(params.name)
+        if prompt is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {params.name}")
+        arguments = dict(params.arguments or {})
+        missing = [n for n in prompt.required if n not in arguments]
+        if missing:
+            raise MCPError(
+                code=types.INVALID_PARAMS,
+                message=f"Prompt {params.name!r} needs the argument(s) {', '.join(missing)}",
+            )
+        result: dict[str, Any] = {}
+        if isinstance(prompt.definition.get("description"), str):
+            result["description"] = prompt.definition["description"]
+        if prompt.invoke is None:
+            result["messages"] = [
+                {"role": role, "content": {"type": "text", "text": fill(text, arguments)}}
+                for role, text in prompt.binding.messages
+            ]
+        else:
+            result["messages"] = await self._run(ctx, prompt, arguments)
+            if isinstance(result["messages"], dict):  # an InputRequiredResult
+                return result["messages"]
+        return finish(result, None, version)
+
+    async def _run(
+        self, ctx: ServerRequestContext[Any, Any], prompt: _Prompt, arguments: dict[str, Any]
+    ) -> Any:
+        name = prompt.definition["name"]
+        key = f"prompt:{name}"
+        inputs = None
+        raw = ctx.params
+        if isinstance(raw, Mapping) and ("requestState" in raw or "inputResponses" in raw):
+            from .rounds import open_inputs
+
+            opened = open_inputs(self.tools.state_key, key, raw, arguments)
+            if isinstance(opened, dict):  # a genuine but unusable state
+                text = opened["content"][0]["text"]
+                raise MCPError(code=types.INVALID_PARAMS, message=text)
+            inputs = opened
+        tctx = ToolContext(ctx, name, self.tools, inputs)
+        model = prompt.binding.args_model
+        try:
+            typed: Any = model.model_validate(arguments) if model is not None else arguments
+        except ValidationError as exc:
+            from .validation import pydantic_problems
+
+            problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
+            raise MCPError(
+                code=types.INVALID_PARAMS,
+                message=f"Invalid arguments for prompt {name!r}: " + "; ".join(problems),
+            ) from None
+        assert prompt.invoke is not None
+        try:
+            value = await prompt.invoke(typed, tctx)
+        except InputRequired as exc:
+            from .rounds import input_required
+
+            return input_required(self.tools.state_key, key, arguments, tctx.call_inputs(), exc)
+        return messages(value)
+
+
+def messages(value: object) -> list[dict[str, Any]]:
+    """A prompt handler's value as ``GetPromptResult.messages``: a ``str`` is one user text
+    message; a content block (wire model or mapping with ``type``) is one user message; a
+    mapping or model with ``role`` and ``content`` is a message; a list is several."""
+    if isinstance(value, str):
+        return [{"role": "user", "content": {"type": "text", "text": value}}]
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if isinstance(value, Mapping):
+        if "role" in value and "content" in value:
+            content = value["content"]
+            if isinstance(content, BaseModel):
+                content = content.model_dump(mode="json", by_alias=True, exclude_none=True)
+            return [{"role": value["role"], "content": dict(content)}]
+        if "type" in value:
+            return [{"role": "user", "content": dict(value)}]
+    if isinstance(value, (list, tuple)):
+        return [m for v in value for m in messages(v)]
+    raise TypeError(
+        f"a prompt handler returned {type(value).__name__}; return str, a content block, a "
+        "{role, content} message, or a list of them"
+    )

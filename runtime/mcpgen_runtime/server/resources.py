@@ -1,0 +1,268 @@
+"""The resources surface of a generated server: ``resources/list``,
+``resources/templates/list``, ``resources/read``, ``resources/subscribe`` and
+``resources/unsubscribe``, on the SDK's hooks.
+
+Generated code only declares: a ``ResourceBinding`` per resource (its exact definition and its
+contents: inline text, or a handler method) and a ``TemplateBinding`` per resource template (its
+definition, its handler method and the model of its typed variables). RFC 6570 templates are
+parsed and matched by the SDK's own ``mcp.shared.uri_template`` (expansion and matching, both
+directions). A URI that matches nothing is the error its revision specifies: ``-32602`` on
+2026-07-28 (SEP-2164), ``-32002`` before.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import weakref
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import mcp.types as types
+from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from mcp.shared.uri_template import UriTemplate
+from pydantic import BaseModel, ValidationError
+
+from ..revisions import MODERN_REVISIONS
+from .context import ToolContext
+from .listing import finish, page, shape_definition
+from .outcome import LOGGER
+
+if TYPE_CHECKING:
+    from .tools import ToolsRuntime
+
+__all__ = [
+    "RESOURCE_NOT_FOUND",
+    "ResourceBinding",
+    "ResourcesRuntime",
+    "TemplateBinding",
+    "contents",
+]
+
+RESOURCE_NOT_FOUND = -32002
+"""The resource-not-found code of the handshake revisions (2026-07-28 uses -32602)."""
+
+
+class ResourceBinding:
+    """One resource: its exact definition (JSON text) and where its contents come from."""
+
+    __slots__ = ("definition_json", "text", "method")
+
+    def __init__(
+        self, *, definition_json: str, text: str | None = None, method: str | None = None
+    ) -> None:
+        if (text is None) == (method is None):
+            raise ValueError("a resource has either inline text or a handler method")
+        self.definition_json = definition_json
+        self.text = text
+        self.method = method
+
+
+class TemplateBinding:
+    """One resource template: its exact definition, its handler and its typed variables."""
+
+    __slots__ = ("definition_json", "method", "params_model", "completions")
+
+    def __init__(
+        self,
+        *,
+        definition_json: str,
+        method: str,
+        params_model: type[BaseModel],
+        completions: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        self.definition_json = definition_json
+        self.method = method
+        self.params_model = params_model
+        self.completions = dict(completions or {})
+
+
+class _Resource:
+    __slots__ = ("definition", "binding", "invoke")
+
+    def __init__(self, binding: ResourceBinding, handlers: object) -> None:
+        self.definition: dict[str, Any] = json.loads(binding.definition_json)
+        self.binding = binding
+        self.invoke = getattr(handlers, binding.method) if binding.method else None
+        if binding.method and not callable(self.invoke):
+            raise TypeError(f"handlers have no method {binding.method!r}")
+
+
+class _Template:
+    __slots__ = ("definition", "binding", "template", "invoke")
+
+    def __init__(self, binding: TemplateBinding, handlers: object) -> None:
+        self.definition: dict[str, Any] = json.loads(binding.definition_json)
+        self.binding = binding
+        self.template = UriTemplate.parse(self.definition["uriTemplate"])
+        invoke = getattr(handlers, binding.method, None)
+        if not callable(invoke):
+            raise TypeError(f"handlers have no method {binding.method!r}")
+        self.invoke: Callable[[BaseModel, ToolContext], Awaitable[object]] = invoke
+
+
+class ResourcesRuntime:
+    """The resources and templates a server serves, and their subscriptions."""
+
+    def __init__(
+        self,
+        resources: Sequence[ResourceBinding],
+        templates: Sequence[TemplateBinding],
+        handlers: object,
+        page_size: int | None,
+        tools: ToolsRuntime[Any],
+    ) -> None:
+        self.resources = [_Resource(b, handlers) for b in resources]
+        self.templates = [_Template(b, handlers) for b in templates]
+        self.by_uri = {r.definition["uri"]: r for r in self.resources}
+        self.page_size = page_size
+        self.tools = tools  # the shared bus, request-state key and connections
+        self.subscribers: dict[str, weakref.WeakValueDictionary[int, Any]] = {}
+
+    # -- lists -------------------------------------------------------------------------
+
+    async def list_resources(
+        self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> dict[str, Any]:
+        version = ctx.protocol_version
+        items, cursor = page(
+            self.resources, params.cursor if params else None, self.page_size, "resources"
+        )
+        result: dict[str, Any] = {
+            "resources": [shape_definition(r.definition, "Resource", version) for r in items]
+        }
+        return finish(result, cursor, version)
+
+    async def list_templates(
+        self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> dict[str, Any]:
+        version = ctx.protocol_version
+        items, cursor = page(
+            self.templates, params.cursor if params else None, self.page_size, "templates"
+        )
+        result: dict[str, Any] = {
+            "resourceTemplates": [
+                shape_definition(t.definition, "ResourceTemplate", version) for t in items
+            ]
+        }
+        return finish(result, cursor, version)
+
+    # -- read ------------------------------------------------------------------------
+
+    def find(self, uri: str) -> tuple[_Resource | _Template, dict[str, Any]] | None:
+        """The resource with ``uri``, else the first template that matches it (with its
+        variables), else None."""
+        resource = self.by_uri.get(uri)
+        if resource is not None:
+            return resource, {}
+        for template in self.templates:
+            found = template.template.match(uri)
+            if found is not None:
+                return template, found
+        return None
+
+    async def read_resource(
+        self, ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
+    ) -> dict[str, Any]:
+        uri = str(params.uri)
+        version = ctx.protocol_version
+        found = self.find(uri)
+        if found is None:
+            raise _not_found(uri, version)
+        target, variables = found
+        mime = target.definition.get("mimeType")
+        if isinstance(target, _Resource) and target.binding.text is not None:
+            return finish({"contents": [_text(uri, target.binding.text, mime)]}, None, version)
+        name = target.definition.get("name", uri)
+        tctx = ToolContext(ctx, name, self.tools, None)
+        if isinstance(target, _Template):
+            try:
+                typed = target.binding.params_model.model_validate(variables)
+            except ValidationError as exc:
+                from .validation import pydantic_problems
+
+                problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
+                raise MCPError(
+                    code=types.INVALID_PARAMS,
+                    message=f"Invalid URI {uri!r} for template "
+                    f"{target.definition['uriTemplate']!r}: " + "; ".join(problems),
+                ) from None
+            value = await target.invoke(typed, tctx)
+        else:
+            assert target.invoke is not None
+            value = await target.invoke(tctx)
+        return finish({"contents": contents(uri, value, mime)}, None, version)
+
+    # -- subscriptions -------------------------------------------------------------------
+
+    async def subscribe(
+        self, ctx: ServerRequestContext[Any, Any], params: types.SubscribeRequestParams
+    ) -> types.EmptyResult:
+        uri = str(params.uri)
+        if self.find(uri) is None:
+            raise _not_found(uri, ctx.protocol_version)
+        conn = getattr(ctx.session, "_connection", None)
+        if conn is not None:
+            self.subscribers.setdefault(uri, weakref.WeakValueDictionary())[id(conn)] = conn
+        return types.EmptyResult()
+
+    async def unsubscribe(
+        self, ctx: ServerRequestContext[Any, Any], params: types.UnsubscribeRequestParams
+    ) -> types.EmptyResult:
+        uri = str(params.uri)
+        conn = getattr(ctx.session, "_connection", None)
+        subs = self.subscribers.get(uri)
+        if subs is not None and conn is not None:
+            subs.pop(id(conn), None)
+        return types.EmptyResult()
+
+    async def updated(self, uri: str) -> None:
+        """``notifications/resources/updated`` for ``uri``: to 2026-07-28 listeners that asked
+        for it and to every handshake connection subscribed to it."""
+        from mcp.shared.subscriptions import ResourceUpdated
+
+        await self.tools.bus.publish(ResourceUpdated(uri=uri))
+        for conn in list((self.subscribers.get(uri) or {}).values()):
+            try:
+                await conn.send_resource_updated(uri)
+            except Exception as exc:  # a closed connection: forget it
+                LOGGER.debug("resources/updated not delivered: %s", exc)
+
+
+def _not_found(uri: str, version: str) -> MCPError:
+    code = types.INVALID_PARAMS if version in MODERN_REVISIONS else RESOURCE_NOT_FOUND
+    return MCPError(code=code, message=f"Resource not found: {uri}", data={"uri": uri})
+
+
+def _text(uri: str, text: str, mime: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"uri": uri}
+    if isinstance(mime, str):
+        out["mimeType"] = mime
+    out["text"] = text
+    return out
+
+
+def contents(uri: str, value: object, mime: Any) -> list[dict[str, Any]]:
+    """A handler's value as ``ReadResourceResult.contents``: ``str`` is text, ``bytes`` a
+    base64 blob, a wire ``*ResourceContents`` model or mapping is taken as it is, and a list
+    of these is several contents."""
+    if isinstance(value, str):
+        return [_text(uri, value, mime)]
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        out: dict[str, Any] = {"uri": uri}
+        if isinstance(mime, str):
+            out["mimeType"] = mime
+        out["blob"] = base64.b64encode(bytes(value)).decode("ascii")
+        return [out]
+    if isinstance(value, BaseModel):
+        dumped: dict[str, Any] = value.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return [dumped]
+    if isinstance(value, Mapping):
+        return [dict(value)]
+    if isinstance(value, (list, tuple)):
+        return [item for v in value for item in contents(uri, v, mime)]
+    raise TypeError(
+        f"a resource handler returned {type(value).__name__}; return str, bytes, a "
+        "TextResourceContents/BlobResourceContents, or a list of them"
+    )

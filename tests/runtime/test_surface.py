@@ -1,0 +1,201 @@
+"""Resources, resource templates, prompts and completions in the runtime (``build_server``
+with hand-written bindings, as generated code declares them), driven by the official
+``mcp.Client`` in process on both wires."""
+
+from __future__ import annotations
+
+import json
+from types import ModuleType
+from typing import Any
+
+import anyio
+import mcp.types as types
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from pydantic import BaseModel
+
+from mcpgen_runtime import ToolContext, build_server
+from mcpgen_runtime.server.prompts import PromptBinding, fill
+from mcpgen_runtime.server.resources import ResourceBinding, TemplateBinding
+
+MODES = ["legacy", "2026-07-28"]
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(16))
+
+
+class ItemParams(BaseModel):
+    id: int
+
+
+class GreetArgs(BaseModel):
+    name: str
+    mood: str | None = None
+
+
+def _bindings() -> dict[str, Any]:
+    resources = [
+        ResourceBinding(
+            definition_json=json.dumps(
+                {
+                    "uri": "test://static-text",
+                    "name": "static-text",
+                    "title": "Static text",
+                    "mimeType": "text/plain",
+                }
+            ),
+            text="hello {not a placeholder}",
+        ),
+        ResourceBinding(
+            definition_json=json.dumps(
+                {"uri": "test://logo", "name": "logo", "mimeType": "image/png", "size": 24}
+            ),
+            method="read_logo",
+        ),
+    ]
+    templates = [
+        TemplateBinding(
+            definition_json=json.dumps(
+                {
+                    "uriTemplate": "test://items/{id}",
+                    "name": "item",
+                    "mimeType": "application/json",
+                }
+            ),
+            method="read_item",
+            params_model=ItemParams,
+            completions={"id": ["1", "12", "123", "7"]},
+        )
+    ]
+    prompts = [
+        PromptBinding(
+            definition_json=json.dumps(
+                {
+                    "name": "greet",
+                    "title": "Greeting",
+                    "description": "Greets someone.",
+                    "arguments": [
+                        {"name": "name", "required": True, "title": "Name"},
+                        {"name": "mood"},
+                    ],
+                }
+            ),
+            messages=[("user", "Say hello to {name} ({{literally}}) {name.__class__}")],
+            completions={"name": ["Ada", "Alan", "Grace"]},
+        ),
+        PromptBinding(
+            definition_json=json.dumps({"name": "built", "arguments": [{"name": "name"}]}),
+            method="prompt_built",
+            args_model=GreetArgs,
+        ),
+    ]
+    return {"resources": resources, "templates": templates, "prompts": prompts}
+
+
+def _server(example: tuple[ModuleType, Any]) -> Any:
+    mod, generated = example
+
+    class Handlers(mod.Handlers):  # type: ignore[misc, name-defined]
+        async def read_logo(self, ctx: ToolContext) -> bytes:
+            return PNG
+
+        async def read_item(self, params: ItemParams, ctx: ToolContext) -> str:
+            return json.dumps({"id": params.id, "double": params.id * 2})
+
+        async def prompt_built(self, args: GreetArgs, ctx: ToolContext) -> Any:
+            return [f"Hi {args.name}", {"type": "image", "data": "AA==", "mimeType": "image/png"}]
+
+    return build_server(Handlers(), generated.BINDINGS, generated.SERVER_INFO, **_bindings())
+
+
+def _run(example: tuple[ModuleType, Any], mode: str, body: Any) -> None:
+    server = _server(example)
+
+    async def main() -> None:
+        async with Client(server, mode=mode) as client:  # type: ignore[arg-type]
+            await body(client)
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_resources_list_and_read(example: Any, mode: str) -> None:
+    async def body(client: Client) -> None:
+        listed = await client.list_resources()
+        assert [r.name for r in listed.resources] == ["static-text", "logo"]
+        assert listed.resources[0].title == "Static text"
+        templates = await client.list_resource_templates()
+        assert [t.uri_template for t in templates.resource_templates] == ["test://items/{id}"]
+        text = await client.read_resource("test://static-text")
+        block = text.contents[0]
+        assert isinstance(block, types.TextResourceContents)
+        assert block.text == "hello {not a placeholder}" and block.mime_type == "text/plain"
+        blob = await client.read_resource("test://logo")
+        assert isinstance(blob.contents[0], types.BlobResourceContents)
+        import base64
+
+        assert base64.b64decode(blob.contents[0].blob) == PNG
+        item = await client.read_resource("test://items/21")
+        assert isinstance(item.contents[0], types.TextResourceContents)
+        assert json.loads(item.contents[0].text) == {"id": 21, "double": 42}
+
+    _run(example, mode, body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_unknown_uri_and_bad_variable_are_protocol_errors(example: Any, mode: str) -> None:
+    async def body(client: Client) -> None:
+        with pytest.raises(MCPError) as missing:
+            await client.read_resource("test://nothing-here")
+        expected = -32602 if mode == "2026-07-28" else -32002
+        assert missing.value.error.code == expected
+        assert "test://nothing-here" in missing.value.error.message
+        with pytest.raises(MCPError) as bad:
+            await client.read_resource("test://items/abc")
+        assert bad.value.error.code == -32602 and "id" in bad.value.error.message
+        if mode == "legacy":
+            await client.subscribe_resource("test://static-text")
+            await client.unsubscribe_resource("test://static-text")
+            with pytest.raises(MCPError) as unknown:
+                await client.subscribe_resource("test://nothing-here")
+            assert unknown.value.error.code == -32002
+
+    _run(example, mode, body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_prompts_and_completions(example: Any, mode: str) -> None:
+    async def body(client: Client) -> None:
+        listed = await client.list_prompts()
+        assert [p.name for p in listed.prompts] == ["greet", "built"]
+        got = await client.get_prompt("greet", {"name": "Ada"})
+        content = got.messages[0].content
+        assert isinstance(content, types.TextContent)
+        # placeholders are substituted, nothing is evaluated
+        assert content.text == "Say hello to Ada ({literally}) {name.__class__}"
+        with pytest.raises(MCPError) as missing:
+            await client.get_prompt("greet", {})
+        assert missing.value.error.code == -32602 and "name" in missing.value.error.message
+        built = await client.get_prompt("built", {"name": "Grace"})
+        assert [m.content.type for m in built.messages] == ["text", "image"]
+        done = await client.complete(
+            types.PromptReference(type="ref/prompt", name="greet"),
+            {"name": "name", "value": "a"},
+        )
+        assert done.completion.values == ["Ada", "Alan"] and done.completion.total == 2
+        ids = await client.complete(
+            types.ResourceTemplateReference(type="ref/resource", uri="test://items/{id}"),
+            {"name": "id", "value": "12"},
+        )
+        assert ids.completion.values == ["12", "123"]
+        with pytest.raises(MCPError) as unknown:
+            await client.complete(
+                types.PromptReference(type="ref/prompt", name="nope"),
+                {"name": "name", "value": ""},
+            )
+        assert unknown.value.error.code == -32602
+
+    _run(example, mode, body)
+
+
+def test_fill_never_evaluates() -> None:
+    assert fill("{a} {b} {{a}} {a.__class__} {0} {", {"a": "x"}) == "x {b} {a} {a.__class__} {0} {"
