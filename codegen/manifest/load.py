@@ -24,7 +24,7 @@ from typing import Any
 
 from codegen.diagnostics import Diagnostic, Severity
 from codegen.errors import McpgenError
-from codegen.manifest.model import KNOWN_REVISIONS, Manifest, ServerInfo, ToolDef
+from codegen.manifest.model import KNOWN_REVISIONS, Manifest, SectionItem, ServerInfo, ToolDef
 from codegen.manifest.sourcemap import Document, load_document, parse_text
 from codegen.manifest.structure import describe, schema_errors
 
@@ -139,8 +139,22 @@ def load_from_document(
         source_map=doc.source_map,
         raw=value,
         dependencies=bundler.dependencies(),
+        resources=_section(value, shape, "resources"),
+        templates=_section(value, shape, "resourceTemplates"),
+        prompts=_section(value, shape, "prompts"),
     )
     return LoadResult(manifest, diags)
+
+
+def _section(value: Any, shape: str, key: str) -> tuple[SectionItem, ...]:
+    """A full manifest's ``resources``/``resourceTemplates``/``prompts`` (the structure check
+    has reported anything malformed; entries that are not mappings are skipped)."""
+    items = value.get(key) if shape == "Manifest" and isinstance(value, dict) else None
+    if not isinstance(items, list):
+        return ()
+    return tuple(
+        SectionItem(item, f"/{key}/{i}") for i, item in enumerate(items) if isinstance(item, dict)
+    )
 
 
 def _shape(value: Any) -> tuple[str | None, str]:

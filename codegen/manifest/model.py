@@ -14,7 +14,15 @@ from typing import Any
 # one table, owned by the runtime.
 from mcpgen_runtime.revisions import KNOWN_REVISIONS
 
-__all__ = ["KNOWN_REVISIONS", "Dependency", "Manifest", "ServerInfo", "SourceMap", "ToolDef"]
+__all__ = [
+    "KNOWN_REVISIONS",
+    "Dependency",
+    "Manifest",
+    "SectionItem",
+    "ServerInfo",
+    "SourceMap",
+    "ToolDef",
+]
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,24 @@ class ToolDef:
 
 
 @dataclass(frozen=True)
+class SectionItem:
+    """One entry of ``resources``, ``resourceTemplates`` or ``prompts``: ``raw`` as written
+    (the wire definition plus mcpgen's own keys: ``text``, ``handler``, ``variables``,
+    ``messages``, ``completions``), ``pointer`` where it sits in the file."""
+
+    raw: dict[str, Any]
+    pointer: str
+
+    @property
+    def name(self) -> str:
+        return str(self.raw.get("name", ""))
+
+    @property
+    def handler(self) -> bool:
+        return self.raw.get("handler") is True
+
+
+@dataclass(frozen=True)
 class Dependency:
     """A file other than the manifest that loading read (reached through a file ``$ref``).
 
@@ -142,3 +168,7 @@ class Manifest:
     dependencies: tuple[Dependency, ...] = ()
     """Every other file loading read (file ``$ref`` targets, transitively), sorted by ``path``;
     with the manifest itself these are all the inputs of anything generated from it."""
+    resources: tuple[SectionItem, ...] = ()
+    templates: tuple[SectionItem, ...] = ()
+    """``resourceTemplates``."""
+    prompts: tuple[SectionItem, ...] = ()

@@ -32,7 +32,7 @@ class ServerFiles:
 def generate_server(ir: ServerIR) -> ServerFiles:
     """Render every file of the package (unformatted)."""
     header = header_line(ir.manifest_name)
-    models = tool_models([(t.class_stem, t.input_schema, t.output_schema) for t in ir.tools])
+    models = tool_models(ir.model_specs)
     bodies = {"models.py": models.source}
     owned = {
         rel: render(template, header=header, ir=ir, body=bodies.get(rel, ""))

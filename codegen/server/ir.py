@@ -19,6 +19,7 @@ from typing import Any
 from codegen import __version__
 from codegen.manifest.model import Manifest
 from codegen.naming import class_name_from
+from codegen.surface import PreparedSurface, prepare_surface
 from codegen.toolset import canonical_json, prepare_tools
 from mcpgen_runtime import API_VERSION
 
@@ -75,6 +76,25 @@ class ServerIR:
     """``server.capabilities.tools.listChanged``: the runtime declares it."""
     server_limits_json: str | None = None
     """``server.limits`` as compact JSON (per-tool limits travel in each tool's JSON)."""
+    surface: PreparedSurface = PreparedSurface((), (), ())
+    """The manifest's resources, resource templates and prompts."""
+
+    @property
+    def surface_methods(self) -> list[Any]:
+        """The resources, templates and prompts a ``Handlers`` method serves."""
+        return [item for item in self.surface.all if item.method_name is not None]
+
+    @property
+    def model_specs(self) -> list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]]:
+        """``(stem, input schema, output schema)`` of every model of the package: each tool's,
+        then each template's variables and each handler prompt's arguments."""
+        specs: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]] = [
+            (t.class_stem, t.input_schema, t.output_schema) for t in self.tools
+        ]
+        for item in self.surface.all:
+            if item.model_stem and item.model_schema is not None:
+                specs.append((item.model_stem, item.model_schema, None))
+        return specs
 
     @property
     def handler_model_imports(self) -> list[str]:
@@ -84,6 +104,9 @@ class ServerIR:
             names.append(tool.input_model)
             if tool.output_model is not None:
                 names.append(tool.output_model)
+        for item in self.surface.all:
+            if item.model is not None and item.method_name is not None:
+                names.append(item.model)
         return names
 
 
@@ -96,6 +119,7 @@ def _legacy_alias(server_name: str) -> str | None:
 
 
 def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ServerIR:
+    prepared = prepare_tools(manifest, package=package)
     tools = [
         ToolIR(
             index=p.index,
@@ -114,7 +138,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
             description=p.tool.description,
             pointer=p.tool.pointer,
         )
-        for p in prepare_tools(manifest, package=package)
+        for p in prepared
     ]
     server = manifest.server
     return ServerIR(
@@ -134,4 +158,5 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         generator=f"mcpgen {__version__}",
         list_changed=server.list_changed,
         server_limits_json=canonical_json(server.limits) if server.limits else None,
+        surface=prepare_surface(manifest, [p.names for p in prepared]),
     )

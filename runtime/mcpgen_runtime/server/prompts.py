@@ -26,7 +26,12 @@ from .listing import finish, page, shape_definition
 if TYPE_CHECKING:
     from .tools import ToolsRuntime
 
-__all__ = ["PromptBinding", "PromptsRuntime", "fill", "messages"]
+__all__ = ["PromptBinding", "PromptContent", "PromptsRuntime", "fill", "messages"]
+
+PromptContent = BaseModel | Mapping[str, Any] | Sequence[Any]
+"""What a prompt handler may return besides ``str`` (one user text message): a content block
+(``TextContent``, ``ImageContent``, ``AudioContent``, ``EmbeddedResource``...), a
+``{role, content}`` message, or a list of them."""
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
 

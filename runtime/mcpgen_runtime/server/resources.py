@@ -34,11 +34,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RESOURCE_NOT_FOUND",
+    "ResourceContents",
     "ResourceBinding",
     "ResourcesRuntime",
     "TemplateBinding",
     "contents",
 ]
+
+ResourceContents = BaseModel | Mapping[str, Any] | Sequence[Any]
+"""What a resource handler may return besides ``str`` (text) and ``bytes`` (a blob): a wire
+``TextResourceContents``/``BlobResourceContents`` (or its JSON), or a list of contents."""
 
 RESOURCE_NOT_FOUND = -32002
 """The resource-not-found code of the handshake revisions (2026-07-28 uses -32602)."""

@@ -206,5 +206,10 @@ def create_server(
     start-up options ``python -m`` reads (``mcpgen_runtime.StartupOptions``), passed on.
     """
     return build_server(
-        handlers, BINDINGS, SERVER_INFO, page_size=page_size, list_ttl_ms=list_ttl_ms, **options
+        handlers,
+        BINDINGS,
+        SERVER_INFO,
+        page_size=page_size,
+        list_ttl_ms=list_ttl_ms,
+        **options,
     )
