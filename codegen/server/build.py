@@ -44,8 +44,15 @@ def _generate(loaded: Manifest, package: str, manifest_name: str) -> Generated:
         {"tool": t.name, "method": t.method_name, "input": t.input_model, "output": t.output_model}
         for t in ir.tools
     ]
+    surface = [
+        {"kind": i.kind, "key": i.key, "method": i.method_name, "model": i.model}
+        for i in ir.surface_methods
+    ]
     return Generated(
-        owned=files.owned, user=files.user, name=ir.server_name, facts={"tools": tools}
+        owned=files.owned,
+        user=files.user,
+        name=ir.server_name,
+        facts={"tools": tools, "surface": surface},
     )
 
 
@@ -86,6 +93,7 @@ def user_file_warnings(
         broken_imports,
         handlers_report,
         method_stub,
+        surface_stub,
         top_level_names,
     )
 
@@ -122,16 +130,23 @@ def user_file_warnings(
     except (OSError, UnicodeDecodeError):
         return warnings
     tools = {t["method"]: t for t in (facts or {}).get("tools", []) if isinstance(t, dict)}
-    report = handlers_report(source, {m: str(t["tool"]) for m, t in tools.items()})
+    surface = {s["method"]: s for s in (facts or {}).get("surface", []) if isinstance(s, dict)}
+    labels = {m: f"tool {t['tool']!r}" for m, t in tools.items()}
+    labels.update({m: f"{s['kind']} {s['key']!r}" for m, s in surface.items()})
+    report = handlers_report(source, labels)
     if report.problem:
         warnings.append(f"{handlers}: {report.problem}")
         return warnings
-    for tool, method in report.missing:
-        t = tools[method]
+    for label, method in report.missing:
+        if method in surface:
+            s = surface[method]
+            stub = surface_stub(method, str(s["kind"]), s.get("model"))
+        else:
+            t = tools[method]
+            stub = method_stub(method, str(t["input"]), t.get("output"))
         warnings.append(
-            f"{handlers}: tool {tool!r} has no method in Handlers (until there is one, it "
-            "answers 'not implemented yet'); add:\n"
-            + method_stub(method, str(t["input"]), t.get("output"))
+            f"{handlers}: {label} has no method in Handlers (until there is one, it "
+            "answers 'not implemented yet'); add:\n" + stub
         )
     for method in report.stale:
         warnings.append(

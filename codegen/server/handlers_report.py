@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 @dataclass
 class HandlersReport:
     missing: list[tuple[str, str]] = field(default_factory=list)
-    """(tool name, method name) of tools without a method in ``Handlers``."""
+    """(label, method name) of tools, resources, templates and prompts without a method in
+    ``Handlers``."""
     stale: list[str] = field(default_factory=list)
     """Methods of ``Handlers`` that look like tool methods but match no tool."""
     problem: str | None = None
@@ -34,6 +35,18 @@ def method_stub(method: str, input_model: str, output_model: str | None) -> str:
         "        raise NotImplementedError\n"
         f"  with: from ._generated.models import {models}"
     )
+
+
+def surface_stub(method: str, kind: str, model: str | None) -> str:
+    """A ready ``Handlers`` method for a resource, template or prompt (``kind``) without one."""
+    if kind == "resource":
+        head = f"    async def {method}(self, ctx: ToolContext) -> str:\n"
+    else:
+        param = "params" if kind == "template" else "args"
+        typ = model or "Mapping[str, str]"
+        head = f"    async def {method}(self, {param}: {typ}, ctx: ToolContext) -> str:\n"
+    tail = f"\n  with: from ._generated.models import {model}" if model else ""
+    return head + "        raise NotImplementedError" + tail
 
 
 def handlers_report(

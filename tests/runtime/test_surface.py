@@ -199,3 +199,37 @@ def test_prompts_and_completions(example: Any, mode: str) -> None:
 
 def test_fill_never_evaluates() -> None:
     assert fill("{a} {b} {{a}} {a.__class__} {0} {", {"a": "x"}) == "x {b} {a} {a.__class__} {0} {"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_handler_failures_are_safe_protocol_errors(example: Any, mode: str) -> None:
+    mod, generated = example
+
+    class Failing(mod.Handlers):  # type: ignore[misc, name-defined]
+        async def read_logo(self, ctx: ToolContext) -> bytes:
+            raise RuntimeError("secret database password in the message")
+
+        async def read_item(self, params: ItemParams, ctx: ToolContext) -> str:
+            raise NotImplementedError
+
+        async def prompt_built(self, args: GreetArgs, ctx: ToolContext) -> Any:
+            from mcpgen_runtime import ToolError
+
+            raise ToolError("no greeting for you")
+
+    server = build_server(Failing(), generated.BINDINGS, generated.SERVER_INFO, **_bindings())
+
+    async def main() -> None:
+        async with Client(server, mode=mode) as client:  # type: ignore[arg-type]
+            with pytest.raises(MCPError) as crashed:
+                await client.read_resource("test://logo")
+            assert "incident" in crashed.value.error.message
+            assert "secret" not in crashed.value.error.message
+            with pytest.raises(MCPError) as missing:
+                await client.read_resource("test://items/1")
+            assert "not implemented yet" in missing.value.error.message
+            with pytest.raises(MCPError) as refused:
+                await client.get_prompt("built", {"name": "x"})
+            assert refused.value.error.message == "no greeting for you"
+
+    anyio.run(main)

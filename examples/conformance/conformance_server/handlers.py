@@ -10,6 +10,9 @@ the handler again on the client's retry.
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
+from collections.abc import Mapping
 
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, Field
@@ -31,6 +34,8 @@ from mcpgen_runtime import (
 from ._generated import ToolsBase
 from ._generated.models import (
     JsonSchema202012ToolInput,
+    PromptTestPromptWithEmbeddedResourceInput,
+    ReadTemplateDataInput,
     TestAudioContentInput,
     TestElicitationInput,
     TestElicitationSep1034DefaultsInput,
@@ -55,6 +60,7 @@ from ._generated.models import (
     TestStreamingElicitationInput,
     TestToolWithLoggingInput,
     TestToolWithProgressInput,
+    TestTriggerPromptChangeInput,
     TestTriggerToolChangeInput,
     TestXMcpHeaderInput,
 )
@@ -79,6 +85,10 @@ class Confirm(BaseModel):
 
 class Color(BaseModel):
     color: str
+
+
+class PromptContext(BaseModel):
+    context: str
 
 
 class Sep1034Defaults(BaseModel):
@@ -315,6 +325,13 @@ class Handlers(ToolsBase):
         await ctx.set_tool_enabled("test_simple_text", True)
         return "tool list changed"
 
+    async def test_trigger_prompt_change(
+        self, args: TestTriggerPromptChangeInput, ctx: ToolContext
+    ) -> str:
+        await ctx.set_prompt_enabled("test_simple_prompt", False)
+        await ctx.set_prompt_enabled("test_simple_prompt", True)
+        return "prompt list changed"
+
     async def test_streaming_elicitation(
         self, args: TestStreamingElicitationInput, ctx: ToolContext
     ) -> str:
@@ -337,3 +354,46 @@ class Handlers(ToolsBase):
         self, args: JsonSchema202012ToolInput, ctx: ToolContext
     ) -> str:
         return "json_schema_2020_12_tool"
+
+    # -- resources, templates and prompts ------------------------------------------------
+
+    async def read_static_binary(self, ctx: ToolContext) -> bytes:
+        return base64.b64decode(TEST_IMAGE_BASE64)
+
+    async def read_template_data(self, params: ReadTemplateDataInput, ctx: ToolContext) -> str:
+        return json.dumps(
+            {"id": params.id, "templateTest": True, "data": f"Data for ID: {params.id}"},
+            separators=(",", ":"),
+        )
+
+    async def prompt_test_prompt_with_embedded_resource(
+        self, args: PromptTestPromptWithEmbeddedResourceInput, ctx: ToolContext
+    ) -> list[object]:
+        return [
+            EmbeddedResource(
+                type="resource",
+                resource=TextResourceContents(
+                    uri=args.resource_uri,
+                    mime_type="text/plain",
+                    text="Embedded resource content for testing.",
+                ),
+            ),
+            "Please process the embedded resource above.",
+        ]
+
+    async def prompt_test_prompt_with_image(
+        self, args: Mapping[str, str], ctx: ToolContext
+    ) -> list[object]:
+        return [
+            ImageContent(type="image", data=TEST_IMAGE_BASE64, mime_type="image/png"),
+            "Please analyze the image above.",
+        ]
+
+    async def prompt_test_input_required_result_prompt(
+        self, args: Mapping[str, str], ctx: ToolContext
+    ) -> str:
+        answer = await ctx.elicit(
+            PromptContext, "What context should the prompt use?", key="user_context"
+        )
+        context = answer.data.context if answer.data is not None else "none"
+        return f"Use this context: {context}"

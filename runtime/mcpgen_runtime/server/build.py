@@ -139,6 +139,7 @@ def _surface(
         from .prompts import PromptsRuntime
 
         prompts_rt = PromptsRuntime(prompts, handlers, page_size, runtime)
+        runtime.prompts = prompts_rt
         hooks.update(on_list_prompts=prompts_rt.list_prompts, on_get_prompt=prompts_rt.get_prompt)
         cacheable.append("prompts/list")
     if prompts or templates:

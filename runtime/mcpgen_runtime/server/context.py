@@ -146,6 +146,16 @@ class ToolContext:
         names = [name] if isinstance(name, str) else list(name)
         return await self._levels.set_enabled(names, enabled)
 
+    async def set_prompt_enabled(self, name: str | Sequence[str], enabled: bool) -> bool:
+        """Enable or disable prompts at run time, as ``set_tool_enabled`` does for tools; a
+        change sends ``notifications/prompts/list_changed``. True when the list changed."""
+        prompts = getattr(self._levels, "prompts", None)
+        if prompts is None:
+            raise ValueError("this server has no prompts")
+        names = [name] if isinstance(name, str) else list(name)
+        changed: bool = await prompts.set_enabled(names, enabled)
+        return changed
+
     async def resource_updated(self, uri: str) -> None:
         """Tell the clients subscribed to ``uri`` that it changed
         (``notifications/resources/updated``; 2026-07-28 listeners that asked for it too)."""

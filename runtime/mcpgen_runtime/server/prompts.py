@@ -22,6 +22,8 @@ from pydantic import BaseModel, ValidationError
 from .asking import InputRequired
 from .context import ToolContext
 from .listing import finish, page, shape_definition
+from .outcome import LOGGER
+from .requests import run_handler
 
 if TYPE_CHECKING:
     from .tools import ToolsRuntime
@@ -102,14 +104,37 @@ class PromptsRuntime:
         self.by_name = {p.definition["name"]: p for p in self.prompts}
         self.page_size = page_size
         self.tools = tools
+        self.disabled: set[str] = set()
+
+    async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool:
+        """Enable or disable prompts; announce a change once (``prompts/list_changed``: on
+        2026-07-28 listen streams that asked for it and on every handshake connection seen)."""
+        unknown = [n for n in names if n not in self.by_name]
+        if unknown:
+            raise ValueError(f"unknown prompts: {', '.join(unknown)}")
+        before = set(self.disabled)
+        if enabled:
+            self.disabled.difference_update(names)
+        else:
+            self.disabled.update(names)
+        if self.disabled == before:
+            return False
+        from mcp.shared.subscriptions import PromptsListChanged
+
+        await self.tools.bus.publish(PromptsListChanged())
+        for conn in list(self.tools.connections.values()):
+            try:
+                await conn.send_prompt_list_changed()
+            except Exception as exc:  # a closed connection: forget it
+                LOGGER.debug("prompts/list_changed not delivered: %s", exc)
+        return True
 
     async def list_prompts(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         version = ctx.protocol_version
-        items, cursor = page(
-            self.prompts, params.cursor if params else None, self.page_size, "prompts"
-        )
+        visible = [p for p in self.prompts if p.definition["name"] not in self.disabled]
+        items, cursor = page(visible, params.cursor if params else None, self.page_size, "prompts")
         listed = []
         for p in items:
             shaped = shape_definition(p.definition, "Prompt", version)
@@ -125,7 +150,7 @@ class PromptsRuntime:
     ) -> dict[str, Any]:
         version = ctx.protocol_version
         prompt = self.by_name.get(params.name)
-        if prompt is None:
+        if prompt is None or params.name in self.disabled:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {params.name}")
         arguments = dict(params.arguments or {})
         missing = [n for n in prompt.required if n not in arguments]
@@ -177,7 +202,7 @@ class PromptsRuntime:
             ) from None
         assert prompt.invoke is not None
         try:
-            value = await prompt.invoke(typed, tctx)
+            value = await run_handler(f"prompt {name!r}", prompt.invoke(typed, tctx))
         except InputRequired as exc:
             from .rounds import input_required
 

@@ -28,6 +28,7 @@ from ..revisions import MODERN_REVISIONS
 from .context import ToolContext
 from .listing import finish, page, shape_definition
 from .outcome import LOGGER
+from .requests import run_handler
 
 if TYPE_CHECKING:
     from .tools import ToolsRuntime
@@ -193,10 +194,11 @@ class ResourcesRuntime:
                     message=f"Invalid URI {uri!r} for template "
                     f"{target.definition['uriTemplate']!r}: " + "; ".join(problems),
                 ) from None
-            value = await target.invoke(typed, tctx)
+            what = f"resource template {target.definition['uriTemplate']!r}"
+            value = await run_handler(what, target.invoke(typed, tctx))
         else:
             assert target.invoke is not None
-            value = await target.invoke(tctx)
+            value = await run_handler(f"resource {uri!r}", target.invoke(tctx))
         return finish({"contents": contents(uri, value, mime)}, None, version)
 
     # -- subscriptions -------------------------------------------------------------------

@@ -71,6 +71,8 @@ class ToolsRuntime(Generic[H]):
         self.bus = InMemorySubscriptionBus()
         self.connections: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
         self._deadlines: Deadlines | None = None
+        self.prompts: Any = None
+        """The server's ``prompts.PromptsRuntime`` (``ctx.set_prompt_enabled``), if any."""
         self.resources: Any = None
         """The server's ``resources.ResourcesRuntime`` (``ctx.resource_updated``), when it has
         any (typed ``Any``: resources sits above this module)."""

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcpgen_runtime import ToolContext, ToolResult
+from mcpgen_runtime.server.resources import ResourceContents
+from mcpgen_runtime.server.prompts import PromptContent
 
 from . import models as _m
 
@@ -159,6 +161,12 @@ class ToolsBase:
         # tool "test_trigger_tool_change"
         raise NotImplementedError
 
+    async def test_trigger_prompt_change(
+        self, args: _m.TestTriggerPromptChangeInput, ctx: ToolContext
+    ) -> ToolResult | Mapping[str, Any] | str | None:
+        # tool "test_trigger_prompt_change"
+        raise NotImplementedError
+
     async def test_streaming_elicitation(
         self, args: _m.TestStreamingElicitationInput, ctx: ToolContext
     ) -> ToolResult | Mapping[str, Any] | str | None:
@@ -181,6 +189,34 @@ class ToolsBase:
         self, args: _m.JsonSchema202012ToolInput, ctx: ToolContext
     ) -> ToolResult | Mapping[str, Any] | str | None:
         # tool "json_schema_2020_12_tool"
+        raise NotImplementedError
+
+    async def read_static_binary(self, ctx: ToolContext) -> str | bytes | ResourceContents:
+        # resource "test://static-binary"
+        raise NotImplementedError
+
+    async def read_template_data(
+        self, params: _m.ReadTemplateDataInput, ctx: ToolContext
+    ) -> str | bytes | ResourceContents:
+        # resource template "test://template/{id}/data"
+        raise NotImplementedError
+
+    async def prompt_test_prompt_with_embedded_resource(
+        self, args: _m.PromptTestPromptWithEmbeddedResourceInput, ctx: ToolContext
+    ) -> str | PromptContent:
+        # prompt "test_prompt_with_embedded_resource"
+        raise NotImplementedError
+
+    async def prompt_test_prompt_with_image(
+        self, args: Mapping[str, str], ctx: ToolContext
+    ) -> str | PromptContent:
+        # prompt "test_prompt_with_image"
+        raise NotImplementedError
+
+    async def prompt_test_input_required_result_prompt(
+        self, args: Mapping[str, str], ctx: ToolContext
+    ) -> str | PromptContent:
+        # prompt "test_input_required_result_prompt"
         raise NotImplementedError
 
 

@@ -154,6 +154,12 @@ class TestTriggerToolChangeInput(OpenModel):
     )
 
 
+class TestTriggerPromptChangeInput(OpenModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+
+
 class TestStreamingElicitationInput(OpenModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -186,3 +192,13 @@ class JsonSchema202012ToolInput(OpenModel):
     contact_method: Annotated[Literal["phone", "email"] | None, Field(alias="contactMethod")] = None
     phone: str | None = None
     email: str | None = None
+
+
+class ReadTemplateDataInput(OpenModel):
+    id: Annotated[str, Field(description="The item id")]
+
+
+class PromptTestPromptWithEmbeddedResourceInput(OpenModel):
+    resource_uri: Annotated[
+        str, Field(alias="resourceUri", description="URI of the resource to embed")
+    ]

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mcp.server.lowlevel import Server
 from mcpgen_runtime import ServerInfo, ToolBinding, build_server
+from mcpgen_runtime.server.resources import ResourceBinding, TemplateBinding
+from mcpgen_runtime.server.prompts import PromptBinding
 
 from . import models as _m
 from .base import ToolsBase
@@ -168,27 +170,94 @@ BINDINGS: Final[tuple[ToolBinding, ...]] = (
     ),
     ToolBinding(
         definition_json=TOOL_DEFINITIONS[23],
+        method="test_trigger_prompt_change",
+        input_model=_m.TestTriggerPromptChangeInput,
+        input_dialect="2020-12",
+    ),
+    ToolBinding(
+        definition_json=TOOL_DEFINITIONS[24],
         method="test_streaming_elicitation",
         input_model=_m.TestStreamingElicitationInput,
         input_dialect="2020-12",
     ),
     ToolBinding(
-        definition_json=TOOL_DEFINITIONS[24],
+        definition_json=TOOL_DEFINITIONS[25],
         method="test_logging_tool",
         input_model=_m.TestLoggingToolInput,
         input_dialect="2020-12",
     ),
     ToolBinding(
-        definition_json=TOOL_DEFINITIONS[25],
+        definition_json=TOOL_DEFINITIONS[26],
         method="test_reconnection",
         input_model=_m.TestReconnectionInput,
         input_dialect="2020-12",
     ),
     ToolBinding(
-        definition_json=TOOL_DEFINITIONS[26],
+        definition_json=TOOL_DEFINITIONS[27],
         method="json_schema_2020_12_tool",
         input_model=_m.JsonSchema202012ToolInput,
         input_dialect="2020-12",
+    ),
+)
+
+
+RESOURCES: Final[tuple[ResourceBinding, ...]] = (
+    ResourceBinding(
+        definition_json='{"uri":"test://static-text","name":"static-text","description":"A static text resource","mimeType":"text/plain"}',
+        text="This is the content of the static text resource.",
+    ),
+    ResourceBinding(
+        definition_json='{"uri":"test://static-binary","name":"static-binary","description":"A static binary resource (a PNG image)","mimeType":"image/png"}',
+        method="read_static_binary",
+    ),
+    ResourceBinding(
+        definition_json='{"uri":"test://watched-resource","name":"watched-resource","description":"A resource clients subscribe to","mimeType":"text/plain"}',
+        text="Watched resource content.",
+    ),
+)
+
+TEMPLATES: Final[tuple[TemplateBinding, ...]] = (
+    TemplateBinding(
+        definition_json='{"uriTemplate":"test://template/{id}/data","name":"template-data","description":"A resource template with one variable","mimeType":"application/json"}',
+        method="read_template_data",
+        params_model=_m.ReadTemplateDataInput,
+        completions={
+            "id": (
+                "123",
+                "456",
+            ),
+        },
+    ),
+)
+
+PROMPTS: Final[tuple[PromptBinding, ...]] = (
+    PromptBinding(
+        definition_json='{"name":"test_simple_prompt","description":"A simple prompt without arguments"}',
+        messages=(("user", "This is a simple prompt for testing."),),
+    ),
+    PromptBinding(
+        definition_json='{"name":"test_prompt_with_arguments","description":"A prompt with two required arguments","arguments":[{"name":"arg1","description":"First test argument","required":true},{"name":"arg2","description":"Second test argument","required":true}]}',
+        messages=(("user", "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"),),
+        completions={
+            "arg1": (
+                "hello",
+                "help",
+                "test",
+            ),
+        },
+    ),
+    PromptBinding(
+        definition_json='{"name":"test_prompt_with_embedded_resource","description":"A prompt that embeds a resource","arguments":[{"name":"resourceUri","description":"URI of the resource to embed","required":true}]}',
+        method="prompt_test_prompt_with_embedded_resource",
+        args_model=_m.PromptTestPromptWithEmbeddedResourceInput,
+    ),
+    PromptBinding(
+        definition_json='{"name":"test_prompt_with_image","description":"A prompt with image content"}',
+        method="prompt_test_prompt_with_image",
+    ),
+    PromptBinding(
+        definition_json='{"name":"test_input_required_result_prompt","description":"A prompt that asks the client for input first (2026-07-28)"}',
+        method="prompt_test_input_required_result_prompt",
     ),
 )
 
@@ -211,5 +280,8 @@ def create_server(
         SERVER_INFO,
         page_size=page_size,
         list_ttl_ms=list_ttl_ms,
+        resources=RESOURCES,
+        templates=TEMPLATES,
+        prompts=PROMPTS,
         **options,
     )

@@ -32,6 +32,7 @@ TOOL_DEFINITIONS: Final[tuple[str, ...]] = (
     '{"name":"test_input_required_result_tampered_state","description":"Tests that the server rejects a tampered requestState echo","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}',
     '{"name":"test_input_required_result_capabilities","description":"Tests that inputRequests only include methods the client declared support for","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}',
     '{"name":"test_trigger_tool_change","description":"Disables and re-enables a tool and announces tools/list_changed","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}',
+    '{"name":"test_trigger_prompt_change","description":"Disables and re-enables a prompt and announces prompts/list_changed","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}',
     '{"name":"test_streaming_elicitation","description":"Diagnostic tool of server-stateless; asks the user once (an InputRequiredResult on 2026-07-28, never a request on the stream)","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}',
     '{"name":"test_logging_tool","description":"Diagnostic tool of server-stateless; logs only when the request opted in","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}',
     '{"name":"test_reconnection","description":"Tests SSE polling by closing the stream mid-call (SEP-1699; run with --resumable)","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}',
