@@ -79,7 +79,11 @@ def collapsed_lines(diags: Sequence[Diagnostic], related_label: str = "was at") 
 
 
 def summary(
-    diags: Sequence[Diagnostic], files: int, hidden_info: int = 0, tools: int | None = None
+    diags: Sequence[Diagnostic],
+    files: int,
+    hidden_info: int = 0,
+    tools: int | None = None,
+    surface: Sequence[int] = (),
 ) -> str:
     """``mcpgen: 1 error, 2 warnings in 1 file (4 tools)``; ``hidden_info`` info findings not
     printed are counted, with the flag that shows them."""
@@ -91,7 +95,11 @@ def summary(
     ]
     line = f"mcpgen: {', '.join(parts) or 'no findings'} in {files} file{'s' if files != 1 else ''}"
     if tools is not None:
-        line += f" ({tools} tool{'s' if tools != 1 else ''})"
+        counted = [f"{tools} tool{'s' if tools != 1 else ''}"]
+        for n, what in zip(surface, ("resource", "resource template", "prompt"), strict=False):
+            if n:
+                counted.append(f"{n} {what}{'s' if n != 1 else ''}")
+        line += f" ({', '.join(counted)})"
     if hidden_info:
         line += (
             f"; {hidden_info} info finding{'s' if hidden_info != 1 else ''} hidden "

@@ -112,6 +112,8 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     unreadable: bool = False
     tools: int = 0
+    surface: tuple[int, int, int] = (0, 0, 0)
+    """Resources, resource templates and prompts."""
     """Tools in the manifest (for the summary line)."""
 
 
@@ -129,8 +131,10 @@ def check_file(path: str, cfg: RuleConfig) -> FileResult:
         res = load_manifest(path)
     except McpgenError as exc:
         return unreadable(path, exc)
-    tools = len(res.manifest.tools) if res.manifest is not None else 0
-    return FileResult(path, lint_loaded(res, cfg), tools=tools)
+    m = res.manifest
+    tools = len(m.tools) if m is not None else 0
+    surface = (len(m.resources), len(m.templates), len(m.prompts)) if m is not None else (0, 0, 0)
+    return FileResult(path, lint_loaded(res, cfg), tools=tools, surface=surface)
 
 
 def lint_loaded(res: LoadResult, cfg: RuleConfig) -> list[Diagnostic]:

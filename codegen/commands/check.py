@@ -144,8 +144,11 @@ def check(
         click.echo(out, nl=False)
     if fmt == "text" and not quiet:
         tools = sum(r.tools for r in results)
+        surface = tuple(sum(r.surface[i] for r in results) for i in range(3))
         hidden = len(diags) - len(shown)
-        click.echo(summary(shown, len(files), hidden_info=hidden, tools=tools), err=True)
+        click.echo(
+            summary(shown, len(files), hidden_info=hidden, tools=tools, surface=surface), err=True
+        )
     code = exit_code(results, cfg.fail_on)
     if code:
         sys.exit(code)

@@ -1,4 +1,4 @@
-"""Tool implementations of the weather example (demo data; no network).
+"""Tool and resource implementations of the weather example (demo data; no network).
 
 mcpgen created this file once and never overwrites it. After the manifest changes, run
 ``mcpgen server`` again: it lists tools that are missing here and methods whose tool is gone.
@@ -31,6 +31,7 @@ from ._generated.models import (
     GetForecastOutputLocation,
     GetWeatherInput,
     GetWeatherOutput,
+    ReadCityForecastInput,
     ReportOutageInput,
     WeatherMapInput,
 )
@@ -117,3 +118,10 @@ class Handlers(ToolsBase):
         raise ToolError(
             f"Station {args.station!r} is offline; try again later or use get_weather instead."
         )
+
+    async def read_city_forecast(self, params: ReadCityForecastInput, ctx: ToolContext) -> str:
+        # resource template 'weather://forecast/{city}': the same demo forecast, as JSON
+        forecast = await self.get_forecast(
+            GetForecastInput.model_validate({"location": {"city": params.city}, "days": 3}), ctx
+        )
+        return forecast.model_dump_json(exclude_none=True)

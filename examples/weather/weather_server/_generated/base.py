@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcpgen_runtime import ToolContext, ToolResult
+from mcpgen_runtime.server.resources import ResourceContents
 
 from . import models as _m
 
@@ -43,6 +44,12 @@ class ToolsBase:
         self, args: _m.ReportOutageInput, ctx: ToolContext
     ) -> ToolResult | Mapping[str, Any] | str | None:
         # tool "report_outage"
+        raise NotImplementedError
+
+    async def read_city_forecast(
+        self, params: _m.ReadCityForecastInput, ctx: ToolContext
+    ) -> str | bytes | ResourceContents:
+        # resource template "weather://forecast/{city}"
         raise NotImplementedError
 
 

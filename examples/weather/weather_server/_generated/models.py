@@ -63,3 +63,7 @@ class WeatherMapInput(OpenModel):
 
 class ReportOutageInput(OpenModel):
     station: Annotated[str, Field(description="Weather station id.")]
+
+
+class ReadCityForecastInput(OpenModel):
+    city: Annotated[str, Field(min_length=1)]

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mcp.server.lowlevel import Server
 from mcpgen_runtime import ServerInfo, ToolBinding, build_server
+from mcpgen_runtime.server.resources import ResourceBinding, TemplateBinding
+from mcpgen_runtime.server.prompts import PromptBinding
 
 from . import models as _m
 from .base import ToolsBase
@@ -57,6 +59,50 @@ BINDINGS: Final[tuple[ToolBinding, ...]] = (
 )
 
 
+RESOURCES: Final[tuple[ResourceBinding, ...]] = (
+    ResourceBinding(
+        definition_json='{"uri":"weather://stations","name":"stations","title":"Weather stations","description":"The stations this server reports from.","mimeType":"text/plain"}',
+        text="Paris-Montsouris (FR), Berlin-Tempelhof (DE), Tokyo (JP), Lisbon (PT)",
+    ),
+)
+
+TEMPLATES: Final[tuple[TemplateBinding, ...]] = (
+    TemplateBinding(
+        definition_json='{"uriTemplate":"weather://forecast/{city}","name":"city-forecast","title":"City forecast","description":"The three-day forecast of a city, as JSON.","mimeType":"application/json"}',
+        method="read_city_forecast",
+        params_model=_m.ReadCityForecastInput,
+        completions={
+            "city": (
+                "Paris",
+                "Berlin",
+                "Tokyo",
+                "Lisbon",
+            ),
+        },
+    ),
+)
+
+PROMPTS: Final[tuple[PromptBinding, ...]] = (
+    PromptBinding(
+        definition_json='{"name":"plan-outing","title":"Plan an outing","description":"Asks the model to plan an outing around the forecast.","arguments":[{"name":"city","description":"Where the outing is.","required":true},{"name":"activity","description":"What to do: a walk, a picnic...","required":true}]}',
+        messages=(
+            (
+                "user",
+                "Plan a {activity} in {city} over the next three days. Read weather://forecast/{city} first.",
+            ),
+        ),
+        completions={
+            "city": (
+                "Paris",
+                "Berlin",
+                "Tokyo",
+                "Lisbon",
+            ),
+        },
+    ),
+)
+
+
 def create_server(
     handlers: ToolsBase,
     *,
@@ -75,5 +121,8 @@ def create_server(
         SERVER_INFO,
         page_size=page_size,
         list_ttl_ms=list_ttl_ms,
+        resources=RESOURCES,
+        templates=TEMPLATES,
+        prompts=PROMPTS,
         **options,
     )

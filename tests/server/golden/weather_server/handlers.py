@@ -19,6 +19,7 @@ from ._generated.models import (
     GetForecastOutput,
     WeatherMapInput,
     ReportOutageInput,
+    ReadCityForecastInput,
 )
 
 __all__ = ["Handlers", "ToolError", "ToolResult"]
@@ -43,4 +44,8 @@ class Handlers(ToolsBase):
     async def report_outage(self, args: ReportOutageInput, ctx: ToolContext) -> ToolResult:
         # tool "report_outage"
         # Always fails (demonstrates tool execution errors).
+        raise NotImplementedError
+
+    async def read_city_forecast(self, params: ReadCityForecastInput, ctx: ToolContext) -> str:
+        # resource template "weather://forecast/{city}"
         raise NotImplementedError
