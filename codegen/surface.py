@@ -10,7 +10,7 @@ method or model of a resource or prompt can take a tool's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,9 +157,18 @@ def _unique(items: Sequence[SectionItem], what: str, key: str, manifest: Manifes
         seen[k] = item.pointer
 
 
-def prepare_surface(manifest: Manifest, tool_names: Sequence[ToolNames]) -> PreparedSurface:
+def prepare_surface(
+    manifest: Manifest,
+    tool_names: Sequence[ToolNames],
+    *,
+    every_prompt: bool = False,
+    reserved: Iterable[str] = (),
+) -> PreparedSurface:
     """Every resource, template and prompt of ``manifest``, in order; ``McpgenError`` (with
-    its position) for a duplicate URI, template or prompt name or an invalid template."""
+    its position) for a duplicate URI, template or prompt name or an invalid template.
+
+    ``every_prompt``: every prompt with arguments gets a model (a typed client's methods),
+    not only those a handler builds (a server's)."""
     _unique(manifest.resources, "resource URI", "uri", manifest)
     _unique(manifest.templates, "resource template", "uriTemplate", manifest)
     _unique(manifest.prompts, "prompt name", "name", manifest)
@@ -171,9 +180,11 @@ def prepare_surface(manifest: Manifest, tool_names: Sequence[ToolNames]) -> Prep
     for item in manifest.templates:
         wanted.append((item, f"read_{item.name}"))
     for item in manifest.prompts:
-        if item.handler:
+        if item.handler or (every_prompt and item.raw.get("arguments")):
             wanted.append((item, f"prompt_{item.name}"))
-    names = assign_tool_names([t.tool_name for t in tool_names] + [w for _i, w in wanted])
+    names = assign_tool_names(
+        [t.tool_name for t in tool_names] + [w for _i, w in wanted], reserved=reserved
+    )
     chosen = {id(item): nm for (item, _w), nm in zip(wanted, names[len(tool_names) :], strict=True)}
 
     def build(item: SectionItem, kind: str, section: str, index: int) -> SurfaceItem:
@@ -191,7 +202,9 @@ def prepare_surface(manifest: Manifest, tool_names: Sequence[ToolNames]) -> Prep
             name=item.name,
             key=str(item.raw.get(_KEY[kind], "")),
             definition_json=canonical_json(_wire(item, section)),
-            method_name=nm.method_name if nm is not None else None,
+            method_name=nm.method_name
+            if nm is not None and (item.handler or kind == "template")
+            else None,
             model_stem=nm.class_stem if nm is not None and schema is not None else None,
             model_schema=schema,
             text=_text(item.raw, "text") if kind == "resource" else None,

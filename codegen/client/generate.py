@@ -26,7 +26,7 @@ class ClientFiles:
 
 def generate_client(ir: ClientIR) -> ClientFiles:
     header = header_line(ir.manifest_name)
-    models = tool_models([(t.class_stem, t.input_schema, t.output_schema) for t in ir.tools])
+    models = tool_models(ir.model_specs)
     info = models.info
     bodies = {"models.py": models.source}
     docs = [_doc(t, info) for t in ir.tools]

@@ -14,7 +14,8 @@ from typing import Any
 
 from codegen import __version__
 from codegen.manifest.model import Manifest
-from codegen.naming import class_name_from
+from codegen.naming import class_name_from, snake_identifier
+from codegen.surface import PreparedSurface, SurfaceItem, prepare_surface
 from codegen.toolset import prepare_tools
 from mcpgen_runtime import API_VERSION
 
@@ -24,6 +25,8 @@ RESERVED_METHODS: frozenset[str] = frozenset(
     {
         "drift",
         "http",
+        "prompts",
+        "resources",
         "list_live_tools",
         "mcp",
         "protocol_version",
@@ -61,9 +64,50 @@ class ClientIR:
     manifest_name: str
     runtime_api: tuple[int, int]
     generator: str
+    surface: PreparedSurface = PreparedSurface((), (), ())
+    namespace_methods: Mapping[tuple[str, int], str] | None = None
+    """``(kind, index)`` -> the method of ``client.resources`` / ``client.prompts``."""
+
+    def method_of(self, item: SurfaceItem) -> str:
+        return (self.namespace_methods or {})[(item.kind, item.index)]
+
+    @property
+    def model_specs(self) -> list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]]:
+        """Each tool's models, then each template's variables and each prompt's arguments."""
+        specs: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]] = [
+            (t.class_stem, t.input_schema, t.output_schema) for t in self.tools
+        ]
+        for item in self.surface.all:
+            if item.model_stem and item.model_schema is not None:
+                specs.append((item.model_stem, item.model_schema, None))
+        return specs
+
+
+_NAMESPACE_RESERVED = {"resources": {"read", "complete"}, "prompts": {"get", "complete"}}
+
+
+def _namespace_methods(surface: PreparedSurface) -> dict[tuple[str, int], str]:
+    """One method name per resource and template (``client.resources``) and per prompt
+    (``client.prompts``): the snake-case name, unique in its namespace."""
+    out: dict[tuple[str, int], str] = {}
+    for space, items in (
+        ("resources", (*surface.resources, *surface.templates)),
+        ("prompts", surface.prompts),
+    ):
+        used = set(_NAMESPACE_RESERVED[space])
+        for item in items:
+            base = snake_identifier(item.name, fallback=item.kind)
+            name, n = base, 2
+            while name in used or name.startswith("_"):
+                name = f"{base}_{n}"
+                n += 1
+            used.add(name)
+            out[(item.kind, item.index)] = name
+    return out
 
 
 def build_client_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ClientIR:
+    prepared = prepare_tools(manifest, package=package, reserved=RESERVED_METHODS)
     tools = [
         ClientToolIR(
             index=p.index,
@@ -79,8 +123,11 @@ def build_client_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
             title=p.tool.title,
             description=p.tool.description,
         )
-        for p in prepare_tools(manifest, package=package, reserved=RESERVED_METHODS)
+        for p in prepared
     ]
+    surface = prepare_surface(
+        manifest, [p.names for p in prepared], every_prompt=True, reserved=RESERVED_METHODS
+    )
     server = manifest.server
     client_class = class_name_from(server.name, suffix="Client", fallback="Server")
     return ClientIR(
@@ -92,4 +139,6 @@ def build_client_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         manifest_name=manifest_name,
         runtime_api=API_VERSION,
         generator=f"mcpgen {__version__}",
+        surface=surface,
+        namespace_methods=_namespace_methods(surface),
     )

@@ -107,10 +107,11 @@ class InvalidResultError(ClientError):
 class ArgumentsError(ClientError, ValueError):
     """The arguments do not fit the tool's inputSchema; nothing was sent."""
 
-    def __init__(self, tool: str, problems: Sequence[str]) -> None:
+    def __init__(self, tool: str, problems: Sequence[str], *, target: str | None = None) -> None:
         self.tool = tool
         self.problems = list(problems)
-        super().__init__(f"tool {tool!r}: invalid arguments: {_clip('; '.join(self.problems))}")
+        what = target or f"tool {tool!r}"
+        super().__init__(f"{what}: invalid arguments: {_clip('; '.join(self.problems))}")
 
 
 class InputRequiredError(ClientError):

@@ -14,9 +14,62 @@ from typing import ClassVar
 from typing import Literal
 
 import mcpgen_runtime as _rt
+from mcp_types import GetPromptResult, ReadResourceResult
+from mcpgen_runtime.client.surface import PromptsNamespace, ResourcesNamespace
 
 from . import models as _m
 from .tools import TOOLS as _TOOLS
+
+
+class WeatherClientResources(ResourcesNamespace):
+    """The server's resources and resource templates (``client.resources``)."""
+
+    async def stations(self) -> ReadResourceResult:
+        """Reads "weather://stations".
+
+        The stations this server reports from.
+        """
+        return await self.read("weather://stations")
+
+    async def city_forecast(
+        self,
+        *,
+        city: str,
+    ) -> ReadResourceResult:
+        """Reads "weather://forecast/{city}" with these variables.
+
+        The three-day forecast of a city, as JSON.
+        """
+        return await self._mcpgen_read_template(
+            "weather://forecast/{city}",
+            _m.ReadCityForecastInput,
+            {
+                "city": city,
+            },
+        )
+
+
+class WeatherClientPrompts(PromptsNamespace):
+    """The server's prompts (``client.prompts``)."""
+
+    async def plan_outing(
+        self,
+        *,
+        city: str,
+        activity: str,
+    ) -> GetPromptResult:
+        """Gets the prompt "plan-outing".
+
+        Asks the model to plan an outing around the forecast.
+        """
+        return await self._mcpgen_get(
+            "plan-outing",
+            _m.PromptPlanOutingInput,
+            {
+                "city": city,
+                "activity": activity,
+            },
+        )
 
 
 class WeatherClient(_rt.ToolClient):
@@ -29,6 +82,16 @@ class WeatherClient(_rt.ToolClient):
 
     MCPGEN_TOOLS: ClassVar[tuple[_rt.ClientTool, ...]] = _TOOLS
     MCPGEN_SERVER: ClassVar[str] = "weather"
+
+    @property
+    def resources(self) -> WeatherClientResources:
+        """The server's resources and resource templates."""
+        return WeatherClientResources(self)
+
+    @property
+    def prompts(self) -> WeatherClientPrompts:
+        """The server's prompts."""
+        return WeatherClientPrompts(self)
 
     async def get_weather(
         self,

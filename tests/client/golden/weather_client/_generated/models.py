@@ -62,3 +62,12 @@ class WeatherMapInput(OpenModel):
 
 class ReportOutageInput(OpenModel):
     station: Annotated[str, Field(description="Weather station id.")]
+
+
+class ReadCityForecastInput(OpenModel):
+    city: Annotated[str, Field(min_length=1)]
+
+
+class PromptPlanOutingInput(OpenModel):
+    city: Annotated[str, Field(description="Where the outing is.")]
+    activity: Annotated[str, Field(description="What to do: a walk, a picnic...")]

@@ -1,0 +1,64 @@
+"""The typed client's resources and prompts (``client.resources``, ``client.prompts``),
+generated from the weather example and run against the generated weather server over stdio
+with the official SDK underneath, on both wires."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+import anyio
+import pytest
+
+from mcpgen_runtime import ArgumentsError, ProtocolError
+from tests.client.helpers import WEATHER, imported, weather_cmd, weather_env, write_client
+
+
+@pytest.fixture(scope="module")
+def weather_client(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    out = tmp_path_factory.mktemp("wcs")
+    write_client(WEATHER, out, "weather_client_surface")
+    with imported(out, "weather_client_surface") as module:
+        yield module
+
+
+def test_the_namespaces_have_typed_methods(weather_client: Any) -> None:
+    resources = weather_client.WeatherClient.resources.fget.__annotations__["return"]
+    assert resources.endswith("Resources")
+    cls = weather_client._generated.client.WeatherClientResources
+    params = inspect.signature(cls.city_forecast).parameters
+    assert list(params) == ["self", "city"] and params["city"].kind is params["city"].KEYWORD_ONLY
+    prompts = weather_client._generated.client.WeatherClientPrompts
+    assert list(inspect.signature(prompts.plan_outing).parameters) == ["self", "city", "activity"]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_read_expand_get_and_complete(weather_client: Any, mode: str) -> None:
+    async def go() -> None:
+        async with weather_client.WeatherClient.stdio(
+            weather_cmd(), env=weather_env(), mode=mode
+        ) as c:
+            stations = await c.resources.stations()
+            assert "Paris-Montsouris" in stations.contents[0].text
+            forecast = await c.resources.city_forecast(city="Tokyo")
+            assert forecast.contents[0].uri == "weather://forecast/Tokyo"
+            assert len(json.loads(forecast.contents[0].text)["days"]) == 3
+            # variables are percent-encoded by the SDK's RFC 6570 expansion
+            spaced = await c.resources.city_forecast(city="New York")
+            assert spaced.contents[0].uri == "weather://forecast/New%20York"
+            prompt = await c.prompts.plan_outing(city="Lisbon", activity="walk")
+            assert prompt.messages[0].content.text.startswith("Plan a walk in Lisbon")
+            done = await c.prompts.complete("plan-outing", "city", "be")
+            assert done.completion.values == ["Berlin"]
+            done = await c.resources.complete("weather://forecast/{city}", "city", "")
+            assert done.completion.total == 4
+            with pytest.raises(ArgumentsError, match="template 'weather://forecast/{city}'"):
+                await c.resources.city_forecast(city="")
+            with pytest.raises(ProtocolError) as missing:
+                await c.resources.read("weather://nowhere")
+            assert missing.value.code == (-32602 if mode == "2026-07-28" else -32002)
+            with pytest.raises(ProtocolError):
+                await c.prompts.get("plan-outing", {"city": "Paris"})  # activity is required
+
+    anyio.run(go)
