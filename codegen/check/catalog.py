@@ -12,6 +12,7 @@ def load_lint() -> dict[str, registry.Rule]:
         rules_meta,
         rules_names,
         rules_schema,
+        rules_surface,
     )
 
     return registry.RULES

@@ -599,6 +599,139 @@ x-mcp-header: Ok}
         """,
         [(2, 8)],
     ),
+    (
+        "RESOURCE_URI_SCHEME",
+        """
+        tools: []
+        resources:
+          - {uri: notes/today, name: a, text: x}
+          - {uri: "file:///notes/today", name: b, text: x}
+          - {uri: "myapp://x", name: c, text: x}
+        """,
+        [(3, 11)],
+    ),
+    (
+        "RESOURCE_URI_UNIQUE",
+        """
+        tools: []
+        resources:
+          - {uri: "a://1", name: a, text: x}
+          - {uri: "a://1", name: b, text: x}
+        resourceTemplates:
+          - {uriTemplate: "a://t/{x}", name: t}
+          - {uriTemplate: "a://t/{x}", name: u}
+        """,
+        [(4, 11), (7, 19)],
+    ),
+    (
+        "TEMPLATE_SYNTAX",
+        """
+        tools: []
+        resourceTemplates:
+          - {uriTemplate: "a://{x", name: t}
+          - {uriTemplate: "a://{x}{y}", name: u}
+          - {uriTemplate: "a://{x}/{+rest}", name: v}
+        """,
+        [(3, 19), (4, 19)],
+    ),
+    (
+        "TEMPLATE_VARIABLE_UNKNOWN",
+        """
+        tools: []
+        resourceTemplates:
+          - uriTemplate: "a://t/{id}"
+            name: t
+            variables:
+              id: {type: integer}
+              idd: {type: string}
+        """,
+        [(7, 7)],
+    ),
+    (
+        "TEMPLATE_OVERLAP",
+        """
+        tools: []
+        resources:
+          - {uri: "a://t/1", name: one, text: x}
+          - {uri: "b://1", name: two, text: x}
+        resourceTemplates:
+          - {uriTemplate: "a://t/{id}", name: t}
+          - {uriTemplate: "a://t/{other}", name: u}
+          - {uriTemplate: "a://u/{id}", name: v}
+        """,
+        [(6, 19), (7, 19), (7, 19)],
+    ),
+    (
+        "PROMPT_NAME_UNIQUE",
+        """
+        tools: []
+        prompts:
+          - {name: p, messages: [{role: user, text: x}]}
+          - {name: q, messages: [{role: user, text: x}]}
+          - {name: p, messages: [{role: user, text: x}]}
+        """,
+        [(5, 12)],
+    ),
+    (
+        "PROMPT_ARGUMENT_NAME",
+        """
+        tools: []
+        prompts:
+          - name: p
+            arguments: [{name: a}, {name: a}, {name: "b c"}, {name: ok.x-1_Y}]
+            handler: true
+        """,
+        [(4, 35), (4, 46)],
+    ),
+    (
+        "PROMPT_PLACEHOLDER_UNKNOWN",
+        """
+        tools: []
+        prompts:
+          - name: p
+            arguments: [{name: a, required: true}]
+            messages:
+              - {role: user, text: "{a} {{not}} {b}"}
+              - {role: user, text: "{c.d}"}
+        """,
+        [(6, 28), (7, 28)],
+    ),
+    (
+        "PROMPT_PLACEHOLDER_OPTIONAL",
+        """
+        tools: []
+        prompts:
+          - name: p
+            arguments: [{name: a, required: true}, {name: b}]
+            messages:
+              - {role: user, text: "{a} {b}"}
+        """,
+        [(6, 28)],
+    ),
+    (
+        "MIME_TYPE_SYNTAX",
+        """
+        tools: []
+        resources:
+          - {uri: "a://1", name: a, text: x, mimeType: text plain}
+          - {uri: "a://2", name: b, text: x, mimeType: "text/plain; charset=utf-8"}
+        resourceTemplates:
+          - {uriTemplate: "a://t/{x}", name: t, mimeType: json}
+        """,
+        [(3, 48), (6, 51)],
+    ),
+    (
+        "SURFACE_FIELD_REVISION",
+        """
+        protocol: ["2025-03-26", "2025-11-25"]
+        tools: []
+        resources:
+          - {uri: "a://1", name: a, title: A, text: x}
+        prompts:
+          - {name: p, icons: [], messages: [{role: user, text: x}]}
+        """,
+        [(4, 29), (6, 15)],
+    ),
 ]
 
 
