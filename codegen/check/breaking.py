@@ -9,12 +9,13 @@ positions: every finding points at the new manifest and names the old location i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from codegen.check.registry import register
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.manifest.model import Manifest
 from mcpgen_runtime.breaking import RULES as BREAKING_RULES
-from mcpgen_runtime.breaking import ToolRef, compare_tools
+from mcpgen_runtime.breaking import ToolRef, compare_surface, compare_tools
 
 for _rule in BREAKING_RULES.values():
     register(_rule)
@@ -61,8 +62,19 @@ def _refs(m: Manifest) -> list[ToolRef]:
     return [ToolRef(t.name, t.raw, t.pointer) for t in m.tools]
 
 
+def _sections(m: Manifest) -> dict[str, list[tuple[dict[str, Any], str]]]:
+    return {
+        "resources": [(r.raw, r.pointer) for r in m.resources],
+        "resourceTemplates": [(t.raw, t.pointer) for t in m.templates],
+        "prompts": [(p.raw, p.pointer) for p in m.prompts],
+    }
+
+
 def compare(old: Manifest, new: Manifest, active: dict[str, Severity]) -> list[Diagnostic]:
     em = Emitter(old, new, active)
-    tools_ptr = "/tools" if isinstance(new.raw, dict) and "tools" in new.raw else ""
+    raw = new.raw if isinstance(new.raw, dict) else {}
+    tools_ptr = "/tools" if "tools" in raw else ""
     compare_tools(_refs(old), _refs(new), em, tools_pointer=tools_ptr)
+    at = {k: f"/{k}" if k in raw else "" for k in ("resources", "resourceTemplates", "prompts")}
+    compare_surface(em, _sections(old), _sections(new), at)
     return em.diagnostics

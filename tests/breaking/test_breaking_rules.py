@@ -218,7 +218,8 @@ def test_rule(
 def test_every_breaking_rule_has_a_case() -> None:
     ids = {r.id for r in catalog.load_all().values() if r.category == BREAKING}
     # BASE has no output bounds to widen: test_output_bound_widened covers that rule
-    assert ids - {c[0] for c in CASES} == {"OUTPUT_BOUND_NO_WIDEN"}
+    covered = {c[0] for c in CASES} | {c[0] for c in SURFACE_CASES}
+    assert ids - covered == {"OUTPUT_BOUND_NO_WIDEN"}
 
 
 def test_output_bound_widened() -> None:
@@ -416,3 +417,70 @@ def test_against_git_ref_reads_file_refs_at_that_ref(tmp_path: Path) -> None:
     assert read_bytes(query.resolve()) == b"Query: {type: string, enum: [fast]}\n"
     with pytest.raises(McpgenError, match="no such file at main"):
         read_bytes((repo / "tools" / "schemas" / "later.yaml").resolve())
+
+
+SURFACE = (
+    BASE
+    + """\
+resources:
+  - {uri: "notes://today", name: today, text: hi}
+  - {uri: "notes://all", name: all, text: hi}
+resourceTemplates:
+  - uriTemplate: "notes://day/{date}"
+    name: day
+    variables:
+      date: {type: string, completions: ["2026-01-01"]}
+prompts:
+  - name: summarize
+    arguments:
+      - {name: topic, required: true, completions: [news, sports]}
+      - {name: tone}
+    messages: [{role: user, text: "Summarize {topic}"}]
+  - {name: hello, messages: [{role: user, text: hi}]}
+"""
+)
+
+SURFACE_CASES: list[tuple[str, list[tuple[str, str]], list[tuple[int, int, int, int]]]] = [
+    (
+        "RESOURCE_NO_DELETE",
+        [('  - {uri: "notes://all", name: all, text: hi}\n', "")],
+        [(34, 1, 36, 6)],
+    ),
+    (
+        "RESOURCE_TEMPLATE_NO_DELETE",
+        [("    name: day\n", "    name: days\n")],
+        [(37, 1, 39, 5)],
+    ),
+    (
+        "TEMPLATE_VARIABLES_NO_CHANGE",
+        [('"notes://day/{date}"', '"notes://day/{year}/{date}"')],
+        [(38, 18, 38, 18)],
+    ),
+    ("PROMPT_NO_DELETE", [("  - {name: hello,", "  - {name: hi,")], [(42, 1, 48, 6)]),
+    (
+        "PROMPT_ARGUMENT_REQUIRED_NO_ADD",
+        [("{name: tone}", "{name: tone, required: true}")],
+        [(46, 9, 46, 9)],
+    ),
+    ("PROMPT_ARGUMENT_NO_DELETE", [("      - {name: tone}\n", "")], [(43, 5, 46, 9)]),
+    (
+        "COMPLETION_NO_DELETE",
+        [(', completions: ["2026-01-01"]', ""), (", completions: [news, sports]", "")],
+        [(38, 5, 41, 28), (43, 5, 45, 39)],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "reps", "expected"), SURFACE_CASES, ids=[c[0] for c in SURFACE_CASES]
+)
+def test_surface_rule(
+    rule_id: str, reps: list[tuple[str, str]], expected: list[tuple[int, int, int, int]]
+) -> None:
+    new = SURFACE
+    for a, b in reps:
+        assert new.count(a) == 1, a
+        new = new.replace(a, b)
+    got = [g for g in _compare(SURFACE, new) if g[2] == rule_id]
+    assert got == [(nl, nc, rule_id, ol, oc) for nl, nc, ol, oc in expected]
+    assert _compare(SURFACE, SURFACE) == []

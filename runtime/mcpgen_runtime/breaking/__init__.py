@@ -8,7 +8,8 @@ side (callers turn them into file positions, or ignore them). Local ``$ref``s ar
 both sides; nested objects (``properties`` chains and array ``items``) are compared recursively.
 
 Modules by subject: ``rules`` (ids, severities, reasons), ``pairs`` (what is compared),
-``schemas`` (inputs and outputs), ``bounds`` (value bounds), ``annotations`` (safety hints);
+``schemas`` (inputs and outputs), ``bounds`` (value bounds), ``annotations`` (safety hints),
+``surface`` (resources, templates, prompts);
 this module pairs the tools by name and runs each subject's comparison on every pair.
 """
 
@@ -20,8 +21,9 @@ from .annotations import compare_annotations
 from .pairs import Emit, ToolRef, canonical
 from .rules import BREAKING, RULES
 from .schemas import compare_input, compare_output
+from .surface import Entry, compare_surface
 
-__all__ = ["BREAKING", "RULES", "Emit", "ToolRef", "compare_tools"]
+__all__ = ["BREAKING", "RULES", "Emit", "Entry", "ToolRef", "compare_surface", "compare_tools"]
 
 
 PAIR_RULES: tuple[Callable[[Emit, str, ToolRef, ToolRef], None], ...] = (

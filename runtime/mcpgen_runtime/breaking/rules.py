@@ -109,5 +109,47 @@ _RULES: tuple[Rule, ...] = (
         "Clients that validate structuredContent against the schema they were built with "
         "(mcpgen's typed clients do) reject the new values; others pass them through.",
     ),
+    _rule(
+        "RESOURCE_NO_DELETE",
+        _E,
+        "Resources are not removed (clients and saved conversations read them by URI).",
+        "Reads of the URI fail; references to it in conversations break.",
+    ),
+    _rule(
+        "RESOURCE_TEMPLATE_NO_DELETE",
+        _E,
+        "Resource templates are not removed or renamed.",
+        "Clients that build URIs from the template get errors reading them.",
+    ),
+    _rule(
+        "TEMPLATE_VARIABLES_NO_CHANGE",
+        _E,
+        "A resource template keeps its variables (names and order).",
+        "URIs that clients build from the old template stop matching.",
+    ),
+    _rule(
+        "PROMPT_NO_DELETE",
+        _E,
+        "Prompts are not removed or renamed.",
+        "Clients (and users' saved slash commands) get the old name and fail.",
+    ),
+    _rule(
+        "PROMPT_ARGUMENT_REQUIRED_NO_ADD",
+        _E,
+        "No prompt argument becomes required.",
+        "Existing requests that omit it are rejected.",
+    ),
+    _rule(
+        "PROMPT_ARGUMENT_NO_DELETE",
+        _W,
+        "Prompt arguments are not removed.",
+        "Clients still send it; the server ignores it, so the user's input is silently lost.",
+    ),
+    _rule(
+        "COMPLETION_NO_DELETE",
+        _W,
+        "Completions offered for an argument or a template variable are not removed.",
+        "Clients that offered suggestions to users stop offering any.",
+    ),
 )
 RULES: dict[str, Rule] = {r.id: r for r in _RULES}
