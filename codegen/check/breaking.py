@@ -70,11 +70,15 @@ def _sections(m: Manifest) -> dict[str, list[tuple[dict[str, Any], str]]]:
     }
 
 
-def compare(old: Manifest, new: Manifest, active: dict[str, Severity]) -> list[Diagnostic]:
+def compare(
+    old: Manifest, new: Manifest, active: dict[str, Severity], *, live: bool = False
+) -> list[Diagnostic]:
+    """Breaking changes from ``old`` to ``new``; ``live``: ``new`` is what a server lists
+    (no completions, which a live server does not show)."""
     em = Emitter(old, new, active)
     raw = new.raw if isinstance(new.raw, dict) else {}
     tools_ptr = "/tools" if "tools" in raw else ""
     compare_tools(_refs(old), _refs(new), em, tools_pointer=tools_ptr)
     at = {k: f"/{k}" if k in raw else "" for k in ("resources", "resourceTemplates", "prompts")}
-    compare_surface(em, _sections(old), _sections(new), at)
+    compare_surface(em, _sections(old), _sections(new), at, completions=not live)
     return em.diagnostics

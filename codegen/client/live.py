@@ -14,7 +14,7 @@ import os
 import shlex
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.errors import McpgenError
@@ -45,6 +45,11 @@ class LiveServer:
     label: str
     warnings: tuple[str, ...] = ()
     """What the SDK logged while reading (e.g. a tool dropped for an invalid x-mcp-header)."""
+    resources: list[dict[str, Any]] = field(default_factory=list)
+    templates: list[dict[str, Any]] = field(default_factory=list)
+    prompts: list[dict[str, Any]] = field(default_factory=list)
+    """What ``resources/list``, ``resources/templates/list`` and ``prompts/list`` sent (every
+    page), when the server has those capabilities."""
 
 
 def parse_target(stdio: str | None, url: str | None) -> Target:
@@ -103,11 +108,32 @@ async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) 
     from pydantic import BaseModel, ConfigDict, Field
 
     class RawPage(BaseModel):
-        """A tools/list page as sent (tools stay plain JSON objects)."""
+        """A list page as sent (items stay plain JSON objects)."""
 
         model_config = ConfigDict(extra="allow")
-        tools: Any = None
         next_cursor: Any = Field(default=None, alias="nextCursor")
+
+    async def every_page(client: Any, request: Any, key: str, method: str) -> list[Any]:
+        """Every item of a paginated list (cursors followed, a repeat or too many pages is an
+        error)."""
+        items: list[Any] = []
+        cursor: str | None = None
+        seen: set[str] = set()
+        for _ in range(MAX_PAGES):
+            params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+            page = await client.session.send_request(request(params=params), RawPage)
+            got = (page.model_extra or {}).get(key)
+            if not isinstance(got, list):
+                raise McpgenError(f"{target.label}: {method} answer has no {key} array")
+            items.extend(got)
+            nxt = page.next_cursor
+            if nxt is None:
+                return items
+            if not isinstance(nxt, str) or nxt in seen:
+                raise McpgenError(f"{target.label}: {method} repeats the cursor {nxt!r}")
+            seen.add(nxt)
+            cursor = nxt
+        raise McpgenError(f"{target.label}: {method} has more than {MAX_PAGES} pages")
 
     server: Any
     if target.stdio is not None:
@@ -119,28 +145,27 @@ async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) 
     else:
         server = target.url
     tools: list[Any] = []
+    resources: list[Any] = []
+    templates: list[Any] = []
+    prompts: list[Any] = []
     with anyio.fail_after(timeout):
         async with Client(server, mode=mode, read_timeout_seconds=timeout, cache=None) as client:
-            cursor: str | None = None
-            seen: set[str] = set()
-            for _ in range(MAX_PAGES):
-                params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-                page = await client.session.send_request(
-                    types.ListToolsRequest(params=params), RawPage
+            tools = await every_page(client, types.ListToolsRequest, "tools", "tools/list")
+            caps = client.server_capabilities
+            if caps is not None and caps.resources is not None:
+                resources = await every_page(
+                    client, types.ListResourcesRequest, "resources", "resources/list"
                 )
-                items = page.tools
-                if not isinstance(items, list):
-                    raise McpgenError(f"{target.label}: tools/list answer has no tools array")
-                tools.extend(items)
-                nxt = page.next_cursor
-                if nxt is None:
-                    break
-                if not isinstance(nxt, str) or nxt in seen:
-                    raise McpgenError(f"{target.label}: tools/list repeats the cursor {nxt!r}")
-                seen.add(nxt)
-                cursor = nxt
-            else:
-                raise McpgenError(f"{target.label}: tools/list has more than {MAX_PAGES} pages")
+                templates = await every_page(
+                    client,
+                    types.ListResourceTemplatesRequest,
+                    "resourceTemplates",
+                    "resources/templates/list",
+                )
+            if caps is not None and caps.prompts is not None:
+                prompts = await every_page(
+                    client, types.ListPromptsRequest, "prompts", "prompts/list"
+                )
             info = client.server_info
             srv: dict[str, Any] = (
                 info.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -150,7 +175,20 @@ async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) 
             if client.instructions:
                 srv["instructions"] = client.instructions
             protocol = client.protocol_version
-    return LiveServer(_check_tools(tools, target.label), srv, protocol, target.label)
+    return LiveServer(
+        _check_tools(tools, target.label),
+        srv,
+        protocol,
+        target.label,
+        resources=_objects(resources),
+        templates=_objects(templates),
+        prompts=_objects(prompts),
+    )
+
+
+def _objects(items: list[Any]) -> list[dict[str, Any]]:
+    """The JSON objects of a list (anything else a server sent is dropped)."""
+    return [i for i in items if isinstance(i, dict)]
 
 
 class _Collect(logging.Handler):
@@ -184,7 +222,16 @@ def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> 
     errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
     try:
         live = anyio.run(_fetch, target, mode, timeout, errlog)
-        return LiveServer(live.tools, live.server, live.protocol, live.label, tuple(collect.lines))
+        return LiveServer(
+            live.tools,
+            live.server,
+            live.protocol,
+            live.label,
+            tuple(collect.lines),
+            resources=live.resources,
+            templates=live.templates,
+            prompts=live.prompts,
+        )
     except McpgenError:
         raise
     except KeyboardInterrupt:

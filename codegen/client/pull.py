@@ -25,15 +25,49 @@ def _wire_order(tool: dict[str, Any]) -> dict[str, Any]:
     return {**first, **{k: v for k, v in tool.items() if k not in first}}
 
 
+def _known(item: dict[str, Any], kind: str) -> dict[str, Any]:
+    """The fields of ``kind`` some revision has (what a manifest may hold), in the order sent."""
+    from mcpgen_runtime.revisions import FIELDS
+
+    known = set().union(*(table[kind] for table in FIELDS.values()))
+    first = [k for k in _SURFACE_KEYS if k in item and k in known]
+    return {**{k: item[k] for k in first}, **{k: v for k, v in item.items() if k in known}}
+
+
+_SURFACE_KEYS = ("uri", "uriTemplate", "name", "title", "description", "mimeType", "required")
+"""Keys written first in a pulled resource, template, prompt or argument (then the rest, as
+the server sent them)."""
+
+
 def manifest_document(live: LiveServer) -> dict[str, Any]:
     server = {k: live.server[k] for k in _SERVER_KEYS if k in live.server}
     server.setdefault("name", "server")
     server.setdefault("version", "0.0.0")
-    return {
+    doc: dict[str, Any] = {
         "server": server,
         "protocol": [live.protocol],
         "tools": [_wire_order(t) for t in live.tools],
     }
+    # the live contents and messages are the server's: a pulled manifest marks them as
+    # served by handlers (what a client needs is the wire definitions)
+    if live.resources:
+        doc["resources"] = [{**_known(r, "Resource"), "handler": True} for r in live.resources]
+    if live.templates:
+        doc["resourceTemplates"] = [_known(t, "ResourceTemplate") for t in live.templates]
+    if live.prompts:
+        doc["prompts"] = [
+            {
+                **_known(p, "Prompt"),
+                **(
+                    {"arguments": [_known(a, "PromptArgument") for a in p["arguments"]]}
+                    if isinstance(p.get("arguments"), list)
+                    else {}
+                ),
+                "handler": True,
+            }
+            for p in live.prompts
+        ]
+    return doc
 
 
 def manifest_text(live: LiveServer, path: Path) -> str:
@@ -52,7 +86,7 @@ def manifest_text(live: LiveServer, path: Path) -> str:
     shown = repr(live.label)[1:-1]
     head = (
         f"# Pulled by `mcpgen pull` from {shown} (protocol {live.protocol}, "
-        f"{len(live.tools)} tools): the server's tools/list as sent.\n"
+        f"{len(live.tools)} tools{_others(live)}): the server's lists as sent.\n"
     )
     try:
         body: str = yaml.dump(
@@ -77,6 +111,19 @@ def manifest_text(live: LiveServer, path: Path) -> str:
 
 
 _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+def _others(live: LiveServer) -> str:
+    parts = [
+        f", {n} {what}{'s' if n != 1 else ''}"
+        for n, what in (
+            (len(live.resources), "resource"),
+            (len(live.templates), "resource template"),
+            (len(live.prompts), "prompt"),
+        )
+        if n
+    ]
+    return "".join(parts)
 
 
 def _yaml_safe_json(doc: Any) -> str | None:
@@ -153,7 +200,12 @@ def drift_diagnostics(manifest_path: Path, live: LiveServer) -> tuple[list[Diagn
 
     old = require_manifest(manifest_path)
     label = f"<live {live.label}>.json"
-    text = json.dumps({"tools": live.tools}, indent=2, ensure_ascii=False)
+    doc = manifest_document(live)
+    text = json.dumps(
+        {k: doc[k] for k in ("tools", "resources", "resourceTemplates", "prompts") if k in doc},
+        indent=2,
+        ensure_ascii=False,
+    )
     res = load_manifest_text(text, label, base_dir=manifest_path.resolve().parent)
     if res.manifest is None:
         first = res.errors[0].message if res.errors else "unusable tool list"
@@ -161,7 +213,7 @@ def drift_diagnostics(manifest_path: Path, live: LiveServer) -> tuple[list[Diagn
     rules = catalog.load_all()
     cfg = load_config(rules).breaking
     active = active_rules((BREAKING,), KNOWN_REVISIONS, cfg)
-    found = compare(old, res.manifest, active)
+    found = compare(old, res.manifest, active, live=True)
     return sort_diagnostics([_at_manifest(d, label, live) for d in found]), cfg
 
 

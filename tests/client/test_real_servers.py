@@ -98,6 +98,17 @@ async def call_everything(c: Any, m: Any) -> None:
     structured = await c.get_structured_content(location="New York")
     assert isinstance(structured, m.models.GetStructuredContentOutput)
     assert isinstance(structured.temperature, float)
+    # resources, templates, prompts and completions, through the typed namespaces
+    doc = await c.resources.architecture_md()
+    assert doc.contents[0].uri == "demo://resource/static/document/architecture.md"
+    assert len(doc.contents[0].text) > 100
+    dynamic = await c.resources.dynamic_text_resource(resource_id="3")
+    assert dynamic.contents[0].uri == "demo://resource/dynamic/text/3"
+    assert dynamic.contents[0].text.startswith("Resource 3:")
+    prompt = await c.prompts.args_prompt(city="Paris", state="TX")
+    assert prompt.messages[0].content.text == "What's weather in Paris, TX?"
+    done = await c.prompts.complete("completable-prompt", "department", "E")
+    assert done.completion.values == ["Engineering"]
 
 
 async def call_memory(c: Any, m: Any) -> None:
@@ -146,6 +157,13 @@ PROTOCOLS = {
     "weather": "2026-07-28",
 }
 TOOL_COUNTS = {"everything": 13, "memory": 9, "time": 2, "weather": 4}
+# resources, resource templates, prompts (every page: the weather server lists two per page)
+SURFACE_COUNTS = {
+    "everything": (7, 2, 4),
+    "memory": (1, 0, 0),
+    "time": (0, 0, 0),
+    "weather": (1, 1, 1),
+}
 
 
 @pytest.mark.parametrize("name", ["everything", "memory", "time", "weather"])
@@ -159,6 +177,8 @@ def test_pull_check_generate_call_drift(
     assert f"protocol {PROTOCOLS[name]}" in pulled.stderr
     doc = yaml.safe_load(manifest.read_text())
     assert len(doc["tools"]) == TOOL_COUNTS[name] and doc["protocol"] == [PROTOCOLS[name]]
+    counts = tuple(len(doc.get(k, [])) for k in ("resources", "resourceTemplates", "prompts"))
+    assert counts == SURFACE_COUNTS[name]
 
     checked = run(["check", str(manifest)])
     assert checked.returncode == 0, checked.stdout + checked.stderr

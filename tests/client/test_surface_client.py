@@ -62,3 +62,44 @@ def test_read_expand_get_and_complete(weather_client: Any, mode: str) -> None:
                 await c.prompts.get("plan-outing", {"city": "Paris"})  # activity is required
 
     anyio.run(go)
+
+
+def test_drift_reads_every_list_and_reports_a_missing_prompt(tmp_path: Any) -> None:
+    """``mcpgen drift`` compares resources, templates and prompts too (not completions, which
+    a live server does not list): a prompt the manifest has and the server lacks is reported,
+    located in the manifest."""
+    import shlex
+    import subprocess
+
+    from tests.client.helpers import WEATHER_DIR, mcpgen_cmd
+
+    target = ["--stdio", shlex.join(weather_cmd())]
+    env = {**weather_env()}
+    ok = subprocess.run(
+        [*mcpgen_cmd(), "drift", str(WEATHER), *target],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=WEATHER_DIR,
+    )
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    text = WEATHER.read_text(encoding="utf-8")
+    manifest = tmp_path / "tools.yaml"
+    manifest.write_text(
+        text.replace(
+            "prompts:\n",
+            "prompts:\n  - {name: not-served, messages: [{role: user, text: hi}]}\n",
+            1,
+        ),
+        encoding="utf-8",
+    )
+    drifted = subprocess.run(
+        [*mcpgen_cmd(), "drift", str(manifest), *target],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=WEATHER_DIR,
+    )
+    assert drifted.returncode == 1, drifted.stdout + drifted.stderr
+    (line,) = [ln for ln in drifted.stdout.splitlines() if "PROMPT_NO_DELETE" in ln]
+    assert line.startswith(f"{manifest}:") and "prompt 'not-served' was removed" in line

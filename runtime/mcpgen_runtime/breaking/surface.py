@@ -87,9 +87,13 @@ def compare_surface(
     old: Mapping[str, Sequence[Entry]],
     new: Mapping[str, Sequence[Entry]],
     pointers: Mapping[str, str] | None = None,
+    *,
+    completions: bool = True,
 ) -> None:
     """``old``/``new``: ``resources``, ``resourceTemplates`` and ``prompts`` entries;
-    ``pointers``: where each section is on the new side (a removal points there)."""
+    ``pointers``: where each section is on the new side (a removal points there).
+    ``completions``: compare completions too (False when one side is a live server, whose
+    lists do not show them)."""
     at = pointers or {}
     _removed(
         emit,
@@ -121,7 +125,8 @@ def compare_surface(
                 f"{', '.join(after) or 'none'}; URIs clients build stop matching",
                 old_key=False,
             )
-        _lost_completions(emit, what, o, n, "variables")
+        if completions:
+            _lost_completions(emit, what, o, n, "variables")
     prompts = _removed(
         emit,
         "PROMPT_NO_DELETE",
@@ -165,4 +170,5 @@ def compare_surface(
                     f"{what}: argument {arg!r} was removed",
                     new_key=True,
                 )
-        _lost_completions(emit, what, o, n, "arguments")
+        if completions:
+            _lost_completions(emit, what, o, n, "arguments")
