@@ -233,3 +233,81 @@ def test_handler_failures_are_safe_protocol_errors(example: Any, mode: str) -> N
             assert refused.value.error.message == "no greeting for you"
 
     anyio.run(main)
+
+
+@pytest.mark.parametrize(
+    ("revision", "has_title"), [("2024-11-05", False), ("2025-11-25", True), ("2026-07-28", True)]
+)
+def test_fields_a_revision_lacks_are_not_served(
+    example: Any, revision: str, has_title: bool
+) -> None:
+    from tests.server.helpers import RawClient
+
+    async def main() -> None:
+        async with RawClient(_server(example), revision) as raw:
+            listed = (await raw.request("resources/list"))["result"]["resources"]
+            assert ("title" in listed[0]) is has_title
+            prompts = (await raw.request("prompts/list"))["result"]["prompts"]
+            assert ("title" in prompts[0]) is has_title
+            assert ("title" in prompts[0]["arguments"][0]) is has_title
+
+    anyio.run(main)
+
+
+def test_updated_and_list_changed_reach_the_official_client(example: Any) -> None:
+    """A handler calls ``ctx.resource_updated`` and ``ctx.set_resource_enabled``: the
+    subscribed client gets ``notifications/resources/updated``, every client
+    ``notifications/resources/list_changed``, and the disabled resource is neither listed
+    nor readable."""
+    mod, generated = example
+
+    class Changing(mod.Handlers):  # type: ignore[misc, name-defined]
+        async def read_logo(self, ctx: ToolContext) -> bytes:
+            return PNG
+
+        async def read_item(self, params: ItemParams, ctx: ToolContext) -> str:
+            return "item"
+
+        async def prompt_built(self, args: GreetArgs, ctx: ToolContext) -> Any:
+            return "built"
+
+        async def test_simple_text(self, args: Any, ctx: ToolContext) -> Any:
+            await ctx.resource_updated("test://static-text")
+            await ctx.set_resource_enabled("test://logo", False)
+            return "changed"
+
+    server = build_server(Changing(), generated.BINDINGS, generated.SERVER_INFO, **_bindings())
+
+    async def main() -> None:
+        got: list[Any] = []
+        both = anyio.Event()
+
+        async def on_message(message: Any) -> None:
+            root = getattr(message, "root", message)
+            method = getattr(root, "method", None)
+            if method in (
+                "notifications/resources/updated",
+                "notifications/resources/list_changed",
+            ):
+                got.append((method, getattr(getattr(root, "params", None), "uri", None)))
+                if len(got) == 2:
+                    both.set()
+
+        async with Client(server, mode="legacy", message_handler=on_message) as client:  # type: ignore[arg-type]
+            await client.subscribe_resource("test://static-text")
+            await client.call_tool("test_simple_text", {})
+            with anyio.fail_after(10):
+                await both.wait()
+            assert sorted(m for m, _u in got) == [
+                "notifications/resources/list_changed",
+                "notifications/resources/updated",
+            ]
+            assert ("notifications/resources/updated", "test://static-text") in [
+                (m, str(u)) for m, u in got
+            ]
+            listed = await client.list_resources()
+            assert [r.name for r in listed.resources] == ["static-text"]
+            with pytest.raises(MCPError):
+                await client.read_resource("test://logo")
+
+    anyio.run(main)

@@ -156,6 +156,16 @@ class ToolContext:
         changed: bool = await prompts.set_enabled(names, enabled)
         return changed
 
+    async def set_resource_enabled(self, uri: str | Sequence[str], enabled: bool) -> bool:
+        """Enable or disable resources (by URI) at run time; a change sends
+        ``notifications/resources/list_changed``. True when the list changed."""
+        resources = getattr(self._levels, "resources", None)
+        if resources is None:
+            raise ValueError("this server has no resources")
+        uris = [uri] if isinstance(uri, str) else list(uri)
+        changed: bool = await resources.set_enabled(uris, enabled)
+        return changed
+
     async def resource_updated(self, uri: str) -> None:
         """Tell the clients subscribed to ``uri`` that it changed
         (``notifications/resources/updated``; 2026-07-28 listeners that asked for it too)."""

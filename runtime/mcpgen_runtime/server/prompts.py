@@ -19,11 +19,9 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
-from .asking import InputRequired
-from .context import ToolContext
 from .listing import finish, page, shape_definition
 from .outcome import LOGGER
-from .requests import run_handler
+from .requests import run_round
 
 if TYPE_CHECKING:
     from .tools import ToolsRuntime
@@ -177,18 +175,6 @@ class PromptsRuntime:
         self, ctx: ServerRequestContext[Any, Any], prompt: _Prompt, arguments: dict[str, Any]
     ) -> Any:
         name = prompt.definition["name"]
-        key = f"prompt:{name}"
-        inputs = None
-        raw = ctx.params
-        if isinstance(raw, Mapping) and ("requestState" in raw or "inputResponses" in raw):
-            from .rounds import open_inputs
-
-            opened = open_inputs(self.tools.state_key, key, raw, arguments)
-            if isinstance(opened, dict):  # a genuine but unusable state
-                text = opened["content"][0]["text"]
-                raise MCPError(code=types.INVALID_PARAMS, message=text)
-            inputs = opened
-        tctx = ToolContext(ctx, name, self.tools, inputs)
         model = prompt.binding.args_model
         try:
             typed: Any = model.model_validate(arguments) if model is not None else arguments
@@ -200,14 +186,20 @@ class PromptsRuntime:
                 code=types.INVALID_PARAMS,
                 message=f"Invalid arguments for prompt {name!r}: " + "; ".join(problems),
             ) from None
-        assert prompt.invoke is not None
-        try:
-            value = await run_handler(f"prompt {name!r}", prompt.invoke(typed, tctx))
-        except InputRequired as exc:
-            from .rounds import input_required
-
-            return input_required(self.tools.state_key, key, arguments, tctx.call_inputs(), exc)
-        return messages(value)
+        invoke = prompt.invoke
+        assert invoke is not None
+        answered = await run_round(
+            self.tools,
+            ctx,
+            f"prompt:{name}",
+            name,
+            f"prompt {name!r}",
+            arguments,
+            lambda tctx: invoke(typed, tctx),
+        )
+        if answered.result is not None:
+            return answered.result
+        return messages(answered.value)
 
 
 def messages(value: object) -> list[dict[str, Any]]:

@@ -10,15 +10,62 @@ logged with an incident id and answered with a safe text (never the exception's 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import mcp.types as types
+from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from .asking import InputRequired
+from .context import ToolContext
 from .outcome import LOGGER, ToolError
 
-__all__ = ["run_handler"]
+if TYPE_CHECKING:
+    from .tools import ToolsRuntime
+
+__all__ = ["Answered", "run_handler", "run_round"]
+
+
+class Answered:
+    """A handler's value, or the ``InputRequiredResult`` it led to (``result``)."""
+
+    __slots__ = ("value", "result")
+
+    def __init__(self, value: object = None, result: dict[str, Any] | None = None) -> None:
+        self.value = value
+        self.result = result
+
+
+async def run_round(
+    runtime: ToolsRuntime[Any],
+    ctx: ServerRequestContext[Any, Any],
+    key: str,
+    name: str,
+    what: str,
+    arguments: Mapping[str, Any],
+    call: Callable[[ToolContext], Awaitable[object]],
+) -> Answered:
+    """One round of a resource or prompt handler: this round's answers (2026-07-28
+    ``requestState``/``inputResponses``, bound to ``key`` and ``arguments``), the handler run
+    with its context, and an ``InputRequiredResult`` when it asks for input."""
+    inputs = None
+    raw = ctx.params
+    if isinstance(raw, Mapping) and ("requestState" in raw or "inputResponses" in raw):
+        from .rounds import open_inputs
+
+        opened = open_inputs(runtime.state_key, key, raw, arguments)
+        if isinstance(opened, dict):  # a genuine but unusable state
+            raise MCPError(code=types.INVALID_PARAMS, message=opened["content"][0]["text"])
+        inputs = opened
+    tctx = ToolContext(ctx, name, runtime, inputs)
+    try:
+        return Answered(await run_handler(what, call(tctx)))
+    except InputRequired as exc:
+        from .rounds import input_required
+
+        state = input_required(runtime.state_key, key, arguments, tctx.call_inputs(), exc)
+        return Answered(result=state)
 
 
 async def run_handler(what: str, call: Awaitable[object]) -> object:

@@ -28,7 +28,7 @@ from ..revisions import MODERN_REVISIONS
 from .context import ToolContext
 from .listing import finish, page, shape_definition
 from .outcome import LOGGER
-from .requests import run_handler
+from .requests import run_round
 
 if TYPE_CHECKING:
     from .tools import ToolsRuntime
@@ -125,6 +125,30 @@ class ResourcesRuntime:
         self.page_size = page_size
         self.tools = tools  # the shared bus, request-state key and connections
         self.subscribers: dict[str, weakref.WeakValueDictionary[int, Any]] = {}
+        self.disabled: set[str] = set()
+
+    async def set_enabled(self, uris: Sequence[str], enabled: bool) -> bool:
+        """Enable or disable resources (by URI); announce a change once
+        (``resources/list_changed``, as tools and prompts do)."""
+        unknown = [u for u in uris if u not in self.by_uri]
+        if unknown:
+            raise ValueError(f"unknown resources: {', '.join(unknown)}")
+        before = set(self.disabled)
+        if enabled:
+            self.disabled.difference_update(uris)
+        else:
+            self.disabled.update(uris)
+        if self.disabled == before:
+            return False
+        from mcp.shared.subscriptions import ResourcesListChanged
+
+        await self.tools.bus.publish(ResourcesListChanged())
+        for conn in list(self.tools.connections.values()):
+            try:
+                await conn.send_resource_list_changed()
+            except Exception as exc:  # a closed connection: forget it
+                LOGGER.debug("resources/list_changed not delivered: %s", exc)
+        return True
 
     # -- lists -------------------------------------------------------------------------
 
@@ -132,8 +156,9 @@ class ResourcesRuntime:
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         version = ctx.protocol_version
+        visible = [r for r in self.resources if r.definition["uri"] not in self.disabled]
         items, cursor = page(
-            self.resources, params.cursor if params else None, self.page_size, "resources"
+            visible, params.cursor if params else None, self.page_size, "resources"
         )
         result: dict[str, Any] = {
             "resources": [shape_definition(r.definition, "Resource", version) for r in items]
@@ -160,7 +185,7 @@ class ResourcesRuntime:
         """The resource with ``uri``, else the first template that matches it (with its
         variables), else None."""
         resource = self.by_uri.get(uri)
-        if resource is not None:
+        if resource is not None and uri not in self.disabled:
             return resource, {}
         for template in self.templates:
             found = template.template.match(uri)
@@ -181,7 +206,6 @@ class ResourcesRuntime:
         if isinstance(target, _Resource) and target.binding.text is not None:
             return finish({"contents": [_text(uri, target.binding.text, mime)]}, None, version)
         name = target.definition.get("name", uri)
-        tctx = ToolContext(ctx, name, self.tools, None)
         if isinstance(target, _Template):
             try:
                 typed = target.binding.params_model.model_validate(variables)
@@ -195,10 +219,19 @@ class ResourcesRuntime:
                     f"{target.definition['uriTemplate']!r}: " + "; ".join(problems),
                 ) from None
             what = f"resource template {target.definition['uriTemplate']!r}"
-            value = await run_handler(what, target.invoke(typed, tctx))
+            invoke_t = target.invoke
+            answered = await run_round(
+                self.tools, ctx, f"resource:{uri}", name, what, {}, lambda t: invoke_t(typed, t)
+            )
         else:
-            assert target.invoke is not None
-            value = await run_handler(f"resource {uri!r}", target.invoke(tctx))
+            invoke_r = target.invoke
+            assert invoke_r is not None
+            answered = await run_round(
+                self.tools, ctx, f"resource:{uri}", name, f"resource {uri!r}", {}, invoke_r
+            )
+        if answered.result is not None:
+            return answered.result
+        value = answered.value
         return finish({"contents": contents(uri, value, mime)}, None, version)
 
     # -- subscriptions -------------------------------------------------------------------
