@@ -87,9 +87,50 @@ def manifest(draw: Any) -> dict[str, Any]:
                 "properties": {draw(nasty_text): {"type": "string"}},
             }
         tools.append(tool)
+    resources = [
+        {
+            "uri": f"x://r{i}/" + draw(nasty_text).replace("\x00", "0"),
+            "name": draw(nasty_text),
+            "description": draw(nasty_text),
+            **({"text": draw(nasty_text)} if i == 0 else {"handler": True}),
+        }
+        for i in range(draw(st.integers(1, 2)))
+    ]
+    templates = [
+        {
+            "uriTemplate": f"x://t{i}/{{id}}",
+            "name": draw(nasty_text),
+            "description": draw(nasty_text),
+            "variables": {"id": {"type": "string", "completions": [draw(nasty_text)]}},
+        }
+        for i in range(draw(st.integers(0, 2)))
+    ]
+    prompts = [
+        {
+            "name": draw(nasty_text) + str(i),
+            "description": draw(nasty_text),
+            "arguments": [
+                {
+                    "name": "a",
+                    "description": draw(nasty_text),
+                    "required": True,
+                    "completions": [draw(nasty_text)],
+                },
+            ],
+            **(
+                {"messages": [{"role": "user", "text": draw(nasty_text) + " {a}"}]}
+                if i == 0
+                else {"handler": True}
+            ),
+        }
+        for i in range(draw(st.integers(1, 2)))
+    ]
     return {
         "server": {"name": draw(nasty_text), "version": "1", "instructions": draw(nasty_text)},
         "tools": tools,
+        "resources": resources,
+        "resourceTemplates": templates,
+        "prompts": prompts,
     }
 
 
@@ -117,7 +158,27 @@ def test_hostile_manifest_is_served_as_data(doc: dict[str, Any], tmp_path: Path)
                 listed = await c.request("tools/list", {})
                 first = doc["tools"][0]["name"]
                 called = await c.request("tools/call", {"name": first, "arguments": {}})
-                return {"listed": listed, "called": called}
+                resources = await c.request("resources/list", {})
+                read = await c.request("resources/read", {"uri": doc["resources"][0]["uri"]})
+                prompt = doc["prompts"][0]
+                got = await c.request(
+                    "prompts/get", {"name": prompt["name"], "arguments": {"a": "A"}}
+                )
+                done = await c.request(
+                    "completion/complete",
+                    {
+                        "ref": {"type": "ref/prompt", "name": prompt["name"]},
+                        "argument": {"name": "a", "value": ""},
+                    },
+                )
+                return {
+                    "listed": listed,
+                    "called": called,
+                    "resources": resources,
+                    "read": read,
+                    "prompt": got,
+                    "done": done,
+                }
 
         got = anyio.run(go)
     served = got["listed"]["result"]["tools"]
@@ -126,4 +187,19 @@ def test_hostile_manifest_is_served_as_data(doc: dict[str, Any], tmp_path: Path)
         assert s["inputSchema"] == w["inputSchema"] and s["description"] == w["description"]
     # handlers.py is the untouched stub: the call reaches it (not implemented), or arguments fail.
     assert got["called"]["result"]["isError"] is True
+    # resources, prompts and completions serve the strings back exactly
+    listed = got["resources"]["result"]["resources"]
+    assert [(r["uri"], r["name"]) for r in listed] == [
+        (r["uri"], r["name"]) for r in doc["resources"]
+    ]
+    assert got["read"]["result"]["contents"][0]["text"] == doc["resources"][0]["text"]
+    message = doc["prompts"][0]["messages"][0]["text"]
+    from mcpgen_runtime.server.prompts import fill
+
+    served_text = got["prompt"]["result"]["messages"][0]["content"]["text"]
+    assert served_text == fill(message, {"a": "A"})
+    assert (
+        got["done"]["result"]["completion"]["values"]
+        == (doc["prompts"][0]["arguments"][0]["completions"])
+    )
     assert not (work / "PWNED").exists() and not Path("PWNED").exists()
