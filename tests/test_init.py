@@ -68,7 +68,7 @@ def test_init_check_server_call(tmp_path: Path) -> None:
 
     checked = mcpgen("check", project / "tools.yaml")
     assert checked.returncode == 0 and checked.stdout == "", checked.stdout + checked.stderr
-    assert checked.stderr == "mcpgen: no findings in 1 file (1 tool)\n"
+    assert checked.stderr == "mcpgen: no findings in 1 file (1 tool, 1 resource, 1 prompt)\n"
     again = mcpgen("server", project / "tools.yaml", "--out", project, "--package", package)
     assert again.returncode == 0 and "up to date" in again.stderr, again.stderr
 
@@ -81,7 +81,7 @@ def test_init_check_server_call(tmp_path: Path) -> None:
         text=True,
     )
     assert own.returncode == 0, own.stdout + own.stderr
-    assert "1 passed" in own.stdout
+    assert "2 passed" in own.stdout
 
     meta = tomllib.loads((project / "pyproject.toml").read_text())
     assert meta["project"]["dependencies"] == [f"mcpgen-runtime=={runtime_version}"]
@@ -190,7 +190,7 @@ def test_printed_next_step_runs_as_printed_and_registration_works(tmp_path: Path
     assert "--find-links wheels" in readme and "not on the package index yet" in readme
     ran = subprocess.run(step, shell=True, cwd=tmp_path, capture_output=True, text=True)
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
-    assert "1 passed" in ran.stdout
+    assert "2 passed" in ran.stdout
     # the project's own mcpgen, as its README says
     venv_bin = project / ".venv" / "bin"
     checked = subprocess.run(
