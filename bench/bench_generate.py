@@ -1,8 +1,9 @@
 """Benchmark: ``mcpgen server`` on realistic manifests (issue 4, item 8).
 
 Side by side, fresh process each repeat (medians):
-  * generate: ``mcpgen server M --out tmp --package big`` on a 200-tool manifest from
-    ``bench/manifest_factory.py`` (YAML and JSON), wall time and peak RSS (ru_maxrss of the child);
+  * generate: ``mcpgen server M --out tmp --package big`` on a manifest from
+    ``bench/manifest_factory.py`` with 200 tools, 100 resources, 20 resource templates and 50
+    prompts (YAML and JSON), wall time and peak RSS (ru_maxrss of the child);
   * no-op re-run on unchanged inputs and ``--check`` (inputs digest, no generator import);
   * floor: ``python -c pass`` and ``mcpgen --version``;
   * split: in one fresh ``mcpgen server`` process, the time spent inside
@@ -94,11 +95,16 @@ def split(manifest: Path, out: Path) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tools", type=int, default=200)
+    ap.add_argument("--resources", type=int, default=100)
+    ap.add_argument("--templates", type=int, default=20)
+    ap.add_argument("--prompts", type=int, default=50)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="mcpgen-bench-gen-"))
-    manifest = make_manifest(a.tools, a.seed)
+    manifest = make_manifest(
+        a.tools, a.seed, resources=a.resources, templates=a.templates, prompts=a.prompts
+    )
     paths = {"yaml": tmp / "tools.yaml", "json": tmp / "tools.json"}
     paths["yaml"].write_text(dump_yaml(manifest))
     paths["json"].write_text(dump_json(manifest))

@@ -212,8 +212,63 @@ def _tool(rng: random.Random, i: int, modern: bool) -> dict[str, Any]:
     return tool
 
 
-def make_manifest(n_tools: int, seed: int = 0) -> dict[str, Any]:
-    """A manifest with ``n_tools`` tools, the same for the same arguments."""
+def _surface(seed: int, resources: int, templates: int, prompts: int) -> dict[str, Any]:
+    """Resources (half inline text, half served by a handler), templates with one or two
+    typed variables and completions, and prompts (half static with placeholders, half built
+    by a handler), from their own random stream (the tools stay as they were)."""
+    rng = random.Random(seed + 7919)
+    out: dict[str, Any] = {}
+    if resources:
+        out["resources"] = [
+            {
+                "uri": f"bench://docs/{i}/{rng.choice(_NOUNS)}",
+                "name": f"doc-{i}",
+                "title": f"Document {i}",
+                "description": f"Reference document {i} about {rng.choice(_NOUNS)}.",
+                "mimeType": rng.choice(["text/plain", "text/markdown", "application/json"]),
+                **({"text": f"Contents of document {i}."} if i % 2 == 0 else {"handler": True}),
+            }
+            for i in range(resources)
+        ]
+    if templates:
+        out["resourceTemplates"] = [
+            {
+                "uriTemplate": f"bench://items{i}/{{id}}" + ("/{part}" if i % 2 else ""),
+                "name": f"item-{i}",
+                "description": f"Item {i} by id.",
+                "mimeType": "application/json",
+                "variables": {
+                    "id": {"type": "integer", "minimum": 1, "completions": ["1", "2", "3"]},
+                    **({"part": {"type": "string", "enum": ["head", "body"]}} if i % 2 else {}),
+                },
+            }
+            for i in range(templates)
+        ]
+    if prompts:
+        out["prompts"] = [
+            {
+                "name": f"prompt-{i}",
+                "description": f"Prompt {i}: {rng.choice(_NOUNS)}.",
+                "arguments": [
+                    {"name": "topic", "required": True, "completions": list(_NOUNS[:5])},
+                    {"name": "style", "description": "Tone of voice."},
+                ],
+                **(
+                    {"messages": [{"role": "user", "text": f"Write about {{topic}} ({i})."}]}
+                    if i % 2 == 0
+                    else {"handler": True}
+                ),
+            }
+            for i in range(prompts)
+        ]
+    return out
+
+
+def make_manifest(
+    n_tools: int, seed: int = 0, *, resources: int = 0, templates: int = 0, prompts: int = 0
+) -> dict[str, Any]:
+    """A manifest with ``n_tools`` tools (and, when asked, resources, templates and prompts),
+    the same for the same arguments."""
     rng = random.Random(seed)
     modern = True
     return {
@@ -226,6 +281,7 @@ def make_manifest(n_tools: int, seed: int = 0) -> dict[str, Any]:
         "protocol": ["2025-11-25", "2026-07-28"],
         "$defs": json.loads(json.dumps(SHARED_DEFS)),
         "tools": [_tool(rng, i, modern) for i in range(n_tools)],
+        **_surface(seed, resources, templates, prompts),
     }
 
 
