@@ -117,6 +117,13 @@ def test_conformance_suite(
         if n not in expected
     }
     stale = sorted(n for n in expected if n in results and n not in failing)
+    # every scenario the suite's frozen requirements score for this revision ran and passed
+    requirements = yaml.safe_load(
+        (cli.parents[1] / "requirements" / f"{wire}.yaml").read_text(encoding="utf-8")
+    )
+    scored = requirements["server"]
+    assert len(scored) == {"2025-11-25": 30, "2026-07-28": 37}[wire]
+    assert [n for n in scored if n not in results or n in failing] == []
     assert not unexpected, f"{wire}: unexpected failures:\n" + json.dumps(unexpected, indent=1)
     assert not stale, f"{wire}: listed as expected failures but pass now: {stale}"
     for name, checks in results.items():
