@@ -190,7 +190,22 @@ def _server(value: dict[str, Any], path: str) -> ServerInfo:
         icons=tuple(i for i in icons if isinstance(i, dict)) if isinstance(icons, list) else (),
         list_changed=_list_changed(s),
         limits=dict(s["limits"]) if isinstance(s.get("limits"), dict) else None,
+        cache_ttl_ms=_cache(s).get("ttlMs", 0),
+        cache_scope=_cache(s).get("scope", "private"),
     )
+
+
+def _cache(server: dict[str, Any]) -> dict[str, Any]:
+    """``server.cache`` with only well-typed values (the structure check reports the rest)."""
+    c = server.get("cache")
+    c = c if isinstance(c, dict) else {}
+    out: dict[str, Any] = {}
+    ttl = c.get("ttlMs")
+    if isinstance(ttl, int) and not isinstance(ttl, bool) and ttl >= 0:
+        out["ttlMs"] = ttl
+    if c.get("scope") in ("private", "public"):
+        out["scope"] = c["scope"]
+    return out
 
 
 def _list_changed(server: dict[str, Any]) -> bool:

@@ -81,6 +81,9 @@ class ServerInfo:
     """``server.capabilities.tools.listChanged``."""
     limits: dict[str, Any] | None = None
     """``server.limits`` as written (JSON spelling; the runtime reads it)."""
+    cache_ttl_ms: int = 0
+    cache_scope: str = "private"
+    """``server.cache``: the caching hints of every cacheable result."""
 
 
 @dataclass(frozen=True)

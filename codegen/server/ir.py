@@ -76,6 +76,8 @@ class ServerIR:
     """``server.capabilities.tools.listChanged``: the runtime declares it."""
     server_limits_json: str | None = None
     """``server.limits`` as compact JSON (per-tool limits travel in each tool's JSON)."""
+    cache_ttl_ms: int = 0
+    cache_scope: str = "private"
     surface: PreparedSurface = PreparedSurface((), (), ())
     """The manifest's resources, resource templates and prompts."""
 
@@ -158,5 +160,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         generator=f"mcpgen {__version__}",
         list_changed=server.list_changed,
         server_limits_json=canonical_json(server.limits) if server.limits else None,
+        cache_ttl_ms=server.cache_ttl_ms,
+        cache_scope=server.cache_scope,
         surface=prepare_surface(manifest, [p.names for p in prepared]),
     )

@@ -311,3 +311,43 @@ def test_updated_and_list_changed_reach_the_official_client(example: Any) -> Non
                 await client.read_resource("test://logo")
 
     anyio.run(main)
+
+
+def test_caching_hints_come_from_the_manifest(example: Any) -> None:
+    """``server.cache`` (here in ``ServerInfo``, as generated code passes it) sets ``ttlMs`` and
+    ``cacheScope`` on every cacheable 2026-07-28 result; ``list_ttl_ms`` overrides the ttl."""
+    import dataclasses
+
+    from tests.server.helpers import RawClient
+
+    mod, generated = example
+    info = dataclasses.replace(generated.SERVER_INFO, cache_ttl_ms=5000, cache_scope="public")
+
+    async def hints(server: Any) -> list[tuple[int, str]]:
+        out = []
+        async with RawClient(server, "2026-07-28") as raw:
+            for method, params in [
+                ("tools/list", {}),
+                ("resources/list", {}),
+                ("resources/templates/list", {}),
+                ("prompts/list", {}),
+                ("resources/read", {"uri": "test://static-text"}),
+            ]:
+                result = (await raw.request(method, params))["result"]
+                out.append((result["ttlMs"], result["cacheScope"]))
+        return out
+
+    class Handlers(mod.Handlers):  # type: ignore[misc, name-defined]
+        async def read_logo(self, ctx: ToolContext) -> bytes:
+            return PNG
+
+        async def read_item(self, params: ItemParams, ctx: ToolContext) -> str:
+            return "item"
+
+        async def prompt_built(self, args: GreetArgs, ctx: ToolContext) -> Any:
+            return "built"
+
+    server = build_server(Handlers(), generated.BINDINGS, info, **_bindings())
+    assert anyio.run(hints, server) == [(5000, "public")] * 5
+    server = build_server(Handlers(), generated.BINDINGS, info, list_ttl_ms=7, **_bindings())
+    assert anyio.run(hints, server) == [(7, "public")] * 5

@@ -205,3 +205,17 @@ def test_generated_modules_parse_without_manifest_code() -> None:
     tree = ast.parse(files["_generated/tools.py"])
     consts = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     assert any('"name":"get_weather"' in c.value for c in consts)
+
+
+def test_server_cache_reaches_server_info(tmp_path: Path) -> None:
+    manifest = tmp_path / "cached.yaml"
+    manifest.write_text(
+        "server: {name: cached, cache: {ttlMs: 1500, scope: public}}\n"
+        "tools: [{name: t, inputSchema: {type: object}}]\n",
+        encoding="utf-8",
+    )
+    server_py = render_package(manifest, "cached").owned["server.py"]
+    assert "cache_ttl_ms=1500," in server_py and 'cache_scope="public",' in server_py
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("tools: [{name: t, inputSchema: {type: object}}]\n", encoding="utf-8")
+    assert "cache_ttl_ms" not in render_package(plain, "plain").owned["server.py"]

@@ -42,6 +42,9 @@ class ServerInfo:
     revisions (2026-07-28 always serves ``subscriptions/listen``)."""
     limits: Mapping[str, Any] | str | None = None
     """The manifest's ``server.limits`` (JSON spelling or its JSON text, see ``limits``)."""
+    cache_ttl_ms: int = 0
+    cache_scope: str = "private"
+    """The manifest's ``server.cache``: ``ttlMs``/``cacheScope`` of every cacheable result."""
 
 
 class ToolBinding:

@@ -33,7 +33,7 @@ def build_server(
     info: ServerInfo,
     *,
     page_size: int | None = None,
-    list_ttl_ms: int = 0,
+    list_ttl_ms: int | None = None,
     request_state_key: RequestStateKey | bytes | None = None,
     list_changed: bool | None = None,
     limits: Mapping[str, Any] | None = None,
@@ -70,7 +70,10 @@ def build_server(
     )
     runtime: ToolsRuntime[H] = ToolsRuntime(tools=compiled, page_size=page_size, state_key=key)
     surface = _surface(runtime, handlers, resources, templates, prompts, page_size)
-    cache = CacheHint(ttl_ms=list_ttl_ms, scope="private")
+    cache = CacheHint(
+        ttl_ms=info.cache_ttl_ms if list_ttl_ms is None else list_ttl_ms,
+        scope=info.cache_scope,  # type: ignore[arg-type]
+    )
     server: Server[Any] = Server(
         info.name,
         version=info.version,

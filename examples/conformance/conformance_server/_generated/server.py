@@ -266,12 +266,14 @@ def create_server(
     handlers: ToolsBase,
     *,
     page_size: int | None = None,
-    list_ttl_ms: int = 0,
+    list_ttl_ms: int | None = None,
     **options: Unpack[StartupOptions],
 ) -> Server[Any]:
     """The SDK ``Server`` for these tools, served by ``handlers``.
 
-    ``page_size``: tools per ``tools/list`` page (``None``: all in one page). ``options``: the
+    ``page_size``: tools per ``tools/list`` page (``None``: all in one page).
+    ``list_ttl_ms``: the ``ttlMs`` hint of cacheable results (``None``: the manifest's
+    ``server.cache``). ``options``: the
     start-up options ``python -m`` reads (``mcpgen_runtime.StartupOptions``), passed on.
     """
     return build_server(
