@@ -125,7 +125,8 @@ def main() -> None:
     measure("mcpgen --version", lambda out: [*MCPGEN, "--version"], False, "")
     for fmt, path in paths.items():
         gen = lambda out, p=path: [*MCPGEN, "server", str(p), "--out", str(out), "--package", "big"]  # noqa: E731
-        measure(f"generate {a.tools} tools ({fmt})", gen, True, "< 5 s, < 300 MB")
+        label = f"generate {a.tools}t/{a.resources}r/{a.templates}rt/{a.prompts}p ({fmt})"
+        measure(label, gen, True, "< 5 s, < 300 MB")
         measure(f"no-op re-run ({fmt})", gen, False, "< 0.5 s")
         measure(
             f"--check, up to date ({fmt})",
