@@ -110,15 +110,19 @@ def is_up_to_date(owned: Path, digest: str, marker: dict[str, object] | None = N
     return True
 
 
+def _bytes(content: str | bytes) -> bytes:
+    return content.encode("utf-8") if isinstance(content, str) else content
+
+
 def _marker_text(
-    files: dict[str, str],
+    files: Mapping[str, str | bytes],
     digest: str,
     dependencies: Mapping[str, str] | None = None,
     dependency_targets: Mapping[str, str] | None = None,
     facts: Mapping[str, object] | None = None,
 ) -> str:
     listing = {
-        rel: hashlib.sha256(text.encode("utf-8")).hexdigest() for rel, text in sorted(files.items())
+        rel: hashlib.sha256(_bytes(text)).hexdigest() for rel, text in sorted(files.items())
     }
     body: dict[str, object] = {
         "generator": f"mcpgen {__version__}",
@@ -148,14 +152,15 @@ def _guard_owned(owned: Path) -> None:
 
 def write_owned_tree(
     owned: Path,
-    files: dict[str, str],
+    files: Mapping[str, str | bytes],
     digest: str,
     *,
     dependencies: Mapping[str, str] | None = None,
     dependency_targets: Mapping[str, str] | None = None,
     facts: Mapping[str, object] | None = None,
 ) -> list[str]:
-    """Replace directory ``owned`` with exactly ``files`` (relative POSIX paths -> text),
+    """Replace directory ``owned`` with exactly ``files`` (relative POSIX paths -> text, or
+    bytes for package data),
     atomically with respect to failures during writing. ``dependencies`` (input file relative
     to the manifest's directory -> sha256) and ``dependency_targets`` (input file -> the file it
     resolved to, where different) go into the marker for ``current_dependencies``; ``facts``
@@ -171,8 +176,11 @@ def write_owned_tree(
         for rel, text in sorted(files.items()):
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
+            if isinstance(text, bytes):
+                target.write_bytes(text)
+            else:
+                with open(target, "w", encoding="utf-8", newline="\n") as fh:
+                    fh.write(text)
         marker = _marker_text(files, digest, dependencies, dependency_targets, facts)
         (staging / MARKER).write_text(marker, encoding="utf-8")
         if owned.exists():
@@ -204,23 +212,38 @@ def create_user_files(root: Path, files: dict[str, str], result: EmitResult) -> 
         result.created_user_files.append(rel)
 
 
-def diff_owned_tree(owned: Path, files: dict[str, str], *, label: str | None = None) -> str:
+def diff_owned_tree(
+    owned: Path, files: Mapping[str, str | bytes], *, label: str | None = None
+) -> str:
     """Unified diff from what is on disk under ``owned`` to ``files``; "" when identical.
-    Files on disk that would be removed show as deletions."""
+    Files on disk that would be removed show as deletions; package data (bytes) that differs
+    shows as one line."""
     label = label or str(owned)
-    on_disk: dict[str, str] = {}
+    on_disk: dict[str, str | bytes] = {}
     if owned.is_dir():
         for p in sorted(owned.rglob("*")):
             if p.is_file() and "__pycache__" not in p.parts and p.name != MARKER:
+                rel = p.relative_to(owned).as_posix()
                 try:
-                    on_disk[p.relative_to(owned).as_posix()] = p.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError):
-                    on_disk[p.relative_to(owned).as_posix()] = "<unreadable>\n"
+                    data = p.read_bytes()
+                except OSError:
+                    on_disk[rel] = "<unreadable>\n"
+                    continue
+                if isinstance(files.get(rel), bytes):
+                    on_disk[rel] = data
+                else:
+                    try:
+                        on_disk[rel] = data.decode("utf-8")
+                    except UnicodeDecodeError:
+                        on_disk[rel] = "<unreadable>\n"
     chunks: list[str] = []
     for rel in sorted(set(on_disk) | set(files)):
         old = on_disk.get(rel)
         new = files.get(rel)
         if old == new:
+            continue
+        if isinstance(old, bytes) or isinstance(new, bytes):
+            chunks.append(f"Binary file {label}/{rel} differs (package data)\n")
             continue
         chunks.extend(
             difflib.unified_diff(

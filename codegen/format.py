@@ -60,7 +60,7 @@ def ruff_version() -> str:
         return "absent"
 
 
-def format_tree(files: Mapping[str, str]) -> dict[str, str]:
+def format_tree(files: Mapping[str, str | bytes]) -> dict[str, str | bytes]:
     """``files`` (relative POSIX path -> text) with every ``*.py`` formatted by ruff, in one
     run over a temporary directory; other files unchanged. A file ruff cannot parse is a
     generator bug: ``RuntimeError`` names it (exit 3)."""
@@ -72,7 +72,9 @@ def format_tree(files: Mapping[str, str]) -> dict[str, str]:
         for rel in py:
             path = root / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(files[rel], encoding="utf-8", newline="\n")
+            text = files[rel]
+            assert isinstance(text, str), rel  # *.py files are source text
+            path.write_text(text, encoding="utf-8", newline="\n")
         cmd = [
             ruff_binary(),
             "format",

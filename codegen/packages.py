@@ -50,7 +50,8 @@ Notes = Callable[[Path, Reader, "Mapping[str, Any]"], list[str]]
 
 @dataclass(frozen=True)
 class Generated:
-    owned: dict[str, str]
+    owned: dict[str, str | bytes]
+    """``_generated/`` files: source text, or bytes for package data (resource files)."""
     user: dict[str, str]
     name: str | None = None
     """``serverInfo.name`` of the manifest (shown to the user after generation)."""
@@ -78,7 +79,7 @@ class PackageSpec:
 
 @dataclass(frozen=True)
 class Rendered:
-    owned: dict[str, str]
+    owned: dict[str, str | bytes]
     """``_generated/`` files, formatted (paths relative to it)."""
     user: dict[str, str]
     """The create-once files, formatted (paths relative to the package)."""
@@ -219,13 +220,28 @@ def render(
     formatted = format_tree(merged)
     return Rendered(
         owned={k: formatted[f"{OWNED_DIR}/{k}"] for k in files.owned},
-        user={k: formatted[k] for k in files.user},
+        user={k: _source(formatted[k]) for k in files.user},
         digest=digest,
         dependencies=deps,
         targets=targets,
         name=files.name,
         facts=files.facts,
     )
+
+
+def _text_of(files: Mapping[str, str | bytes]) -> Reader:
+    """Reads the source files of an in-memory ``_generated/`` (package data reads as None)."""
+
+    def read(rel: str) -> str | None:
+        content = files.get(rel)
+        return content if isinstance(content, str) else None
+
+    return read
+
+
+def _source(content: str | bytes) -> str:
+    assert isinstance(content, str)  # user files are always source text
+    return content
 
 
 def disk_reader(owned: Path) -> Reader:
@@ -295,5 +311,5 @@ def build(
     outcome.name = rendered.name
     outcome.created = result.created_user_files
     if warnings is not None:
-        outcome.warnings = warnings(pkg_dir, rendered.owned.get, rendered.facts)
+        outcome.warnings = warnings(pkg_dir, _text_of(rendered.owned), rendered.facts)
     return outcome

@@ -16,14 +16,14 @@ from typing import Any
 
 from codegen.errors import McpgenError
 from codegen.manifest.model import Manifest, SectionItem
-from codegen.naming import ToolNames, assign_tool_names
+from codegen.naming import ToolNames, assign_tool_names, snake_identifier
 from codegen.toolset import canonical_json
 
 __all__ = ["PreparedSurface", "SurfaceItem", "prepare_surface"]
 
 _KEY = {"resource": "uri", "template": "uriTemplate", "prompt": "name"}
 _OWN_KEYS = {
-    "resources": ("text", "handler"),
+    "resources": ("text", "file", "handler"),
     "resourceTemplates": ("variables", "handler"),
     "prompts": ("messages", "handler"),
 }
@@ -51,6 +51,12 @@ class SurfaceItem:
     """A prompt's static ``(role, text)`` messages."""
     completions: tuple[tuple[str, tuple[str, ...]], ...]
     """``(argument or variable, values)``."""
+    data: bytes | None
+    """A ``file:`` resource's contents (read by the loader)."""
+    data_path: str | None
+    """Where the contents go in ``_generated/`` (``resources/<index>-<name>``)."""
+    binary: bool
+    """Served as a blob (not ``text/*``, or not UTF-8)."""
     mime_type: str | None
     title: str | None
     description: str | None
@@ -86,6 +92,19 @@ def _wire(item: SectionItem, section: str) -> dict[str, Any]:
 def _text(raw: Mapping[str, Any], key: str) -> str | None:
     v = raw.get(key)
     return v if isinstance(v, str) else None
+
+
+def _is_text(mime: str | None, data: bytes) -> bool:
+    """Served as text: a ``text/*`` (or JSON/XML/YAML) media type and UTF-8 bytes."""
+    kind = (mime or "").split(";")[0].strip().lower()
+    texty = kind.startswith("text/") or kind.endswith(("json", "xml", "yaml", "+json", "+xml"))
+    if not texty:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _template_variables(
@@ -196,6 +215,8 @@ def prepare_surface(
         elif kind == "prompt":
             schema, completions = _prompt_arguments(item)
         messages = item.raw.get("messages") if kind == "prompt" else None
+        mime = _text(item.raw, "mimeType")
+        data = item.data if kind == "resource" else None
         return SurfaceItem(
             kind=kind,
             index=index,
@@ -214,7 +235,12 @@ def prepare_surface(
                 if isinstance(m, dict)
             ),
             completions=completions,
-            mime_type=_text(item.raw, "mimeType"),
+            data=data,
+            data_path=f"resources/{index}-{snake_identifier(item.name, fallback='data')}"
+            if data is not None
+            else None,
+            binary=data is not None and not _is_text(mime, data),
+            mime_type=mime,
             title=_text(item.raw, "title"),
             description=_text(item.raw, "description"),
             pointer=item.pointer,

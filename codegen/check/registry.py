@@ -140,6 +140,15 @@ rule(
     why="Nothing in the file can be checked or served.",
 )
 rule(
+    "RESOURCE_FILE",
+    LOAD,
+    E,
+    "A resource's `file:` is a regular file inside the manifest's directory (symlinks "
+    "resolved), at most 16 MiB.",
+    why="The file is copied into the generated package; one outside the project, or a huge one, "
+    "is never what a server should ship.",
+)
+rule(
     "MANIFEST_SCHEMA",
     LOAD,
     E,

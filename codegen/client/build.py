@@ -36,7 +36,7 @@ def _generate(loaded: Manifest, package: str, manifest_name: str) -> Generated:
     from codegen.client.ir import build_client_ir
 
     files = generate_client(build_client_ir(loaded, package=package, manifest_name=manifest_name))
-    return Generated(owned=files.owned, user=files.user)
+    return Generated(owned=dict(files.owned), user=files.user)
 
 
 def render_client(manifest: Path, package: str) -> Rendered:

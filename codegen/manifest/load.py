@@ -24,7 +24,14 @@ from typing import Any
 
 from codegen.diagnostics import Diagnostic, Severity
 from codegen.errors import McpgenError
-from codegen.manifest.model import KNOWN_REVISIONS, Manifest, SectionItem, ServerInfo, ToolDef
+from codegen.manifest.model import (
+    KNOWN_REVISIONS,
+    Dependency,
+    Manifest,
+    SectionItem,
+    ServerInfo,
+    ToolDef,
+)
 from codegen.manifest.sourcemap import Document, load_document, parse_text
 from codegen.manifest.structure import describe, schema_errors
 
@@ -130,6 +137,10 @@ def load_from_document(
             ptr = f"{prefix}/{i}"
             tools.append(ToolDef(bundler.bundle_tool(t, ptr), ptr))
 
+    resources = _section(value, shape, "resources")
+    file_deps: list[Dependency] = []
+    if read_bytes is None:  # from disk (a git ref's manifest needs no resource contents)
+        resources = _resource_files(resources, base_dir, file_deps, report)
     manifest = Manifest(
         path=doc.path,
         server=_server(value if shape == "Manifest" else {}, doc.path),
@@ -138,12 +149,34 @@ def load_from_document(
         defs=defs,
         source_map=doc.source_map,
         raw=value,
-        dependencies=bundler.dependencies(),
-        resources=_section(value, shape, "resources"),
+        dependencies=tuple(sorted({*bundler.dependencies(), *file_deps}, key=lambda d: d.path)),
+        resources=resources,
         templates=_section(value, shape, "resourceTemplates"),
         prompts=_section(value, shape, "prompts"),
     )
     return LoadResult(manifest, diags)
+
+
+def _resource_files(
+    resources: tuple[SectionItem, ...], base_dir: Path, deps: list[Dependency], report: Any
+) -> tuple[SectionItem, ...]:
+    """Each ``file:`` resource with its contents read (``RESOURCE_FILE`` for one that cannot
+    be used); the files are recorded in ``deps``."""
+    from codegen.manifest.resource_files import read_resource_file
+
+    out = []
+    for item in resources:
+        spelled = item.raw.get("file")
+        if isinstance(spelled, str) and spelled:
+            got = read_resource_file(base_dir, spelled)
+            if isinstance(got, str):
+                report(item.pointer + "/file", got, "RESOURCE_FILE")
+            else:
+                data, dep = got
+                deps.append(dep)
+                item = SectionItem(item.raw, item.pointer, data)
+        out.append(item)
+    return tuple(out)
 
 
 def _section(value: Any, shape: str, key: str) -> tuple[SectionItem, ...]:

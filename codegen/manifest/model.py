@@ -132,6 +132,8 @@ class SectionItem:
 
     raw: dict[str, Any]
     pointer: str
+    data: bytes | None = None
+    """A resource's ``file:`` contents, as read by the loader."""
 
     @property
     def name(self) -> str:

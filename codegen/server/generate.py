@@ -23,8 +23,8 @@ from codegen.server.layout import OWNED_TEMPLATES, USER_TEMPLATES
 
 @dataclass(frozen=True)
 class ServerFiles:
-    owned: dict[str, str]
-    """Paths relative to ``<package>/_generated``."""
+    owned: dict[str, str | bytes]
+    """Paths relative to ``<package>/_generated`` (bytes: package data)."""
     user: dict[str, str]
     """Paths relative to ``<package>``."""
 
@@ -34,9 +34,12 @@ def generate_server(ir: ServerIR) -> ServerFiles:
     header = header_line(ir.manifest_name)
     models = tool_models(ir.model_specs)
     bodies = {"models.py": models.source}
-    owned = {
+    owned: dict[str, str | bytes] = {
         rel: render(template, header=header, ir=ir, body=bodies.get(rel, ""))
         for rel, template in OWNED_TEMPLATES.items()
     }
     user = {rel: render(template, ir=ir) for rel, template in USER_TEMPLATES.items()}
+    for item in ir.surface.resources:  # package data: ``file:`` contents, byte for byte
+        if item.data is not None and item.data_path is not None:
+            owned[item.data_path] = item.data
     return ServerFiles(owned=owned, user=user)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -51,18 +52,28 @@ RESOURCE_NOT_FOUND = -32002
 
 
 class ResourceBinding:
-    """One resource: its exact definition (JSON text) and where its contents come from."""
+    """One resource: its exact definition (JSON text) and where its contents come from: inline
+    ``text``, a ``file`` of the generated package (read on first use, then kept; ``binary``:
+    served as a blob) or a handler ``method``."""
 
-    __slots__ = ("definition_json", "text", "method")
+    __slots__ = ("definition_json", "text", "method", "file", "binary")
 
     def __init__(
-        self, *, definition_json: str, text: str | None = None, method: str | None = None
+        self,
+        *,
+        definition_json: str,
+        text: str | None = None,
+        method: str | None = None,
+        file: str | os.PathLike[str] | None = None,
+        binary: bool = False,
     ) -> None:
-        if (text is None) == (method is None):
-            raise ValueError("a resource has either inline text or a handler method")
+        if sum(x is not None for x in (text, method, file)) != 1:
+            raise ValueError("a resource has one of inline text, a file or a handler method")
         self.definition_json = definition_json
         self.text = text
         self.method = method
+        self.file = file
+        self.binary = binary
 
 
 class TemplateBinding:
@@ -85,11 +96,12 @@ class TemplateBinding:
 
 
 class _Resource:
-    __slots__ = ("definition", "binding", "invoke")
+    __slots__ = ("definition", "binding", "invoke", "_contents")
 
     def __init__(self, binding: ResourceBinding, handlers: object) -> None:
         self.definition: dict[str, Any] = json.loads(binding.definition_json)
         self.binding = binding
+        self._contents: list[dict[str, Any]] | None = None
         self.invoke = getattr(handlers, binding.method) if binding.method else None
         if binding.method and not callable(self.invoke):
             raise TypeError(f"handlers have no method {binding.method!r}")
@@ -205,6 +217,13 @@ class ResourcesRuntime:
         mime = target.definition.get("mimeType")
         if isinstance(target, _Resource) and target.binding.text is not None:
             return finish({"contents": [_text(uri, target.binding.text, mime)]}, None, version)
+        if isinstance(target, _Resource) and target.binding.file is not None:
+            if target._contents is None:  # package data, read once
+                with open(target.binding.file, "rb") as fh:
+                    data = fh.read()
+                value: object = data if target.binding.binary else data.decode("utf-8")
+                target._contents = contents(uri, value, mime)
+            return finish({"contents": list(target._contents)}, None, version)
         name = target.definition.get("name", uri)
         if isinstance(target, _Template):
             try:

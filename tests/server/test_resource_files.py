@@ -1,0 +1,111 @@
+"""``file:`` resources: a file beside the manifest is copied into the generated package byte for
+byte, served as text (text/* and UTF-8) or as a blob, and tracked as an input (a changed file
+makes the package out of date). A path outside the manifest's directory (``..``, a symlink, an
+absolute path), a missing file or one over 16 MiB is one located error, exit 2, nothing
+written."""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+
+from tests.server.helpers import imported
+
+PNG = bytes(range(256)) * 4
+
+
+def _mcpgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    script = Path(sys.executable).with_name("mcpgen")
+    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def _project(tmp_path: Path, file_line: str = "") -> Path:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "note.txt").write_text("hello from a file\n", encoding="utf-8")
+    (tmp_path / "data" / "pixel.png").write_bytes(PNG)
+    (tmp_path / "m.yaml").write_text(
+        "server: {name: files}\n"
+        "tools: [{name: t, inputSchema: {type: object}}]\n"
+        "resources:\n"
+        '  - {uri: "f://note", name: note, mimeType: text/plain, file: data/note.txt}\n'
+        '  - {uri: "f://pixel", name: pixel, mimeType: image/png, file: data/pixel.png}\n'
+        + file_line,
+        encoding="utf-8",
+    )
+    return tmp_path
+
+
+def test_files_are_copied_served_and_tracked(tmp_path: Path) -> None:
+    work = _project(tmp_path)
+    made = _mcpgen("server", "m.yaml", "--out", ".", "--package", "files_pkg", cwd=work)
+    assert made.returncode == 0, made.stderr
+    data = work / "files_pkg" / "_generated" / "resources"
+    assert (data / "1-pixel").read_bytes() == PNG
+    assert (data / "0-note").read_bytes() == b"hello from a file\n"
+
+    with imported(work, "files_pkg") as handlers:
+        gen = __import__("files_pkg._generated", fromlist=["create_server"])
+
+        async def read(mode: str) -> tuple[str, bytes]:
+            async with Client(gen.create_server(handlers.Handlers()), mode=mode) as c:
+                note = (await c.read_resource("f://note")).contents[0]
+                pixel = (await c.read_resource("f://pixel")).contents[0]
+                return note.text, base64.b64decode(pixel.blob)
+
+        for mode in ("legacy", "2026-07-28"):
+            assert anyio.run(read, mode) == ("hello from a file\n", PNG)
+
+    # the file is an input: changing it makes the package out of date
+    again = _mcpgen("server", "m.yaml", "--out", ".", "--package", "files_pkg", cwd=work)
+    assert "is up to date" in again.stderr
+    (work / "data" / "pixel.png").write_bytes(PNG[::-1])
+    checked = _mcpgen(
+        "server", "m.yaml", "--out", ".", "--package", "files_pkg", "--check", cwd=work
+    )
+    assert checked.returncode == 1
+    assert "Binary file files_pkg/_generated/resources/1-pixel differs" in checked.stdout
+
+
+@pytest.mark.parametrize(
+    ("spelled", "prepare", "message"),
+    [
+        ("../outside.txt", "outside", "is outside the manifest's directory"),
+        ("data/link.txt", "symlink", "is outside the manifest's directory"),
+        ("data/missing.txt", None, "does not exist"),
+        ("/etc/hostname", None, "is an absolute path"),
+        ("data/huge.bin", "huge", "the limit is 16777216 (16 MiB)"),
+        ("data", None, "is not a regular file"),
+    ],
+)
+def test_bad_files_are_one_located_error(
+    tmp_path: Path, spelled: str, prepare: str | None, message: str
+) -> None:
+    root = tmp_path / "p"
+    root.mkdir()
+    work = _project(
+        root, f'  - {{uri: "f://bad", name: bad, mimeType: text/plain, file: "{spelled}"}}\n'
+    )
+    outside = tmp_path / "outside.txt"
+    outside.write_text("secret\n", encoding="utf-8")
+    if prepare == "symlink":
+        os.symlink(outside, work / "data" / "link.txt")
+    elif prepare == "huge":
+        with open(work / "data" / "huge.bin", "wb") as fh:
+            fh.truncate(16 * 1024 * 1024 + 1)
+    made = _mcpgen("server", "m.yaml", "--out", ".", "--package", "bad_pkg", cwd=work)
+    assert made.returncode == 2, made.stdout + made.stderr
+    lines = [ln for ln in made.stderr.splitlines() if "RESOURCE_FILE" in ln]
+    assert len(lines) == 1 and lines[0].startswith("mcpgen: error: m.yaml:6:"), made.stderr
+    assert message in lines[0]
+    assert "Traceback" not in made.stderr
+    assert not (work / "bad_pkg").exists()
+    checked = _mcpgen("check", "m.yaml", cwd=work)
+    assert checked.returncode == 1 and "RESOURCE_FILE" in checked.stdout  # a finding
