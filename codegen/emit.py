@@ -121,9 +121,7 @@ def _marker_text(
     dependency_targets: Mapping[str, str] | None = None,
     facts: Mapping[str, object] | None = None,
 ) -> str:
-    listing = {
-        rel: hashlib.sha256(_bytes(text)).hexdigest() for rel, text in sorted(files.items())
-    }
+    listing = {rel: hashlib.sha256(_bytes(text)).hexdigest() for rel, text in sorted(files.items())}
     body: dict[str, object] = {
         "generator": f"mcpgen {__version__}",
         "inputs_sha256": digest,
