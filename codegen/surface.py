@@ -61,6 +61,9 @@ class SurfaceItem:
     title: str | None
     description: str | None
     pointer: str
+    completed_by_handler: tuple[str, ...] = ()
+    """Arguments or variables whose completions ``complete_method`` computes."""
+    complete_method: str | None = None
 
     @property
     def model(self) -> str | None:
@@ -92,6 +95,19 @@ def _wire(item: SectionItem, section: str) -> dict[str, Any]:
 def _text(raw: Mapping[str, Any], key: str) -> str | None:
     v = raw.get(key)
     return v if isinstance(v, str) else None
+
+
+def _handler_completed(item: SectionItem) -> bool:
+    """Whether an argument or variable of ``item`` has ``completions: handler``."""
+    args = item.raw.get("arguments")
+    for a in args if isinstance(args, list) else ():
+        if isinstance(a, dict) and a.get("completions") == "handler":
+            return True
+    variables = item.raw.get("variables")
+    for spec in variables.values() if isinstance(variables, dict) else ():
+        if isinstance(spec, dict) and spec.get("completions") == "handler":
+            return True
+    return False
 
 
 def _is_text(mime: str | None, data: bytes) -> bool:
@@ -130,7 +146,9 @@ def _template_variables(
         spec = declared.get(var)
         spec = dict(spec) if isinstance(spec, dict) else {"type": "string"}
         values = spec.pop("completions", None)
-        if isinstance(values, list):
+        if values == "handler":
+            completions.append((var, ("\0handler",)))
+        elif isinstance(values, list):
             completions.append((var, tuple(str(v) for v in values)))
         props[var] = spec or {"type": "string"}
     optional = parsed.query_variable_names
@@ -155,7 +173,9 @@ def _prompt_arguments(
         if a.get("required") is True:
             required.append(name)
         values = a.get("completions")
-        if isinstance(values, list):
+        if values == "handler":
+            completions.append((name, ("\0handler",)))
+        elif isinstance(values, list):
             completions.append((name, tuple(str(v) for v in values)))
     schema = {"type": "object", "properties": props, "required": required} if props else None
     return schema, tuple(completions)
@@ -201,10 +221,20 @@ def prepare_surface(
     for item in manifest.prompts:
         if item.handler or (every_prompt and item.raw.get("arguments")):
             wanted.append((item, f"prompt_{item.name}"))
+    completers = [
+        item for item in (*manifest.templates, *manifest.prompts) if _handler_completed(item)
+    ]
     names = assign_tool_names(
-        [t.tool_name for t in tool_names] + [w for _i, w in wanted], reserved=reserved
+        [t.tool_name for t in tool_names]
+        + [w for _i, w in wanted]
+        + [f"complete_{item.name}" for item in completers],
+        reserved=reserved,
     )
-    chosen = {id(item): nm for (item, _w), nm in zip(wanted, names[len(tool_names) :], strict=True)}
+    rest = names[len(tool_names) :]
+    chosen = {id(item): nm for (item, _w), nm in zip(wanted, rest[: len(wanted)], strict=True)}
+    completer_names = {
+        id(item): nm.method_name for item, nm in zip(completers, rest[len(wanted) :], strict=True)
+    }
 
     def build(item: SectionItem, kind: str, section: str, index: int) -> SurfaceItem:
         nm = chosen.get(id(item))
@@ -217,6 +247,8 @@ def prepare_surface(
         messages = item.raw.get("messages") if kind == "prompt" else None
         mime = _text(item.raw, "mimeType")
         data = item.data if kind == "resource" else None
+        handled = tuple(n for n, v in completions if v == ("\0handler",))
+        completions = tuple((n, v) for n, v in completions if v != ("\0handler",))
         return SurfaceItem(
             kind=kind,
             index=index,
@@ -244,6 +276,8 @@ def prepare_surface(
             title=_text(item.raw, "title"),
             description=_text(item.raw, "description"),
             pointer=item.pointer,
+            completed_by_handler=handled,
+            complete_method=completer_names.get(id(item)),
         )
 
     return PreparedSurface(

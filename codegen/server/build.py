@@ -47,6 +47,9 @@ def _generate(loaded: Manifest, package: str, manifest_name: str) -> Generated:
     surface = [
         {"kind": i.kind, "key": i.key, "method": i.method_name, "model": i.model}
         for i in ir.surface_methods
+    ] + [
+        {"kind": "completion", "key": f"{i.kind} {i.key}", "method": i.complete_method}
+        for i in ir.completer_methods
     ]
     return Generated(
         owned=files.owned,

@@ -41,6 +41,11 @@ def surface_stub(method: str, kind: str, model: str | None) -> str:
     """A ready ``Handlers`` method for a resource, template or prompt (``kind``) without one."""
     if kind == "resource":
         head = f"    async def {method}(self, ctx: ToolContext) -> str:\n"
+    elif kind == "completion":
+        head = (
+            f"    async def {method}(\n        self, argument: str, value: str, "
+            "context: Mapping[str, str], ctx: ToolContext\n    ) -> list[str]:\n"
+        )
     else:
         param = "params" if kind == "template" else "args"
         typ = model or "Mapping[str, str]"

@@ -87,6 +87,11 @@ class ServerIR:
         return [item for item in self.surface.all if item.method_name is not None]
 
     @property
+    def completer_methods(self) -> list[Any]:
+        """The templates and prompts whose completions a ``Handlers`` method computes."""
+        return [item for item in self.surface.all if item.complete_method is not None]
+
+    @property
     def model_specs(self) -> list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]]:
         """``(stem, input schema, output schema)`` of every model of the package: each tool's,
         then each template's variables and each handler prompt's arguments."""

@@ -351,3 +351,21 @@ def test_caching_hints_come_from_the_manifest(example: Any) -> None:
     assert anyio.run(hints, server) == [(5000, "public")] * 5
     server = build_server(Handlers(), generated.BINDINGS, info, list_ttl_ms=7, **_bindings())
     assert anyio.run(hints, server) == [(7, "public")] * 5
+
+
+@pytest.mark.parametrize("revision", ["2025-11-25", "2026-07-28"])
+def test_prompt_arguments_of_the_wrong_type_are_invalid_params(example: Any, revision: str) -> None:
+    from tests.server.helpers import RawClient
+
+    async def main() -> None:
+        async with RawClient(_server(example), revision) as raw:
+            for arguments in ({"name": 5}, {"name": ["Ada"]}, "Ada"):
+                resp = await raw.request("prompts/get", {"name": "greet", "arguments": arguments})
+                assert resp["error"]["code"] == -32602, resp
+            missing = await raw.request("prompts/get", {"name": "nope", "arguments": {}})
+            assert missing["error"]["code"] == -32602
+            sub = await raw.request("resources/subscribe", {"uri": "test://nothing"})
+            if revision == "2025-11-25":
+                assert sub["error"]["code"] == -32002
+
+    anyio.run(main)

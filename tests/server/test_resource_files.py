@@ -109,3 +109,66 @@ def test_bad_files_are_one_located_error(
     assert not (work / "bad_pkg").exists()
     checked = _mcpgen("check", "m.yaml", cwd=work)
     assert checked.returncode == 1 and "RESOURCE_FILE" in checked.stdout  # a finding
+
+
+def test_completion_handlers_see_the_other_arguments(tmp_path: Path) -> None:
+    """``completions: handler``: the generated ``Handlers.complete_<name>`` computes the values
+    and sees the arguments already given (``context``); static lists stay static."""
+    (tmp_path / "m.yaml").write_text(
+        "server: {name: comp}\n"
+        "tools: []\n"
+        "prompts:\n"
+        "  - name: trip\n"
+        "    arguments:\n"
+        "      - {name: country, required: true, completions: [France, Japan]}\n"
+        "      - {name: city, required: true, completions: handler}\n"
+        '    messages: [{role: user, text: "Visit {city}, {country}."}]\n'
+        "resourceTemplates:\n"
+        '  - uriTemplate: "trip://{country}/{city}"\n'
+        "    name: place\n"
+        "    variables:\n"
+        "      city: {type: string, completions: handler}\n",
+        encoding="utf-8",
+    )
+    made = _mcpgen("server", "m.yaml", "--out", ".", "--package", "comp_pkg", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    handlers = tmp_path / "comp_pkg" / "handlers.py"
+    text = handlers.read_text(encoding="utf-8")
+    cities = '{"France": ["Paris", "Lyon"], "Japan": ["Tokyo", "Kyoto"]}'
+    for method in ("complete_place", "complete_trip"):
+        stub = text[text.index(f"    async def {method}(") :]
+        body = stub[: stub.index("raise NotImplementedError") + len("raise NotImplementedError")]
+        text = text.replace(
+            body,
+            body.replace(
+                "raise NotImplementedError",
+                f"cities = {cities}.get(context.get('country', ''), [])\n"
+                "        return [c for c in cities if c.lower().startswith(value.lower())]",
+            ),
+        )
+    handlers.write_text(text, encoding="utf-8")
+    with imported(tmp_path, "comp_pkg") as module:
+        gen = __import__("comp_pkg._generated", fromlist=["create_server"])
+        import mcp.types as types
+
+        async def complete(mode: str) -> list[list[str]]:
+            async with Client(gen.create_server(module.Handlers()), mode=mode) as c:
+                trip = types.PromptReference(type="ref/prompt", name="trip")
+                place = types.ResourceTemplateReference(
+                    type="ref/resource", uri="trip://{country}/{city}"
+                )
+                got = [
+                    await c.complete(trip, {"name": "city", "value": "ky"}, {"country": "Japan"}),
+                    await c.complete(trip, {"name": "city", "value": ""}, {"country": "France"}),
+                    await c.complete(trip, {"name": "country", "value": "f"}),
+                    await c.complete(place, {"name": "city", "value": "p"}, {"country": "France"}),
+                ]
+                return [r.completion.values for r in got]
+
+        for mode in ("legacy", "2026-07-28"):
+            assert anyio.run(complete, mode) == [
+                ["Kyoto"],
+                ["Paris", "Lyon"],
+                ["France"],
+                ["Paris"],
+            ]

@@ -153,6 +153,7 @@ def _surface(
         completions = Completions(
             prompts_rt or PromptsRuntime((), handlers, page_size, runtime),
             resources_rt or ResourcesRuntime((), (), handlers, page_size, runtime),
+            handlers,
         )
         hooks["on_completion"] = completions.complete
     hooks["cacheable"] = cacheable

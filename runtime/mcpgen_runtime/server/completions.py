@@ -1,7 +1,8 @@
 """``completion/complete``: suggestions for a prompt argument or a resource template variable,
 from the static values the manifest lists for it, filtered by the prefix the client typed
-(case-insensitive), at most 100 per answer with ``total`` and ``hasMore``. An unknown prompt,
-template or argument is ``-32602``."""
+(case-insensitive), or from a ``Handlers.complete_<name>`` method that also sees the other
+arguments already given (``context``); at most 100 per answer with ``total`` and ``hasMore``.
+An unknown prompt, template or argument is ``-32602``."""
 
 from __future__ import annotations
 
@@ -40,9 +41,34 @@ def suggest(
 
 
 class Completions:
-    def __init__(self, prompts: PromptsRuntime, resources: ResourcesRuntime) -> None:
+    def __init__(
+        self, prompts: PromptsRuntime, resources: ResourcesRuntime, handlers: object = None
+    ) -> None:
         self.prompts = prompts
         self.resources = resources
+        # (kind, name) -> (bound completion method, the arguments it completes)
+        self.methods: dict[tuple[str, str], tuple[Any, frozenset[str]]] = {}
+        owners: list[tuple[tuple[str, str], str | None, tuple[str, ...]]] = [
+            (
+                ("prompt", p.definition["name"]),
+                p.binding.complete_method,
+                p.binding.completed_by_handler,
+            )
+            for p in prompts.prompts
+        ] + [
+            (
+                ("template", t.definition["uriTemplate"]),
+                t.binding.complete_method,
+                t.binding.completed_by_handler,
+            )
+            for t in resources.templates
+        ]
+        for key, method_name, completed in owners:
+            if method_name:
+                method = getattr(handlers, method_name, None)
+                if not callable(method):
+                    raise TypeError(f"handlers have no method {method_name!r}")
+                self.methods[key] = (method, frozenset(completed))
         # (kind, prompt name or URI template) -> argument -> (values, lower-cased values);
         # an argument without completions maps to ((), ()); an unknown one is absent
         self.table: dict[tuple[str, str], dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {}
@@ -77,10 +103,43 @@ class Completions:
         pair = args.get(name)
         if pair is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"{what} has no argument {name!r}")
-        result: dict[str, Any] = {"completion": suggest(pair[0], params.argument.value, pair[1])}
+        key = ("prompt", ref.name) if isinstance(ref, types.PromptReference) else ("template", uri)
+        handler = self.methods.get(key)
+        if handler is not None and name in handler[1]:
+            completion = await self._from_handler(ctx, handler[0], what, name, params)
+        else:
+            completion = suggest(pair[0], params.argument.value, pair[1])
+        result: dict[str, Any] = {"completion": completion}
         if has_result_type(ctx.protocol_version):
             result["resultType"] = "complete"
         return result
+
+    async def _from_handler(
+        self,
+        ctx: ServerRequestContext[Any, Any],
+        method: Any,
+        what: str,
+        name: str,
+        params: types.CompleteRequestParams,
+    ) -> dict[str, Any]:
+        from .context import ToolContext
+        from .requests import run_handler
+
+        context = dict(params.context.arguments or {}) if params.context else {}
+        tctx = ToolContext(ctx, what, self.prompts.tools, None)
+        values = await run_handler(
+            f"completion of {what}", method(name, params.argument.value, context, tctx)
+        )
+        if not isinstance(values, (list, tuple)) or not all(isinstance(v, str) for v in values):
+            raise MCPError(
+                code=types.INTERNAL_ERROR,
+                message=f"The completion of {what} returned something other than strings.",
+            )
+        return {
+            "values": list(values[:MAX_VALUES]),
+            "total": len(values),
+            "hasMore": len(values) > MAX_VALUES,
+        }
 
 
 def _pair(values: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -55,7 +55,15 @@ def fill(text: str, arguments: Mapping[str, str]) -> str:
 class PromptBinding:
     """One prompt: its exact definition, and its static messages or its handler method."""
 
-    __slots__ = ("definition_json", "messages", "method", "args_model", "completions")
+    __slots__ = (
+        "definition_json",
+        "messages",
+        "method",
+        "args_model",
+        "completions",
+        "complete_method",
+        "completed_by_handler",
+    )
 
     def __init__(
         self,
@@ -65,6 +73,8 @@ class PromptBinding:
         method: str | None = None,
         args_model: type[BaseModel] | None = None,
         completions: Mapping[str, Sequence[str]] | None = None,
+        complete_method: str | None = None,
+        completed_by_handler: Sequence[str] = (),
     ) -> None:
         if (messages is None) == (method is None):
             raise ValueError("a prompt has either static messages or a handler method")
@@ -74,6 +84,9 @@ class PromptBinding:
         self.method = method
         self.args_model = args_model
         self.completions = dict(completions or {})
+        self.complete_method = complete_method
+        """The ``Handlers`` method that completes ``completed_by_handler``."""
+        self.completed_by_handler = tuple(completed_by_handler)
 
 
 class _Prompt:

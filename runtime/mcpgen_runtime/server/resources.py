@@ -79,7 +79,14 @@ class ResourceBinding:
 class TemplateBinding:
     """One resource template: its exact definition, its handler and its typed variables."""
 
-    __slots__ = ("definition_json", "method", "params_model", "completions")
+    __slots__ = (
+        "definition_json",
+        "method",
+        "params_model",
+        "completions",
+        "complete_method",
+        "completed_by_handler",
+    )
 
     def __init__(
         self,
@@ -88,11 +95,16 @@ class TemplateBinding:
         method: str,
         params_model: type[BaseModel],
         completions: Mapping[str, Sequence[str]] | None = None,
+        complete_method: str | None = None,
+        completed_by_handler: Sequence[str] = (),
     ) -> None:
         self.definition_json = definition_json
         self.method = method
         self.params_model = params_model
         self.completions = dict(completions or {})
+        self.complete_method = complete_method
+        """The ``Handlers`` method that completes ``completed_by_handler``."""
+        self.completed_by_handler = tuple(completed_by_handler)
 
 
 class _Resource:
