@@ -128,7 +128,10 @@ def _template_variables(
 ) -> tuple[dict[str, Any], tuple[tuple[str, tuple[str, ...]], ...]]:
     """The model schema of a template's variables (each declared schema, else a string;
     required unless it is a query variable) and their completions."""
-    from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
+    from codegen.uritemplates import uri_template_module
+
+    rfc6570 = uri_template_module()
+    InvalidUriTemplate, UriTemplate = rfc6570.InvalidUriTemplate, rfc6570.UriTemplate  # noqa: N806
 
     uri_template = str(item.raw.get("uriTemplate", ""))
     try:

@@ -2,8 +2,8 @@
 syntax, duplicates, templates that can match the same URI, prompt arguments and placeholders,
 MIME types, and fields a target revision does not have.
 
-RFC 6570 parsing and matching use the official SDK's ``mcp.shared.uri_template``, imported
-only when a manifest has templates (importing the SDK costs about half a second).
+RFC 6570 parsing and matching use the official SDK's ``mcp.shared.uri_template``
+(``codegen.uritemplates``: without importing the whole SDK).
 """
 
 from __future__ import annotations
@@ -190,7 +190,10 @@ def check_templates(ctx: ManifestCtx) -> None:
     m = ctx.manifest
     if not m.templates:
         return
-    from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
+    from codegen.uritemplates import uri_template_module
+
+    rfc6570 = uri_template_module()
+    InvalidUriTemplate, UriTemplate = rfc6570.InvalidUriTemplate, rfc6570.UriTemplate  # noqa: N806
 
     parsed: list[tuple[SectionItem, Any]] = []
     for item in m.templates:
