@@ -369,3 +369,44 @@ def test_prompt_arguments_of_the_wrong_type_are_invalid_params(example: Any, rev
                 assert sub["error"]["code"] == -32002
 
     anyio.run(main)
+
+
+def test_every_list_is_paginated(example: Any) -> None:
+    from tests.server.helpers import RawClient
+
+    mod, generated = example
+
+    class Handlers(mod.Handlers):  # type: ignore[misc, name-defined]
+        async def read_logo(self, ctx: ToolContext) -> bytes:
+            return PNG
+
+        async def read_item(self, params: ItemParams, ctx: ToolContext) -> str:
+            return "item"
+
+        async def prompt_built(self, args: GreetArgs, ctx: ToolContext) -> Any:
+            return "built"
+
+    server = build_server(
+        Handlers(), generated.BINDINGS, generated.SERVER_INFO, page_size=1, **_bindings()
+    )
+
+    async def every(raw: RawClient, method: str, key: str) -> list[str]:
+        names: list[str] = []
+        cursor = None
+        for _ in range(10):
+            result = (await raw.request(method, {"cursor": cursor} if cursor else {}))["result"]
+            assert len(result[key]) <= 1
+            names += [i["name"] for i in result[key]]
+            cursor = result.get("nextCursor")
+            if cursor is None:
+                return names
+        raise AssertionError("no last page")
+
+    async def main() -> None:
+        async with RawClient(server, "2025-11-25") as raw:
+            assert await every(raw, "resources/list", "resources") == ["static-text", "logo"]
+            assert await every(raw, "prompts/list", "prompts") == ["greet", "built"]
+            bad = await raw.request("prompts/list", {"cursor": "prompts:99"})
+            assert bad["error"]["code"] == -32602
+
+    anyio.run(main)
