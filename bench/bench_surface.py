@@ -19,6 +19,13 @@ within each repeat; the table shows median calls/s and the ratio generated / mcp
 
   .venv/bin/python bench/bench_surface.py                 # 5 repeats
   .venv/bin/python bench/bench_surface.py --repeat 7 --json out.json
+
+``--instructions`` counts instead of timing (timed runs cannot resolve a few percent on this
+noisy box): each server runs under ``valgrind --tool=callgrind`` twice per operation, for LO
+and HI checked calls, and instructions/call = (I(HI) - I(LO)) / (HI - LO), which cancels
+start-up and exit; the ratio mcpserver / generated reads like a throughput ratio.
+
+  .venv/bin/python bench/bench_surface.py --instructions
 """
 
 from __future__ import annotations
@@ -170,10 +177,56 @@ def measure(cmd: list[str], env: dict[str, str], op: str) -> float:
         c.close()
 
 
+IC_CALLS = {
+    "resources/read 1 MiB": (3, 12),
+    "prompts/get": (50, 250),
+    "completion/complete": (50, 250),
+}
+
+
+def instructions(cmd: list[str], env: dict[str, str], op: str, calls: int, out: Path) -> int:
+    """Instructions the server process executes over its whole life for ``calls`` checked
+    calls of ``op`` (callgrind)."""
+    import re
+
+    grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no"]
+    c = Conn([*grind, *cmd], env)
+    try:
+        fn = OPS[op][0]
+        for _ in range(calls):
+            fn(c)
+    finally:
+        c.close()
+    text = out.read_text(errors="replace") if out.is_file() else ""
+    m = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
+    if not m:
+        raise RuntimeError(f"no instruction total in {out}")
+    return int(m.group(1))
+
+
+def instruction_counts(servers: dict[str, list[str]], env: dict[str, str], tmp: Path) -> int:
+    print("\ninstructions per call under callgrind, (I(HI) - I(LO)) / (HI - LO)")
+    print(f"{'operation':24} {'generated':>12} {'mcpserver':>12} {'calls/instr':>12}  target")
+    for op, (lo, hi) in IC_CALLS.items():
+        per: dict[str, float] = {}
+        for label, cmd in servers.items():
+            a = instructions(cmd, env, op, lo, tmp / f"cg.{label}.lo")
+            b = instructions(cmd, env, op, hi, tmp / f"cg.{label}.hi")
+            per[label] = (b - a) / (hi - lo)
+        ratio = per["mcpserver"] / per["generated"]
+        verdict = "MET" if ratio >= 1.0 else "MISSED"
+        print(
+            f"{op:24} {per['generated']:12,.0f} {per['mcpserver']:12,.0f} {ratio:11.3f}x"
+            f"  >= 1.0x {verdict}"
+        )
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--instructions", action="store_true", help="count with callgrind")
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="mcpgen-bench-surface-"))
     try:
@@ -182,6 +235,8 @@ def main() -> int:
             "generated": generate(tmp),
             "mcpserver": [sys.executable, str(BENCH / "peers" / "mcpserver_surface.py")],
         }
+        if a.instructions:
+            return instruction_counts(servers, env, tmp)
         rates: dict[str, dict[str, list[float]]] = {s: {op: [] for op in OPS} for s in servers}
         for r in range(a.repeat):
             for op in OPS:

@@ -410,3 +410,47 @@ def test_every_list_is_paginated(example: Any) -> None:
             assert bad["error"]["code"] == -32602
 
     anyio.run(main)
+
+
+def test_listen_streams_get_resource_updates_and_list_changes(example: Any) -> None:
+    """2026-07-28: ``subscriptions/listen`` with resource subscriptions gets
+    ``resources/updated`` for the URI it named (and not for others) and
+    ``resources/list_changed``, from the same handler calls as the handshake wire."""
+    mod, generated = example
+
+    class Changing(mod.Handlers):  # type: ignore[misc, name-defined]
+        async def read_logo(self, ctx: ToolContext) -> bytes:
+            return PNG
+
+        async def read_item(self, params: ItemParams, ctx: ToolContext) -> str:
+            return "item"
+
+        async def prompt_built(self, args: GreetArgs, ctx: ToolContext) -> Any:
+            return "built"
+
+        async def test_simple_text(self, args: Any, ctx: ToolContext) -> Any:
+            await ctx.resource_updated("test://logo")  # not subscribed: not delivered
+            await ctx.resource_updated("test://static-text")
+            await ctx.set_resource_enabled("test://logo", False)
+            return "changed"
+
+    server = build_server(Changing(), generated.BINDINGS, generated.SERVER_INFO, **_bindings())
+
+    async def main() -> list[str]:
+        seen: list[str] = []
+        async with Client(server, mode="2026-07-28") as client:  # type: ignore[arg-type]
+            async with client.listen(
+                resources_list_changed=True, resource_subscriptions=["test://static-text"]
+            ) as sub:
+                await client.call_tool("test_simple_text", {})
+                with anyio.fail_after(10):
+                    async for event in sub:
+                        seen.append(repr(event))
+                        if len(seen) == 2:
+                            break
+        return seen
+
+    seen = anyio.run(main)
+    assert any("static-text" in s for s in seen), seen
+    assert any("ListChanged" in s or "list_changed" in s.lower() for s in seen), seen
+    assert not any("test://logo" in s for s in seen), seen
