@@ -3,7 +3,10 @@
 mcpgen created this file once and never overwrites it.
 """
 
-from ._generated import create_server, load_handlers, run_cli
+try:
+    from ._generated import create_server, load_handlers, run_cli
+except ImportError as exc:  # no runtime, or one that does not fit: one line, no traceback
+    raise SystemExit(f"{exc}") from None
 
 if __name__ == "__main__":
     # run_cli at module level: a handlers.py that does not import ends with one line
