@@ -123,9 +123,19 @@ def _is_text(mime: str | None, data: bytes) -> bool:
     return True
 
 
+Completions = tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...]]
+"""``((argument, static values)..., arguments a handler completes)``."""
+
+
+def _completions(pairs: Sequence[tuple[str, Any]]) -> Completions:
+    """``(argument, its `completions` as written)`` -> static lists and handler-completed names."""
+    static = tuple((n, tuple(str(v) for v in vs)) for n, vs in pairs if isinstance(vs, list))
+    return static, tuple(n for n, vs in pairs if vs == "handler")
+
+
 def _template_variables(
     item: SectionItem, manifest: Manifest
-) -> tuple[dict[str, Any], tuple[tuple[str, tuple[str, ...]], ...]]:
+) -> tuple[dict[str, Any], Completions]:
     """The model schema of a template's variables (each declared schema, else a string;
     required unless it is a query variable) and their completions."""
     from codegen.uritemplates import uri_template_module
@@ -144,29 +154,23 @@ def _template_variables(
     declared = item.raw.get("variables")
     declared = declared if isinstance(declared, dict) else {}
     props: dict[str, Any] = {}
-    completions: list[tuple[str, tuple[str, ...]]] = []
+    written: list[tuple[str, Any]] = []
     for var in parsed.variable_names:
         spec = declared.get(var)
         spec = dict(spec) if isinstance(spec, dict) else {"type": "string"}
-        values = spec.pop("completions", None)
-        if values == "handler":
-            completions.append((var, ("\0handler",)))
-        elif isinstance(values, list):
-            completions.append((var, tuple(str(v) for v in values)))
+        written.append((var, spec.pop("completions", None)))
         props[var] = spec or {"type": "string"}
     optional = parsed.query_variable_names
     required = [v for v in parsed.variable_names if v not in optional]
-    return {"type": "object", "properties": props, "required": required}, tuple(completions)
+    return {"type": "object", "properties": props, "required": required}, _completions(written)
 
 
-def _prompt_arguments(
-    item: SectionItem,
-) -> tuple[dict[str, Any] | None, tuple[tuple[str, tuple[str, ...]], ...]]:
+def _prompt_arguments(item: SectionItem) -> tuple[dict[str, Any] | None, Completions]:
     args = item.raw.get("arguments")
     args = [a for a in args if isinstance(a, dict)] if isinstance(args, list) else []
     props: dict[str, Any] = {}
     required: list[str] = []
-    completions: list[tuple[str, tuple[str, ...]]] = []
+    written: list[tuple[str, Any]] = []
     for a in args:
         name = str(a.get("name", ""))
         prop: dict[str, Any] = {"type": "string"}
@@ -175,13 +179,9 @@ def _prompt_arguments(
         props[name] = prop
         if a.get("required") is True:
             required.append(name)
-        values = a.get("completions")
-        if values == "handler":
-            completions.append((name, ("\0handler",)))
-        elif isinstance(values, list):
-            completions.append((name, tuple(str(v) for v in values)))
+        written.append((name, a.get("completions")))
     schema = {"type": "object", "properties": props, "required": required} if props else None
-    return schema, tuple(completions)
+    return schema, _completions(written)
 
 
 def _unique(items: Sequence[SectionItem], what: str, key: str, manifest: Manifest) -> None:
@@ -242,7 +242,7 @@ def prepare_surface(
     def build(item: SectionItem, kind: str, section: str, index: int) -> SurfaceItem:
         nm = chosen.get(id(item))
         schema: dict[str, Any] | None = None
-        completions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        completions: Completions = ((), ())
         if kind == "template":
             schema, completions = _template_variables(item, manifest)
         elif kind == "prompt":
@@ -250,8 +250,6 @@ def prepare_surface(
         messages = item.raw.get("messages") if kind == "prompt" else None
         mime = _text(item.raw, "mimeType")
         data = item.data if kind == "resource" else None
-        handled = tuple(n for n, v in completions if v == ("\0handler",))
-        completions = tuple((n, v) for n, v in completions if v != ("\0handler",))
         return SurfaceItem(
             kind=kind,
             index=index,
@@ -269,7 +267,7 @@ def prepare_surface(
                 for m in (messages if isinstance(messages, list) else ())
                 if isinstance(m, dict)
             ),
-            completions=completions,
+            completions=completions[0],
             data=data,
             data_path=f"resources/{index}-{snake_identifier(item.name, fallback='data')}"
             if data is not None
@@ -279,7 +277,7 @@ def prepare_surface(
             title=_text(item.raw, "title"),
             description=_text(item.raw, "description"),
             pointer=item.pointer,
-            completed_by_handler=handled,
+            completed_by_handler=completions[1],
             complete_method=completer_names.get(id(item)),
         )
 

@@ -4,6 +4,7 @@ breaking-change rules of ``mcpgen breaking``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -25,11 +26,17 @@ def _wire_order(tool: dict[str, Any]) -> dict[str, Any]:
     return {**first, **{k: v for k, v in tool.items() if k not in first}}
 
 
-def _known(item: dict[str, Any], kind: str) -> dict[str, Any]:
-    """The fields of ``kind`` some revision has (what a manifest may hold), in the order sent."""
+@functools.cache
+def _known_fields(kind: str) -> frozenset[str]:
+    """The fields of ``kind`` that some revision has."""
     from mcpgen_runtime.revisions import FIELDS
 
-    known = set().union(*(table[kind] for table in FIELDS.values()))
+    return frozenset().union(*(table[kind] for table in FIELDS.values()))
+
+
+def _known(item: dict[str, Any], kind: str) -> dict[str, Any]:
+    """The fields of ``kind`` some revision has (what a manifest may hold), in the order sent."""
+    known = _known_fields(kind)
     first = [k for k in _SURFACE_KEYS if k in item and k in known]
     return {**{k: item[k] for k in first}, **{k: v for k, v in item.items() if k in known}}
 

@@ -43,3 +43,8 @@ from .server.entry import load_handlers as load_handlers
 from .server.options import StartupOptions as StartupOptions
 from .server.outcome import ToolError as ToolError
 from .server.outcome import ToolResult as ToolResult
+from .server.prompts import PromptBinding as PromptBinding
+from .server.prompts import PromptContent as PromptContent
+from .server.resources import ResourceBinding as ResourceBinding
+from .server.resources import ResourceContents as ResourceContents
+from .server.resources import TemplateBinding as TemplateBinding

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 import mcp.types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from .listing import finish, page, shape_definition
 from .outcome import LOGGER
-from .requests import run_round
+from .requests import run_round, validated
 
 if TYPE_CHECKING:
     from .tools import ToolsRuntime
@@ -189,16 +189,11 @@ class PromptsRuntime:
     ) -> Any:
         name = prompt.definition["name"]
         model = prompt.binding.args_model
-        try:
-            typed: Any = model.model_validate(arguments) if model is not None else arguments
-        except ValidationError as exc:
-            from .validation import pydantic_problems
-
-            problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
-            raise MCPError(
-                code=types.INVALID_PARAMS,
-                message=f"Invalid arguments for prompt {name!r}: " + "; ".join(problems),
-            ) from None
+        typed: Any = (
+            validated(model, arguments, f"Invalid arguments for prompt {name!r}")
+            if model is not None
+            else arguments
+        )
         invoke = prompt.invoke
         assert invoke is not None
         answered = await run_round(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import mcp.types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
+from pydantic import BaseModel, ValidationError
 
 from .asking import InputRequired
 from .context import ToolContext
@@ -24,7 +25,21 @@ from .outcome import LOGGER, ToolError
 if TYPE_CHECKING:
     from .tools import ToolsRuntime
 
-__all__ = ["Answered", "run_handler", "run_round"]
+__all__ = ["Answered", "run_handler", "run_round", "validated"]
+
+
+def validated(model: type[BaseModel], data: Mapping[str, Any], what: str) -> BaseModel:
+    """``data`` as ``model`` (a template's variables, a prompt's arguments); ``-32602`` naming
+    ``what`` and every problem when it does not fit."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        from .validation import pydantic_problems
+
+        problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
+        raise MCPError(
+            code=types.INVALID_PARAMS, message=f"{what}: " + "; ".join(problems)
+        ) from None
 
 
 class Answered:

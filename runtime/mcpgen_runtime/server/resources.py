@@ -23,13 +23,13 @@ import mcp.types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.shared.uri_template import UriTemplate
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from ..revisions import MODERN_REVISIONS
 from .context import ToolContext
 from .listing import finish, page, shape_definition
 from .outcome import LOGGER
-from .requests import run_round
+from .requests import run_round, validated
 
 if TYPE_CHECKING:
     from .tools import ToolsRuntime
@@ -238,17 +238,11 @@ class ResourcesRuntime:
             return finish({"contents": list(target._contents)}, None, version)
         name = target.definition.get("name", uri)
         if isinstance(target, _Template):
-            try:
-                typed = target.binding.params_model.model_validate(variables)
-            except ValidationError as exc:
-                from .validation import pydantic_problems
-
-                problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
-                raise MCPError(
-                    code=types.INVALID_PARAMS,
-                    message=f"Invalid URI {uri!r} for template "
-                    f"{target.definition['uriTemplate']!r}: " + "; ".join(problems),
-                ) from None
+            typed = validated(
+                target.binding.params_model,
+                variables,
+                f"Invalid URI {uri!r} for template {target.definition['uriTemplate']!r}",
+            )
             what = f"resource template {target.definition['uriTemplate']!r}"
             invoke_t = target.invoke
             answered = await run_round(

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcpgen_runtime import ToolContext, ToolResult
-from mcpgen_runtime.server.resources import ResourceContents
-from mcpgen_runtime.server.prompts import PromptContent
+from mcpgen_runtime import ResourceContents
+from mcpgen_runtime import PromptContent
 
 from . import models as _m
 

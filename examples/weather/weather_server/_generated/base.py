@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcpgen_runtime import ToolContext, ToolResult
-from mcpgen_runtime.server.resources import ResourceContents
+from mcpgen_runtime import ResourceContents
 
 from . import models as _m
 

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mcp.server.lowlevel import Server
 from mcpgen_runtime import ServerInfo, ToolBinding, build_server
-from mcpgen_runtime.server.resources import ResourceBinding, TemplateBinding
-from mcpgen_runtime.server.prompts import PromptBinding
+from mcpgen_runtime import ResourceBinding
+from mcpgen_runtime import TemplateBinding
+from mcpgen_runtime import PromptBinding
 
 from . import models as _m
 from .base import ToolsBase
