@@ -23,9 +23,9 @@ __all__ = ["PreparedSurface", "SurfaceItem", "prepare_surface"]
 
 _KEY = {"resource": "uri", "template": "uriTemplate", "prompt": "name"}
 _OWN_KEYS = {
-    "resources": ("text", "file", "handler"),
-    "resourceTemplates": ("variables", "handler"),
-    "prompts": ("messages", "handler"),
+    "resources": ("text", "file", "handler", "scopes"),
+    "resourceTemplates": ("variables", "handler", "scopes"),
+    "prompts": ("messages", "handler", "scopes"),
 }
 
 
@@ -64,6 +64,8 @@ class SurfaceItem:
     completed_by_handler: tuple[str, ...] = ()
     """Arguments or variables whose completions ``complete_method`` computes."""
     complete_method: str | None = None
+    scopes: tuple[str, ...] = ()
+    """The OAuth scopes a caller needs for this item."""
 
     @property
     def model(self) -> str | None:
@@ -279,6 +281,7 @@ def prepare_surface(
             pointer=item.pointer,
             completed_by_handler=completions[1],
             complete_method=completer_names.get(id(item)),
+            scopes=item.scopes,
         )
 
     return PreparedSurface(

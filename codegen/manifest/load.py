@@ -225,6 +225,7 @@ def _server(value: dict[str, Any], path: str) -> ServerInfo:
         limits=dict(s["limits"]) if isinstance(s.get("limits"), dict) else None,
         cache_ttl_ms=_cache(s).get("ttlMs", 0),
         cache_scope=_cache(s).get("scope", "private"),
+        auth=dict(s["auth"]) if isinstance(s.get("auth"), dict) else None,
     )
 
 

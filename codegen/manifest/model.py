@@ -84,6 +84,9 @@ class ServerInfo:
     cache_ttl_ms: int = 0
     cache_scope: str = "private"
     """``server.cache``: the caching hints of every cacheable result."""
+    auth: dict[str, Any] | None = None
+    """``server.auth`` as written (JSON spelling; the runtime resolves it with the operator's
+    start-up options)."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,15 @@ class ToolDef:
         v = self.raw.get("annotations")
         return v if isinstance(v, dict) else {}
 
+    @property
+    def scopes(self) -> tuple[str, ...]:
+        """``x-mcpgen.scopes``: the OAuth scopes a caller needs for this tool."""
+        return _scopes(
+            self.raw.get("x-mcpgen", {}).get("scopes")
+            if isinstance(self.raw.get("x-mcpgen"), dict)
+            else None
+        )
+
 
 @dataclass(frozen=True)
 class SectionItem:
@@ -142,6 +154,17 @@ class SectionItem:
     @property
     def handler(self) -> bool:
         return self.raw.get("handler") is True
+
+    @property
+    def scopes(self) -> tuple[str, ...]:
+        """``scopes``: the OAuth scopes a caller needs for this item."""
+        return _scopes(self.raw.get("scopes"))
+
+
+def _scopes(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(v for v in value if isinstance(v, str) and v)
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,8 @@ class ServerIR:
     """``server.limits`` as compact JSON (per-tool limits travel in each tool's JSON)."""
     cache_ttl_ms: int = 0
     cache_scope: str = "private"
+    auth_json: str | None = None
+    """``server.auth`` as compact JSON (the runtime resolves it with the operator's options)."""
     surface: PreparedSurface = PreparedSurface((), (), ())
     """The manifest's resources, resource templates and prompts."""
 
@@ -167,5 +169,6 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         server_limits_json=canonical_json(server.limits) if server.limits else None,
         cache_ttl_ms=server.cache_ttl_ms,
         cache_scope=server.cache_scope,
+        auth_json=canonical_json(server.auth) if server.auth else None,
         surface=prepare_surface(manifest, [p.names for p in prepared]),
     )

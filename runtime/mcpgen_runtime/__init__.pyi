@@ -34,6 +34,7 @@ from .server.asking import Elicitation as Elicitation
 from .server.asking import ListRoots as ListRoots
 from .server.asking import RequestStateKey as RequestStateKey
 from .server.asking import Sample as Sample
+from .server.auth.scopes import Caller as Caller
 from .server.bindings import ServerInfo as ServerInfo
 from .server.bindings import ToolBinding as ToolBinding
 from .server.build import build_server as build_server

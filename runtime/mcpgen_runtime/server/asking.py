@@ -24,8 +24,8 @@ runs once per round. Put side effects (writes, payments, messages) after the las
 a question is fine.
 
 ``requestState`` is attacker-controlled input: it is an HMAC-SHA256-sealed document bound to
-the tool name, a digest of the arguments, the questions asked, the caller (the bearer token,
-when HTTP auth is on) and an expiry. A state whose
+the tool name, a digest of the arguments, the questions asked, the caller (the token's issuer
+and subject, or the static bearer token, when HTTP auth is on) and an expiry. A state whose
 seal does not verify (tampered, truncated, forged, oversized) is rejected with JSON-RPC
 ``-32602``; a genuine state presented for another tool or other arguments, or after its
 expiry, gets a tool error (``isError: true``) that says what to do.
@@ -324,7 +324,7 @@ class RequestStateKey:
             )
         if doc.get("u", "") != principal:
             raise RequestStateError(
-                "requestState was issued to another caller (a different bearer token); call "
+                "requestState was issued to another caller (another subject or token); call "
                 "the tool again without requestState",
                 integrity=False,
             )

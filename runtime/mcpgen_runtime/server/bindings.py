@@ -45,6 +45,9 @@ class ServerInfo:
     cache_ttl_ms: int = 0
     cache_scope: str = "private"
     """The manifest's ``server.cache``: ``ttlMs``/``cacheScope`` of every cacheable result."""
+    auth: Mapping[str, Any] | str | None = None
+    """The manifest's ``server.auth`` (JSON spelling or its JSON text, see ``auth.config``):
+    the OAuth resource-server settings an operator may override at start-up."""
 
 
 class ToolBinding:
@@ -94,6 +97,7 @@ class CompiledTool:
         "bucket",
         "max_bytes",
         "timeout",
+        "scopes",
     )
 
     def __init__(
@@ -102,6 +106,7 @@ class CompiledTool:
         binding: ToolBinding,
         invoke: Invoke,
         limits: Limits = DEFAULT_LIMITS,
+        scopes: tuple[str, ...] = (),
     ) -> None:
         self.name: str = definition["name"]
         self.definition = definition
@@ -113,6 +118,8 @@ class CompiledTool:
         # read on every call: one attribute, not two
         self.max_bytes = limits.max_argument_bytes
         self.timeout = limits.timeout_s
+        self.scopes = scopes
+        """OAuth scopes a caller's token needs for this tool (``x-mcpgen.scopes``)."""
 
     def checks(self) -> tuple[SchemaCheck, SchemaCheck | None]:
         """(input check, output check or None); built on the first call of this tool, so a

@@ -16,6 +16,7 @@ from mcp.server.caching import CacheHint
 from mcp.server.lowlevel import Server
 
 from .asking import RequestStateKey
+from .auth.scopes import ScopePolicy
 from .bindings import CompiledTool, ServerInfo, ToolBinding, bind_handler
 from .limits import DEFAULT_LIMITS
 from .prompts import PromptBinding
@@ -59,9 +60,16 @@ def build_server(
     for b in bindings:
         definition = json.loads(b.definition_json)
         ext = definition.get("x-mcpgen")
-        tool_limits = server_limits.merged(ext.get("limits") if isinstance(ext, dict) else None)
+        ext = ext if isinstance(ext, dict) else {}
+        tool_limits = server_limits.merged(ext.get("limits"))
         compiled.append(
-            CompiledTool(definition, b, bind_handler(handlers, b), tool_limits.merged(limits))
+            CompiledTool(
+                definition,
+                b,
+                bind_handler(handlers, b),
+                tool_limits.merged(limits),
+                tuple(ext.get("scopes") or ()),
+            )
         )
     key = (
         request_state_key
@@ -70,9 +78,12 @@ def build_server(
     )
     runtime: ToolsRuntime[H] = ToolsRuntime(tools=compiled, page_size=page_size, state_key=key)
     surface = _surface(runtime, handlers, resources, templates, prompts, page_size)
+    runtime.scopes = _scope_policy(runtime, prompts)
+    runtime.auth_manifest = json.loads(info.auth) if isinstance(info.auth, str) else info.auth
     cache = CacheHint(
         ttl_ms=info.cache_ttl_ms if list_ttl_ms is None else list_ttl_ms,
-        scope=info.cache_scope,  # type: ignore[arg-type]
+        # lists that show each caller what its scopes allow are that caller's alone
+        scope="private" if runtime.scopes.any else info.cache_scope,  # type: ignore[arg-type]
     )
     server: Server[Any] = Server(
         info.name,
@@ -108,6 +119,19 @@ def build_server(
     server.mcpgen_runtime = runtime  # type: ignore[attr-defined]
     server.middleware.append(runtime.restore_exact_schemas)
     return server
+
+
+def _scope_policy(runtime: ToolsRuntime[Any], prompts: Sequence[PromptBinding]) -> ScopePolicy:
+    resources: dict[str, Sequence[str]] = {}
+    templates: list[Any] = []
+    if runtime.resources is not None:
+        resources, templates = runtime.resources.scope_table()
+    return ScopePolicy(
+        tools={t.name: t.scopes for t in runtime.tools},
+        prompts={json.loads(p.definition_json)["name"]: p.scopes for p in prompts},
+        resources=resources,
+        templates=templates,
+    )
 
 
 def _surface(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import hmac
 import importlib
 import importlib.util
 import json
@@ -25,26 +24,6 @@ WORKER_ENV = "MCPGEN_WORKER_SPEC"
 AUTH_ENV = "MCPGEN_AUTH_TOKENS"
 """Bearer tokens accepted on HTTP, comma-separated (instead of ``--auth-token`` on the
 command line, which other local users can read in the process list)."""
-
-
-class StaticTokenVerifier:
-    """The SDK's ``TokenVerifier`` hook over a fixed set of bearer tokens (constant time)."""
-
-    def __init__(self, tokens: Sequence[str]) -> None:
-        self._tokens = [t.encode() for t in tokens if t]
-        if not self._tokens:
-            raise ValueError("no bearer token given")
-
-    async def verify_token(self, token: str) -> Any:
-        from mcp.server.auth.provider import AccessToken
-
-        given = token.encode()
-        ok = False
-        for t in self._tokens:
-            ok |= hmac.compare_digest(given, t)
-        if not ok:
-            return None
-        return AccessToken(token=token, client_id="bearer", scopes=[])
 
 
 def _parser(prog: str | None) -> argparse.ArgumentParser:
@@ -103,6 +82,26 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         metavar="TOKEN",
         help=f"require 'Authorization: Bearer TOKEN' (repeatable; prefer ${AUTH_ENV})",
     )
+    oauth = parser.add_argument_group(
+        "OAuth 2.1 resource server (HTTP; override the manifest's server.auth, and the "
+        "MCPGEN_AUTH_* environment)"
+    )
+    oauth.add_argument("--auth-issuer", metavar="URL", help="authorization server issuer")
+    oauth.add_argument("--auth-jwks-uri", metavar="URL", help="JWKS URI (else discovered)")
+    oauth.add_argument(
+        "--auth-resource", metavar="URL", help="this server's resource URI (token audience)"
+    )
+    oauth.add_argument(
+        "--auth-audience", metavar="AUD", help="accepted aud values (default: the resource)"
+    )
+    oauth.add_argument(
+        "--auth-introspection-url", metavar="URL", help="RFC 7662 endpoint for opaque tokens"
+    )
+    oauth.add_argument(
+        "--auth-expose-token",
+        action="store_true",
+        help="hand handlers the raw access token (ctx.caller.token), for a token exchange",
+    )
     return parser
 
 
@@ -142,9 +141,26 @@ def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
 
         kwargs["event_store"] = MemoryEventStore()
         kwargs["retry_interval"] = 1000
+    oauth = _oauth(server, spec)
+    if oauth is not None:
+        from .auth import protect
+
+        return protect(
+            server,
+            oauth,
+            path=spec["path"],
+            http_options=dict(
+                host=spec["host"],
+                stateless_http=spec["stateless"],
+                json_response=spec["json_response"],
+                **kwargs,
+            ),
+        )
     tokens = spec.get("tokens") or []
     if tokens:
         from mcp.server.auth.settings import AuthSettings
+
+        from .auth.verify import StaticTokenVerifier
 
         base = f"http://{spec['host']}:{spec['port']}"
         kwargs["auth"] = AuthSettings(
@@ -152,13 +168,29 @@ def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
             resource_server_url=base + spec["path"],  # type: ignore[arg-type,unused-ignore]
             validate_token_resource=False,
         )
-        kwargs["token_verifier"] = StaticTokenVerifier(tokens)
+        runtime = getattr(server, "mcpgen_runtime", None)
+        scopes = sorted(runtime.scopes.declared) if runtime is not None else []
+        kwargs["token_verifier"] = StaticTokenVerifier(tokens, scopes)
     return server.streamable_http_app(
         host=spec["host"],
         streamable_http_path=spec["path"],
         stateless_http=spec["stateless"],
         json_response=spec["json_response"],
         **kwargs,
+    )
+
+
+def _oauth(server: Server[Any], spec: Mapping[str, Any]) -> Any:
+    """The OAuth settings (manifest, environment, command line), or None."""
+    from .auth.config import resolve
+
+    runtime = getattr(server, "mcpgen_runtime", None)
+    manifest = runtime.auth_manifest if runtime is not None else None
+    host = f"[{spec['host']}]" if ":" in spec["host"] else spec["host"]
+    return resolve(
+        manifest,
+        spec.get("oauth"),
+        default_resource=f"http://{host}:{spec['port']}{spec['path']}",
     )
 
 
@@ -192,7 +224,7 @@ def _worker_app() -> Any:
     return _http_app(create(handlers, page_size=spec["page_size"], **_startup(spec)), spec)
 
 
-def start_line(server: Server[Any], opts: argparse.Namespace) -> str:
+def start_line(server: Server[Any], opts: argparse.Namespace, oauth: Any = None) -> str:
     """The one line a server prints (stderr) as it starts: what, where, which revisions."""
     from ..revisions import REVISIONS
 
@@ -201,6 +233,9 @@ def start_line(server: Server[Any], opts: argparse.Namespace) -> str:
         where = f"Streamable HTTP at http://{host}:{opts.port}{opts.path}"
         if opts.workers > 1:
             where += f" ({opts.workers} workers)"
+        if oauth is not None:
+            source = oauth.issuer or oauth.jwks_uri or oauth.introspection_url
+            where += f", OAuth resource {oauth.resource} (tokens from {source})"
     else:
         where = "stdio"
     what = f"{server.name} {server.version}" if server.version else server.name
@@ -230,6 +265,16 @@ def run_cli(
     tokens = _tokens(opts)
     if tokens and not opts.http:
         parser.error("--auth-token applies to --http (stdio is not reachable by other processes)")
+    if not opts.http and (opts.auth_issuer or opts.auth_jwks_uri or opts.auth_introspection_url):
+        parser.error("--auth-* options apply to --http (stdio is not reachable by others)")
+    oauth = {
+        "issuer": opts.auth_issuer,
+        "jwks_uri": opts.auth_jwks_uri,
+        "resource": opts.auth_resource,
+        "audience": opts.auth_audience,
+        "introspection_url": opts.auth_introspection_url,
+        "expose_token": opts.auth_expose_token,
+    }
     logging.basicConfig(
         stream=sys.stderr,
         level=getattr(logging, str(opts.log_level).upper(), logging.WARNING),
@@ -253,10 +298,23 @@ def run_cli(
         "max_body_bytes": opts.max_body_bytes,
         "resumable": opts.resumable,
         "tokens": tokens,
+        "oauth": oauth,
         "request_state_key": key.hex() if key else None,
     }
     server = create(handlers, page_size=opts.page_size, **_startup(spec))
-    print(start_line(server, opts), file=sys.stderr, flush=True)
+    settings = None
+    if opts.http:
+        from .auth.config import AuthConfigError
+
+        try:
+            settings = _oauth(server, spec)
+        except AuthConfigError as exc:
+            parser.error(str(exc))
+        if settings is not None and tokens:
+            parser.error(
+                "--auth-token and OAuth (server.auth, --auth-issuer, ...) exclude each other"
+            )
+    print(start_line(server, opts, settings), file=sys.stderr, flush=True)
     if opts.http:
         import uvicorn
 

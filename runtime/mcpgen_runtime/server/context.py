@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from mcp_wire.v2026_07_28 import CreateMessageResult, Root
 
     from .asking import Elicitation, Question
+    from .auth.scopes import Caller
     from .rounds import CallInputs
 
 M = TypeVar("M", bound=BaseModel)
@@ -78,6 +79,15 @@ class ToolContext:
     @property
     def tool_name(self) -> str:
         return self._tool_name
+
+    @property
+    def caller(self) -> Caller | None:
+        """The verified caller (HTTP with OAuth or bearer tokens): subject, client id, scopes
+        and claims; None on stdio and unauthenticated HTTP. ``caller.token`` (the raw token)
+        is None unless the operator started the server with ``--auth-expose-token``."""
+        from .auth.scopes import current_caller
+
+        return current_caller(bool(getattr(self._levels, "expose_token", False)))
 
     @property
     def logger(self) -> logging.Logger:

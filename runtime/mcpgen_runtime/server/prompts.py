@@ -19,6 +19,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
+from .auth.scopes import current_scopes, permitted, require
 from .listing import finish, page, shape_definition
 from .outcome import LOGGER
 from .requests import run_round, validated
@@ -63,6 +64,7 @@ class PromptBinding:
         "completions",
         "complete_method",
         "completed_by_handler",
+        "scopes",
     )
 
     def __init__(
@@ -75,6 +77,7 @@ class PromptBinding:
         completions: Mapping[str, Sequence[str]] | None = None,
         complete_method: str | None = None,
         completed_by_handler: Sequence[str] = (),
+        scopes: Sequence[str] = (),
     ) -> None:
         if (messages is None) == (method is None):
             raise ValueError("a prompt has either static messages or a handler method")
@@ -87,6 +90,8 @@ class PromptBinding:
         self.complete_method = complete_method
         """The ``Handlers`` method that completes ``completed_by_handler``."""
         self.completed_by_handler = tuple(completed_by_handler)
+        self.scopes = tuple(scopes)
+        """OAuth scopes a caller's token needs for this prompt."""
 
 
 class _Prompt:
@@ -145,6 +150,8 @@ class PromptsRuntime:
     ) -> dict[str, Any]:
         version = ctx.protocol_version
         visible = [p for p in self.prompts if p.definition["name"] not in self.disabled]
+        if self.tools.scopes.any and (held := current_scopes()) is not None:
+            visible = [p for p in visible if permitted(p.binding.scopes, held)]
         items, cursor = page(visible, params.cursor if params else None, self.page_size, "prompts")
         listed = []
         for p in items:
@@ -163,6 +170,8 @@ class PromptsRuntime:
         prompt = self.by_name.get(params.name)
         if prompt is None or params.name in self.disabled:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {params.name}")
+        if prompt.binding.scopes:
+            require(prompt.binding.scopes, f"prompt {params.name!r}")
         arguments = dict(params.arguments or {})
         missing = [n for n in prompt.required if n not in arguments]
         if missing:

@@ -26,6 +26,7 @@ from mcp.shared.uri_template import UriTemplate
 from pydantic import BaseModel
 
 from ..revisions import MODERN_REVISIONS
+from .auth.scopes import current_scopes, permitted, require
 from .context import ToolContext
 from .listing import finish, page, shape_definition
 from .outcome import LOGGER
@@ -56,7 +57,7 @@ class ResourceBinding:
     ``text``, a ``file`` of the generated package (read on first use, then kept; ``binary``:
     served as a blob) or a handler ``method``."""
 
-    __slots__ = ("definition_json", "text", "method", "file", "binary")
+    __slots__ = ("definition_json", "text", "method", "file", "binary", "scopes")
 
     def __init__(
         self,
@@ -66,6 +67,7 @@ class ResourceBinding:
         method: str | None = None,
         file: str | os.PathLike[str] | None = None,
         binary: bool = False,
+        scopes: Sequence[str] = (),
     ) -> None:
         if sum(x is not None for x in (text, method, file)) != 1:
             raise ValueError("a resource has one of inline text, a file or a handler method")
@@ -74,6 +76,8 @@ class ResourceBinding:
         self.method = method
         self.file = file
         self.binary = binary
+        self.scopes = tuple(scopes)
+        """OAuth scopes a caller's token needs to read this resource."""
 
 
 class TemplateBinding:
@@ -86,6 +90,7 @@ class TemplateBinding:
         "completions",
         "complete_method",
         "completed_by_handler",
+        "scopes",
     )
 
     def __init__(
@@ -97,6 +102,7 @@ class TemplateBinding:
         completions: Mapping[str, Sequence[str]] | None = None,
         complete_method: str | None = None,
         completed_by_handler: Sequence[str] = (),
+        scopes: Sequence[str] = (),
     ) -> None:
         self.definition_json = definition_json
         self.method = method
@@ -105,6 +111,8 @@ class TemplateBinding:
         self.complete_method = complete_method
         """The ``Handlers`` method that completes ``completed_by_handler``."""
         self.completed_by_handler = tuple(completed_by_handler)
+        self.scopes = tuple(scopes)
+        """OAuth scopes a caller's token needs to read a URI of this template."""
 
 
 class _Resource:
@@ -181,6 +189,8 @@ class ResourcesRuntime:
     ) -> dict[str, Any]:
         version = ctx.protocol_version
         visible = [r for r in self.resources if r.definition["uri"] not in self.disabled]
+        if self.tools.scopes.any and (held := current_scopes()) is not None:
+            visible = [r for r in visible if permitted(r.binding.scopes, held)]
         items, cursor = page(
             visible, params.cursor if params else None, self.page_size, "resources"
         )
@@ -193,8 +203,11 @@ class ResourcesRuntime:
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         version = ctx.protocol_version
+        templates = self.templates
+        if self.tools.scopes.any and (held := current_scopes()) is not None:
+            templates = [t for t in templates if permitted(t.binding.scopes, held)]
         items, cursor = page(
-            self.templates, params.cursor if params else None, self.page_size, "templates"
+            templates, params.cursor if params else None, self.page_size, "templates"
         )
         result: dict[str, Any] = {
             "resourceTemplates": [
@@ -217,6 +230,17 @@ class ResourcesRuntime:
                 return template, found
         return None
 
+    def scope_table(self) -> tuple[dict[str, Sequence[str]], list[tuple[Any, Sequence[str]]]]:
+        """The scopes of each resource (by URI) and of each template (a URI matcher)."""
+        resources: dict[str, Sequence[str]] = {
+            r.definition["uri"]: r.binding.scopes for r in self.resources
+        }
+        templates: list[tuple[Any, Sequence[str]]] = [
+            ((lambda uri, t=t.template: t.match(uri) is not None), t.binding.scopes)
+            for t in self.templates
+        ]
+        return resources, templates
+
     async def read_resource(
         self, ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
     ) -> dict[str, Any]:
@@ -226,6 +250,8 @@ class ResourcesRuntime:
         if found is None:
             raise _not_found(uri, version)
         target, variables = found
+        if target.binding.scopes:
+            require(target.binding.scopes, f"resource {uri!r}")
         mime = target.definition.get("mimeType")
         if isinstance(target, _Resource) and target.binding.text is not None:
             return finish({"contents": [_text(uri, target.binding.text, mime)]}, None, version)
@@ -265,8 +291,11 @@ class ResourcesRuntime:
         self, ctx: ServerRequestContext[Any, Any], params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
         uri = str(params.uri)
-        if self.find(uri) is None:
+        found = self.find(uri)
+        if found is None:
             raise _not_found(uri, ctx.protocol_version)
+        if found[0].binding.scopes:
+            require(found[0].binding.scopes, f"resource {uri!r}")
         conn = getattr(ctx.session, "_connection", None)
         if conn is not None:
             self.subscribers.setdefault(uri, weakref.WeakValueDictionary())[id(conn)] = conn

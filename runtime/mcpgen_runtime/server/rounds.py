@@ -35,14 +35,12 @@ __all__ = ["CallInputs", "args_digest", "current_principal", "input_required", "
 
 
 def current_principal() -> str:
-    """Who is calling, for binding requestState: a digest of the HTTP bearer token the SDK's
-    auth middleware accepted for this request ("" without auth)."""
-    from mcp.server.auth.middleware.auth_context import get_access_token
+    """Who is calling, for binding requestState (``auth.scopes.principal``): the verified
+    token's issuer, subject and client when it names a subject (a refreshed token keeps the
+    call going), a digest of the token otherwise, "" without auth."""
+    from .auth.scopes import principal
 
-    token = get_access_token()
-    if token is None:
-        return ""
-    return hashlib.sha256(b"mcpgen principal\0" + token.token.encode()).hexdigest()[:32]
+    return principal()
 
 
 def args_digest(arguments: Any) -> str:

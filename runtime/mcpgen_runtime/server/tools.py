@@ -31,6 +31,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..revisions import MODERN_REVISIONS
 from .asking import AnswerError, InputRequired, RequestStateKey
+from .auth.scopes import current_scopes, permitted, require
 from .bindings import CompiledTool
 from .context import ToolContext
 from .deadlines import DONE, Deadlines, running_task
@@ -76,6 +77,14 @@ class ToolsRuntime(Generic[H]):
         self.resources: Any = None
         """The server's ``resources.ResourcesRuntime`` (``ctx.resource_updated``), when it has
         any (typed ``Any``: resources sits above this module)."""
+        from .auth.scopes import ScopePolicy
+
+        self.scopes = ScopePolicy()
+        """The OAuth scopes each tool, resource and prompt needs (set by ``build_server``)."""
+        self.auth_manifest: Any = None
+        """The manifest's ``server.auth`` (``ServerInfo.auth``), resolved by ``run_cli``."""
+        self.expose_token = False
+        """Whether handlers see the raw access token (``--auth-expose-token``)."""
 
     # -- list_changed -------------------------------------------------------------------------
 
@@ -143,6 +152,10 @@ class ToolsRuntime(Generic[H]):
     ) -> dict[str, Any]:
         self._remember(ctx)
         tools = self.visible()
+        if self.scopes.any:
+            held = current_scopes()
+            if held is not None:
+                tools = [t for t in tools if permitted(t.scopes, held)]
         start = self._decode_cursor(params.cursor if params is not None else None)
         end = len(tools) if not self.page_size else min(start + self.page_size, len(tools))
         version = ctx.protocol_version
@@ -236,6 +249,8 @@ class ToolsRuntime(Generic[H]):
         tool = self.by_name.get(name)
         if tool is None or name in self.disabled:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}")
+        if tool.scopes:
+            require(tool.scopes, f"tool {name!r}")
         return tool
 
     @staticmethod

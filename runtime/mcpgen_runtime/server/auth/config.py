@@ -1,0 +1,177 @@
+"""The OAuth settings of a server: the manifest's ``server.auth`` (JSON spelling), overridden
+by the operator at start-up (command line, then environment). Secrets (the introspection
+client's) come from the environment only.
+
+``resolve`` returns None when neither names an authorization server: the server then keeps its
+loopback default and optional static bearer tokens.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+__all__ = [
+    "ASYMMETRIC_ALGORITHMS",
+    "ENV",
+    "AuthConfigError",
+    "OAuthSettings",
+    "is_loopback_url",
+    "resolve",
+]
+
+ASYMMETRIC_ALGORITHMS = (
+    "RS256",
+    "RS384",
+    "RS512",
+    "PS256",
+    "PS384",
+    "PS512",
+    "ES256",
+    "ES384",
+    "ES512",
+    "EdDSA",
+)
+"""The signature algorithms a token may use: asymmetric only (never ``none``, never an HMAC
+keyed with a public key)."""
+
+ENV = {
+    "issuer": "MCPGEN_AUTH_ISSUER",
+    "jwks_uri": "MCPGEN_AUTH_JWKS_URI",
+    "resource": "MCPGEN_AUTH_RESOURCE",
+    "audience": "MCPGEN_AUTH_AUDIENCE",
+    "introspection_url": "MCPGEN_AUTH_INTROSPECTION_URL",
+    "client_id": "MCPGEN_AUTH_INTROSPECTION_CLIENT_ID",
+    "client_secret": "MCPGEN_AUTH_INTROSPECTION_CLIENT_SECRET",
+}
+"""The environment variables an operator sets (the command line wins over them)."""
+
+
+class AuthConfigError(ValueError):
+    """The auth settings cannot work (the server refuses to start, in one line)."""
+
+
+@dataclass(frozen=True)
+class OAuthSettings:
+    resource: str
+    """This server's canonical resource URI (RFC 8707; also the default audience)."""
+    issuer: str | None
+    """The authorization server's issuer: its metadata (RFC 8414 / OpenID) names the JWKS."""
+    jwks_uri: str | None
+    audience: tuple[str, ...]
+    """The ``aud`` values accepted (default: the resource URI alone)."""
+    scopes: tuple[str, ...]
+    """``scopes_supported`` of the protected-resource metadata."""
+    required_scopes: tuple[str, ...] = ()
+    """Scopes every request needs."""
+    algorithms: tuple[str, ...] = ASYMMETRIC_ALGORITHMS
+    introspection_url: str | None = None
+    client_id: str | None = None
+    client_secret: str | None = None
+    leeway: float = 30.0
+    expose_token: bool = False
+
+    @property
+    def authorization_servers(self) -> list[str]:
+        return [self.issuer] if self.issuer else []
+
+
+def is_loopback_url(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _url(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise AuthConfigError(f"auth {name}: expected a URL, got {value!r}")
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise AuthConfigError(f"auth {name}: {value!r} is not an http(s) URL")
+    if parts.scheme == "http" and not is_loopback_url(value):
+        raise AuthConfigError(
+            f"auth {name}: {value!r} must use https (plain http only on loopback)"
+        )
+    if parts.fragment:
+        raise AuthConfigError(f"auth {name}: {value!r} has a fragment")
+    return value
+
+
+def _strings(name: str, value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
+        raise AuthConfigError(f"auth {name}: expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def resolve(
+    manifest: Mapping[str, Any] | None,
+    operator: Mapping[str, Any] | None = None,
+    *,
+    default_resource: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> OAuthSettings | None:
+    """The effective settings: ``operator`` (command line, snake_case keys) over the
+    environment over ``manifest`` (the ``server.auth`` JSON). ``default_resource``: the
+    server's own URL, used as the resource URI when it is on loopback and none is named."""
+    env = os.environ if environ is None else environ
+    m = dict(manifest or {})
+    op = {k: v for k, v in (operator or {}).items() if v not in (None, "", (), [])}
+    intro = m.get("introspection")
+    spelled = {
+        "issuer": m.get("issuer"),
+        "jwks_uri": m.get("jwksUri"),
+        "resource": m.get("resource"),
+        "audience": m.get("audience"),
+        "introspection_url": intro.get("url") if isinstance(intro, Mapping) else None,
+    }
+    for key, var in ENV.items():
+        if key in spelled and env.get(var):
+            spelled[key] = env[var]
+    spelled.update({k: v for k, v in op.items() if k in spelled})
+    if not (spelled["issuer"] or spelled["jwks_uri"] or spelled["introspection_url"]):
+        return None
+    resource = spelled["resource"] or default_resource
+    if not resource:
+        raise AuthConfigError(
+            "auth: name this server's resource URI (server.auth.resource, --auth-resource or "
+            f"${ENV['resource']}): tokens are checked for it"
+        )
+    resource = _url("resource", resource)
+    audience = _strings("audience", spelled["audience"]) or (resource,)
+    algorithms = _strings("algorithms", m.get("algorithms")) or ASYMMETRIC_ALGORITHMS
+    bad = [a for a in algorithms if a not in ASYMMETRIC_ALGORITHMS]
+    if bad:
+        raise AuthConfigError(
+            f"auth algorithms: {', '.join(bad)} not allowed (asymmetric only: "
+            f"{', '.join(ASYMMETRIC_ALGORITHMS)})"
+        )
+    leeway = m.get("leewaySeconds", 30)
+    if not isinstance(leeway, (int, float)) or isinstance(leeway, bool) or not 0 <= leeway <= 300:
+        raise AuthConfigError(f"auth leewaySeconds: expected 0 to 300, got {leeway!r}")
+    url = spelled["introspection_url"]
+    return OAuthSettings(
+        resource=resource,
+        issuer=_url("issuer", spelled["issuer"]) if spelled["issuer"] else None,
+        jwks_uri=_url("jwksUri", spelled["jwks_uri"]) if spelled["jwks_uri"] else None,
+        audience=audience,
+        scopes=_strings("scopes", m.get("scopes")),
+        required_scopes=_strings("requiredScopes", m.get("requiredScopes")),
+        algorithms=algorithms,
+        introspection_url=_url("introspection", url) if url else None,
+        client_id=env.get(ENV["client_id"]) or None,
+        client_secret=env.get(ENV["client_secret"]) or None,
+        leeway=float(leeway),
+        expose_token=bool(op.get("expose_token")),
+    )

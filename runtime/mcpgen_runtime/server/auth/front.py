@@ -1,0 +1,228 @@
+"""The HTTP front of a protected server, in front of the SDK's Streamable HTTP app (whose own
+auth middleware answers 401 with ``resource_metadata``):
+
+* the protected-resource metadata (RFC 9728), at ``/.well-known/oauth-protected-resource``
+  plus the endpoint's path (the form clients try first) and at the bare well-known path, with
+  ``authorization_servers`` and every supported scope;
+* the scope challenge: a request whose token lacks a scope it needs (every request's
+  ``requiredScopes``, a tool's, a prompt's, a resource's) gets ``403`` with
+  ``WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`` before the SDK sees
+  it, so a client can step up. On 2026-07-28 the ``Mcp-Method``/``Mcp-Name`` headers name the
+  target (the SDK rejects a body that disagrees with them); older wires are read from the
+  body, which is then handed on unchanged. The runtime checks again after dispatch.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import OAuthSettings
+    from .scopes import ScopePolicy
+    from .verify import OAuthTokenVerifier
+
+__all__ = ["AuthFront", "metadata_paths"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_NAMED = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+    "resources/subscribe": "uri",
+}
+PRM = "/.well-known/oauth-protected-resource"
+
+
+def metadata_paths(*paths: str) -> tuple[str, ...]:
+    """Where the metadata is served: the well-known prefix plus each path (the resource URI's
+    and the endpoint's), then the bare prefix."""
+    return tuple(dict.fromkeys([*(PRM + p.rstrip("/") for p in paths), PRM]))
+
+
+def _quoted(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+class AuthFront:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        path: str,
+        settings: OAuthSettings,
+        policy: ScopePolicy,
+        verifier: OAuthTokenVerifier,
+        metadata_url: str,
+        max_body: int,
+    ) -> None:
+        from mcp.shared.auth import ProtectedResourceMetadata
+
+        self.app = app
+        self.path = path.rstrip("/") or "/"
+        self.settings = settings
+        self.policy = policy
+        self.verifier = verifier
+        self.metadata_url = metadata_url
+        self.max_body = max_body
+        scopes = list(
+            dict.fromkeys([*settings.scopes, *settings.required_scopes, *sorted(policy.declared)])
+        )
+        meta = ProtectedResourceMetadata(
+            resource=settings.resource,  # type: ignore[arg-type]
+            authorization_servers=settings.authorization_servers,  # type: ignore[arg-type]
+            scopes_supported=scopes or None,
+        )
+        self.supported = frozenset(scopes)
+        self.metadata = meta.model_dump_json(exclude_none=True).encode()
+        from urllib.parse import urlsplit
+
+        self.metadata_paths = metadata_paths(urlsplit(settings.resource).path, self.path)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+        if path in self.metadata_paths:
+            await self._metadata(scope, send)
+            return
+        if path.rstrip("/") != self.path.rstrip("/") or not (
+            self.policy.any or self.settings.required_scopes
+        ):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.lower(): v for k, v in scope.get("headers") or ()}
+        raw = headers.get(b"authorization", b"")
+        if raw[:7].lower() != b"bearer ":
+            await self.app(scope, receive, send)  # the SDK answers 401
+            return
+        access = await self.verifier.verify_token(raw[7:].decode("latin-1"))
+        if access is None:
+            await self.app(scope, receive, send)  # the SDK answers 401
+            return
+        held = frozenset(access.scopes)
+        needed = list(self.settings.required_scopes)
+        if scope.get("method") == "POST" and self.policy.any:
+            targets, receive = await self._targets(headers, receive)
+            for method, name in targets:
+                needed += self.policy.needed(method, name)
+        missing = self.policy.missing(needed, held)
+        if missing:
+            await self._forbidden(send, held, needed, missing)
+            return
+        await self.app(scope, receive, send)
+
+    async def _targets(
+        self, headers: dict[bytes, bytes], receive: Receive
+    ) -> tuple[list[tuple[str, str | None]], Receive]:
+        method = headers.get(b"mcp-method")
+        if method is not None:
+            name = headers.get(b"mcp-name")
+            decoded = _header_value(name) if name is not None else None
+            return [(method.decode("latin-1"), decoded)], receive
+        body, replay = await _buffer(receive, self.max_body)
+        try:
+            doc = json.loads(body) if body else None
+        except ValueError:
+            return [], replay  # the SDK answers the parse error
+        out: list[tuple[str, str | None]] = []
+        for msg in doc if isinstance(doc, list) else [doc]:
+            if isinstance(msg, dict) and msg.get("method") in _NAMED:
+                params = msg.get("params")
+                value = params.get(_NAMED[msg["method"]]) if isinstance(params, dict) else None
+                out.append((msg["method"], value if isinstance(value, str) else None))
+        return out, replay
+
+    async def _metadata(self, scope: Scope, send: Send) -> None:
+        method = scope.get("method")
+        cors = [
+            (b"access-control-allow-origin", b"*"),
+            (b"access-control-allow-methods", b"GET, OPTIONS"),
+        ]
+        if method == "OPTIONS":
+            await send({"type": "http.response.start", "status": 204, "headers": cors})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if method not in ("GET", "HEAD"):
+            await _send(send, 405, b'{"error":"method not allowed"}', [(b"allow", b"GET, OPTIONS")])
+            return
+        await _send(
+            send,
+            200,
+            self.metadata,
+            [*cors, (b"cache-control", b"public, max-age=3600")],
+        )
+
+    async def _forbidden(
+        self, send: Send, held: frozenset[str], needed: list[str], missing: list[str]
+    ) -> None:
+        # the scopes to ask for: what the call needs plus what the client already holds here,
+        # so a step-up does not lose earlier grants
+        ask = list(dict.fromkeys([*sorted(held & self.supported), *needed]))
+        description = f"Required scope: {' '.join(missing)}"
+        challenge = (
+            f'Bearer error="insufficient_scope", scope="{_quoted(" ".join(ask))}", '
+            f'resource_metadata="{_quoted(self.metadata_url)}", '
+            f'error_description="{_quoted(description)}"'
+        )
+        body = json.dumps({"error": "insufficient_scope", "error_description": description})
+        await _send(send, 403, body.encode(), [(b"www-authenticate", challenge.encode())])
+
+
+def _header_value(raw: bytes) -> str | None:
+    text = raw.decode("latin-1")
+    if text.startswith("=?base64?") and text.endswith("?="):
+        import base64
+        import binascii
+
+        try:
+            return base64.b64decode(text[9:-2], validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+    return text
+
+
+async def _buffer(receive: Receive, limit: int) -> tuple[bytes, Receive]:
+    """The request body (up to ``limit`` bytes read), and a ``receive`` that hands the same
+    messages on to the app."""
+    seen: list[Message] = []
+    size = 0
+    while True:
+        message = await receive()
+        seen.append(message)
+        if message["type"] != "http.request":
+            break
+        size += len(message.get("body", b""))
+        if not message.get("more_body") or size > limit:
+            break
+    body = b"".join(m.get("body", b"") for m in seen if m["type"] == "http.request")
+    pending = list(seen)
+
+    async def replay() -> Message:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return (body if size <= limit else b""), replay
+
+
+async def _send(send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]]) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *extra,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,176 @@
+"""Who is calling and what they may use: the verified caller (``Caller``), the scopes each
+tool, resource, template and prompt needs (``ScopePolicy``), and the checks both the HTTP
+front (a 403 step-up challenge before the SDK sees the request) and the runtime (lists that
+show only what the caller may use, a refusal if the front was bypassed) make with them.
+
+The caller comes from the SDK's auth middleware (``get_access_token``): with no token in the
+context (stdio, HTTP without auth) nothing is filtered or refused; stdio is reachable only by
+the process that started the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp.server.auth.provider import AccessToken
+
+__all__ = [
+    "Caller",
+    "ScopePolicy",
+    "current_caller",
+    "current_scopes",
+    "permitted",
+    "principal",
+    "require",
+]
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The verified caller of this request (``ctx.caller``): never the raw token, unless the
+    operator turned on ``--auth-expose-token`` (for a token exchange)."""
+
+    subject: str | None
+    """The token's ``sub`` (the resource owner; unique per issuer)."""
+    client_id: str
+    """The OAuth client that obtained the token (``client_id``/``azp``)."""
+    scopes: frozenset[str]
+    issuer: str | None = None
+    claims: Mapping[str, Any] = field(default_factory=dict)
+    """The token's verified claims (JWT) or the introspection response."""
+    token: str | None = field(default=None, repr=False)
+    """The raw access token: only with ``--auth-expose-token``, else None."""
+
+
+def _access_token() -> AccessToken | None:
+    from mcp.server.auth.middleware.auth_context import get_access_token
+
+    return get_access_token()
+
+
+def current_scopes() -> frozenset[str] | None:
+    """The scopes of this request's verified token; None when the request carries none."""
+    token = _access_token()
+    if token is None:
+        return None
+    return frozenset(token.scopes)
+
+
+def current_caller(expose_token: bool = False) -> Caller | None:
+    """This request's verified caller (None without a token); ``expose_token``: include the
+    raw token (the operator's ``--auth-expose-token``)."""
+    token = _access_token()
+    if token is None:
+        return None
+    claims = dict(token.claims or {})
+    issuer = claims.get("iss")
+    return Caller(
+        subject=token.subject,
+        client_id=token.client_id,
+        scopes=frozenset(token.scopes),
+        issuer=str(issuer) if issuer is not None else None,
+        claims=claims,
+        token=token.token if expose_token else None,
+    )
+
+
+def principal() -> str:
+    """Who is calling, for binding ``requestState``: the token's (issuer, subject, client)
+    when it names a subject, so a refreshed token keeps a multi-round call going; a digest
+    of the token itself otherwise (static tokens); "" without auth."""
+    token = _access_token()
+    if token is None:
+        return ""
+    if token.subject:
+        issuer = (token.claims or {}).get("iss")
+        who = f"sub\0{issuer or ''}\0{token.subject}\0{token.client_id}"
+    else:
+        who = "token\0" + token.token
+    return hashlib.sha256(b"mcpgen principal\0" + who.encode()).hexdigest()[:32]
+
+
+class ScopePolicy:
+    """The scopes each item needs, by kind: ``tools`` and ``prompts`` by name, ``resources``
+    by URI, ``templates`` by a URI matcher (checked in order); plus ``required``, which every
+    request needs."""
+
+    __slots__ = ("tools", "prompts", "resources", "templates", "required", "declared")
+
+    def __init__(
+        self,
+        *,
+        tools: Mapping[str, Sequence[str]] | None = None,
+        prompts: Mapping[str, Sequence[str]] | None = None,
+        resources: Mapping[str, Sequence[str]] | None = None,
+        templates: Sequence[tuple[Callable[[str], bool], Sequence[str]]] = (),
+        required: Sequence[str] = (),
+    ) -> None:
+        def clean(table: Mapping[str, Sequence[str]] | None) -> dict[str, tuple[str, ...]]:
+            return {k: tuple(v) for k, v in (table or {}).items() if v}
+
+        self.tools = clean(tools)
+        self.prompts = clean(prompts)
+        self.resources = clean(resources)
+        self.templates = [(m, tuple(s)) for m, s in templates if s]
+        self.required = tuple(required)
+        self.declared: frozenset[str] = frozenset(
+            s
+            for group in (self.tools, self.prompts, self.resources)
+            for scopes in group.values()
+            for s in scopes
+        ) | frozenset(s for _, scopes in self.templates for s in scopes)
+        """Every scope some item needs."""
+
+    @property
+    def any(self) -> bool:
+        """Whether any item needs a scope (lists then differ per caller)."""
+        return bool(self.declared)
+
+    def needed(self, method: str, name: str | None) -> tuple[str, ...]:
+        """The scopes a request for ``method`` on ``name`` needs (beyond ``required``)."""
+        if name is None:
+            return ()
+        if method == "tools/call":
+            return self.tools.get(name, ())
+        if method == "prompts/get":
+            return self.prompts.get(name, ())
+        if method in ("resources/read", "resources/subscribe"):
+            if name in self.resources:
+                return self.resources[name]
+            for matches, scopes in self.templates:
+                if matches(name):
+                    return scopes
+        return ()
+
+    @staticmethod
+    def missing(needed: Iterable[str], held: frozenset[str]) -> list[str]:
+        return [s for s in needed if s not in held]
+
+
+def permitted(needed: Sequence[str], held: frozenset[str] | None) -> bool:
+    """Whether a caller holding ``held`` (None: no token in this request) may use an item
+    that needs ``needed``."""
+    return held is None or all(s in held for s in needed)
+
+
+def require(needed: Sequence[str], what: str) -> None:
+    """Refuse this request (JSON-RPC ``-32600``) when its token lacks a scope ``what``
+    needs: the runtime's own check behind the HTTP front's 403."""
+    if not needed:
+        return
+    held = current_scopes()
+    if held is None or all(s in held for s in needed):
+        return
+    import mcp.types as types
+    from mcp.shared.exceptions import MCPError
+
+    missing = [s for s in needed if s not in held]
+    raise MCPError(
+        code=types.INVALID_REQUEST,
+        message=f"Forbidden: {what} needs the scope(s) {' '.join(missing)}",
+        data={"error": "insufficient_scope", "scope": " ".join(needed)},
+    )
