@@ -194,6 +194,23 @@ def _oauth(server: Server[Any], spec: Mapping[str, Any]) -> Any:
     )
 
 
+class _NoQueryStrings(logging.Filter):
+    """uvicorn's access log without query strings: a client that puts a token there
+    (``?access_token=...``, which the server ignores) must not get it written to the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
+            path, sep, _ = args[2].partition("?")
+            if sep:
+                record.args = (*args[:2], path + "?[redacted]", *args[3:])
+        return True
+
+
+def _quiet_access_log() -> None:
+    logging.getLogger("uvicorn.access").addFilter(_NoQueryStrings())
+
+
 def _startup(spec: Mapping[str, Any]) -> StartupOptions:
     """The start-up options ``create_server`` passes on to ``build_server``."""
     key = spec.get("request_state_key")
@@ -219,6 +236,7 @@ def _worker_app() -> Any:
             obj = getattr(obj, part)
         return obj
 
+    _quiet_access_log()
     create = load(spec["create"])
     handlers = load(spec["handlers"])()
     return _http_app(create(handlers, page_size=spec["page_size"], **_startup(spec)), spec)
@@ -335,6 +353,7 @@ def run_cli(
             )
             return
         app = _http_app(server, spec)
+        _quiet_access_log()
         uvicorn.run(
             app, host=opts.host, port=opts.port, log_level=str(opts.log_level).lower(), loop=loop
         )

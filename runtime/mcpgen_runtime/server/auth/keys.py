@@ -1,7 +1,8 @@
 """The authorization server's signing keys: its metadata (RFC 8414, else OpenID discovery)
 names the JWKS, fetched with httpx and cached. A token signed with an unknown ``kid`` triggers
-a refetch (key rotation), at most once per ``refetch_interval``, so a flood of made-up ``kid``s
-cannot hammer the authorization server. Keys are parsed by PyJWT (``PyJWK``); this module only
+a refetch (key rotation), rate-limited (a token bucket: ``refetch_burst`` at once, then one per
+``refetch_interval`` seconds), so a flood of made-up ``kid``s cannot hammer the authorization
+server. Keys are parsed by PyJWT (``PyJWK``); this module only
 fetches, caches and picks.
 
 Fails closed: with no keys (the endpoint never answered), every token is refused, and the
@@ -56,18 +57,20 @@ class KeySource:
         http: httpx.AsyncClient,
         *,
         max_age: float = 3600.0,
-        refetch_interval: float = 30.0,
+        refetch_interval: float = 12.0,
+        refetch_burst: int = 5,
     ) -> None:
+        from ..limits import TokenBucket
+
         self.settings = settings
         self.http = http
         self.max_age = max_age
-        self.refetch_interval = refetch_interval
+        self.refetches = TokenBucket(1.0 / refetch_interval, refetch_burst)
         self.jwks_uri = settings.jwks_uri
         self.introspection_url = settings.introspection_url
         self._jwks: dict[str, dict[str, Any]] = {}
         self._parsed: dict[tuple[str, str], PyJWK] = {}
-        self._fetched = 0.0  # last successful fetch
-        self._tried = -1e18  # last attempt
+        self._fetched = -1e18  # last successful fetch
         self._lock = asyncio.Lock()
         self._down = False
         self.fetches = 0
@@ -113,7 +116,6 @@ class KeySource:
         raise OSError("; ".join(problems))
 
     async def _refresh(self) -> None:
-        self._tried = time.monotonic()
         self.fetches += 1
         try:
             await self._discover()
@@ -151,12 +153,11 @@ class KeySource:
     async def key(self, kid: str, alg: str) -> PyJWK | None:
         """The public key ``kid`` for ``alg``; None when no such key (after at most one
         rate-limited refetch) or it does not fit ``alg``."""
-        now = time.monotonic()
-        stale = now - self._fetched > self.max_age
-        if (kid not in self._jwks or stale) and now - self._tried >= self.refetch_interval:
-            async with self._lock:
-                if time.monotonic() - self._tried >= self.refetch_interval:
-                    await self._refresh()
+        if kid not in self._jwks or time.monotonic() - self._fetched > self.max_age:
+            async with self._lock:  # one fetch at a time; waiters see its keys
+                if kid not in self._jwks or time.monotonic() - self._fetched > self.max_age:
+                    if self.refetches.take() == 0.0:
+                        await self._refresh()
         jwk = self._jwks.get(kid)
         if jwk is None:
             return None
