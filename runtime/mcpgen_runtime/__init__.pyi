@@ -4,6 +4,7 @@ from ._version import API_VERSION as API_VERSION
 from ._version import __version__ as __version__
 from ._version import require_api as require_api
 from .client import ArgumentsError as ArgumentsError
+from .client import AuthorizationError as AuthorizationError
 from .client import CallResult as CallResult
 from .client import CallTimeoutError as CallTimeoutError
 from .client import ClientError as ClientError
@@ -17,6 +18,9 @@ from .client import ProtocolError as ProtocolError
 from .client import SyncClient as SyncClient
 from .client import ToolCallError as ToolCallError
 from .client import ToolClient as ToolClient
+from .client.oauth import FileTokenStorage as FileTokenStorage
+from .client.oauth import LoopbackRedirect as LoopbackRedirect
+from .client.oauth import oauth as oauth
 from .content import Annotations as Annotations
 from .content import AudioContent as AudioContent
 from .content import BlobResourceContents as BlobResourceContents

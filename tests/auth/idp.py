@@ -1,7 +1,12 @@
 """A real (small) identity provider for the auth tests: RSA and EC keys generated here, a JWKS
 and RFC 8414 metadata served over HTTP on 127.0.0.1 (a thread), and tokens really signed by
 PyJWT. Keys rotate (``rotate``), the endpoint can go down (``down``), and every JWKS fetch is
-counted, so tests can see the server's refetch rate limit."""
+counted, so tests can see the server's refetch rate limit.
+
+It is also an authorization server, enough for real OAuth clients (the SDK's provider, the
+runtime's): dynamic registration, ``/authorize`` (approves at once and redirects with a code,
+``state`` and ``iss``), and ``/token`` (authorization code with PKCE S256, refresh tokens,
+client credentials), issuing JWTs for the requested ``resource`` and scopes."""
 
 from __future__ import annotations
 
@@ -39,6 +44,15 @@ class IdentityProvider:
         self.jwks_fetches = 0
         self.introspections: list[dict[str, str]] = []
         self.active_opaque: dict[str, dict[str, Any]] = {}
+        self.clients: dict[str, dict[str, Any]] = {}
+        self.codes: dict[str, dict[str, Any]] = {}
+        self.refresh: dict[str, dict[str, Any]] = {}
+        self.grants: list[dict[str, Any]] = []
+        """Every token issued: grant type, client, scope, resource."""
+        self.authorizations: list[dict[str, str]] = []
+        self.grantable: set[str] | None = None
+        """What the user consents to: a code grants the requested scopes within these (None:
+        all requested)."""
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -57,6 +71,25 @@ class IdentityProvider:
                 if provider.down:
                     self._json(503, {"error": "down"})
                     return
+                if self.path.startswith("/authorize?"):
+                    from urllib.parse import parse_qs, urlencode, urlsplit
+
+                    q = {k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()}
+                    provider.authorizations.append(q)
+                    code = uuid.uuid4().hex
+                    granted = dict(q)
+                    if provider.grantable is not None:
+                        asked = q.get("scope", "").split()
+                        granted["scope"] = " ".join(s for s in asked if s in provider.grantable)
+                    provider.codes[code] = granted
+                    back = {"code": code, "iss": provider.issuer}
+                    if "state" in q:
+                        back["state"] = q["state"]
+                    self.send_response(302)
+                    self.send_header("Location", q["redirect_uri"] + "?" + urlencode(back))
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 if self.path == "/.well-known/oauth-authorization-server":
                     self._json(200, provider.metadata)
                 elif self.path == "/jwks":
@@ -69,8 +102,18 @@ class IdentityProvider:
                 from urllib.parse import parse_qs
 
                 length = int(self.headers.get("Content-Length") or 0)
-                form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
-                if self.path != "/introspect" or provider.down:
+                raw = self.rfile.read(length).decode()
+                if provider.down:
+                    self._json(503, {"error": "down"})
+                    return
+                if self.path == "/register":
+                    self._json(*provider.register(json.loads(raw or "{}")))
+                    return
+                form = {k: v[0] for k, v in parse_qs(raw).items()}
+                if self.path == "/token":
+                    self._json(*provider.token_endpoint(form, self.headers.get("Authorization")))
+                    return
+                if self.path != "/introspect":
                     self._json(404, {"error": "not found"})
                     return
                 provider.introspections.append(form)
@@ -85,8 +128,16 @@ class IdentityProvider:
             "token_endpoint": self.issuer + "/token",
             "jwks_uri": self.issuer + "/jwks",
             "introspection_endpoint": self.issuer + "/introspect",
+            "registration_endpoint": self.issuer + "/register",
             "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
+            "token_endpoint_auth_methods_supported": [
+                "none",
+                "client_secret_basic",
+                "client_secret_post",
+            ],
             "code_challenge_methods_supported": ["S256"],
+            "authorization_response_iss_parameter_supported": True,
         }
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -97,6 +148,81 @@ class IdentityProvider:
     def __exit__(self, *exc: Any) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+    # -- authorization server --------------------------------------------------------------
+
+    def register(self, meta: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        client_id = "dyn-" + uuid.uuid4().hex[:10]
+        info = {**meta, "client_id": client_id, "client_id_issued_at": int(time.time())}
+        if meta.get("token_endpoint_auth_method", "client_secret_basic") != "none":
+            info["client_secret"] = uuid.uuid4().hex
+        self.clients[client_id] = info
+        return 201, info
+
+    def add_client(self, client_id: str, secret: str | None = None, **meta: Any) -> None:
+        """A pre-registered client (client credentials, or a known public client)."""
+        self.clients[client_id] = {"client_id": client_id, "client_secret": secret, **meta}
+
+    def _client(self, form: dict[str, str], authorization: str | None) -> dict[str, Any] | None:
+        client_id, secret = form.get("client_id"), form.get("client_secret")
+        if authorization and authorization.startswith("Basic "):
+            import base64
+            from urllib.parse import unquote
+
+            pair = base64.b64decode(authorization[6:]).decode()
+            client_id, _, secret = (unquote(p) for p in pair.partition(":"))
+        client = self.clients.get(client_id or "")
+        if client is None:
+            return None
+        if client.get("client_secret") and client["client_secret"] != secret:
+            return None
+        return client
+
+    def token_endpoint(
+        self, form: dict[str, str], authorization: str | None
+    ) -> tuple[int, dict[str, Any]]:
+        import base64
+        import hashlib
+
+        client = self._client(form, authorization)
+        if client is None:
+            return 401, {"error": "invalid_client"}
+        grant = form.get("grant_type")
+        if grant == "authorization_code":
+            code = self.codes.pop(form.get("code", ""), None)
+            if code is None or code["client_id"] != client["client_id"]:
+                return 400, {"error": "invalid_grant"}
+            verifier = form.get("code_verifier", "")
+            challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest())
+            if challenge.decode().rstrip("=") != code.get("code_challenge"):
+                return 400, {"error": "invalid_grant", "error_description": "PKCE"}
+            scope, resource = code.get("scope", ""), code.get("resource") or form.get("resource")
+        elif grant == "refresh_token":
+            old = self.refresh.get(form.get("refresh_token", ""))
+            if old is None:
+                return 400, {"error": "invalid_grant"}
+            scope, resource = old["scope"], form.get("resource") or old["resource"]
+        elif grant == "client_credentials":
+            scope, resource = form.get("scope", ""), form.get("resource")
+        else:
+            return 400, {"error": "unsupported_grant_type"}
+        if not resource:
+            return 400, {"error": "invalid_target", "error_description": "resource is required"}
+        access = self.token(
+            audience=resource,
+            scopes=scope,
+            subject=str(client.get("subject", "alice")),
+            client_id=client["client_id"],
+        )
+        self.grants.append(
+            {"grant": grant, "client": client["client_id"], "scope": scope, "resource": resource}
+        )
+        out = {"access_token": access, "token_type": "Bearer", "expires_in": 300, "scope": scope}
+        if grant != "client_credentials":
+            refresh = uuid.uuid4().hex
+            self.refresh[refresh] = {"scope": scope, "resource": resource}
+            out["refresh_token"] = refresh
+        return 200, out
 
     def rotate(self) -> _Key:
         """A new RSA key replaces every served key (the old ones are no longer published)."""

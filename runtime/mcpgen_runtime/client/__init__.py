@@ -7,6 +7,7 @@ from .base import ClientOptions, Mode, ToolClient
 from .drift import Change, breaking_changes
 from .errors import (
     ArgumentsError,
+    AuthorizationError,
     CallTimeoutError,
     ClientError,
     ConnectError,
@@ -23,6 +24,7 @@ from .tool import ClientTool
 
 __all__ = [
     "ArgumentsError",
+    "AuthorizationError",
     "CallResult",
     "CallTimeoutError",
     "Change",

@@ -25,8 +25,7 @@ import contextvars
 import copy
 import shlex
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, TypeVar
@@ -42,6 +41,7 @@ from ..server.validation import SchemaCompileError, pydantic_problems
 from .drift import Change, breaking_changes
 from .errors import (
     ArgumentsError,
+    AuthorizationError,
     ClientError,
     ConnectError,
     DriftError,
@@ -50,6 +50,7 @@ from .errors import (
     ToolCallError,
 )
 from .failures import describe, leaf, map_error
+from .http import Refusals
 from .results import CallResult, decode_content
 from .sync import SyncClient
 from .tool import ClientTool
@@ -58,6 +59,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 if TYPE_CHECKING:
+    import httpx2
     from typing_extensions import Self, Unpack
 
 __all__ = ["ClientOptions", "ClientTool", "Mode", "ToolClient"]
@@ -104,16 +106,6 @@ def _recording_refusals(fn: _CallbackT | None) -> _CallbackT | None:
     return result
 
 
-@asynccontextmanager
-async def _http_transport(url: str, headers: Mapping[str, str]) -> AsyncIterator[Any]:
-    from mcp.client.streamable_http import streamable_http_client
-    from mcp.shared._httpx_utils import create_mcp_http_client
-
-    async with create_mcp_http_client(headers=dict(headers)) as http:
-        async with streamable_http_client(url, http_client=http) as streams:
-            yield streams
-
-
 class ToolClient:
     """Base of every generated client. Use it as an async context manager::
 
@@ -141,6 +133,9 @@ class ToolClient:
         self._client: Client | None = None
         self._owner = True
         self._session_timeout: float | None = self._connect_timeout
+        self._refusals: Refusals | None = None
+        """HTTP: the last 401/403 the server answered (``http.Refusals``)."""
+        self._credentials = False
 
     @classmethod
     def stdio(
@@ -163,12 +158,32 @@ class ToolClient:
 
     @classmethod
     def http(
-        cls, url: str, *, headers: Mapping[str, str] | None = None, **options: Unpack[ClientOptions]
+        cls,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        token: str | None = None,
+        auth: httpx2.Auth | None = None,
+        **options: Unpack[ClientOptions],
     ) -> Self:
         """Connect to a Streamable HTTP endpoint (``http://127.0.0.1:8000/mcp``); ``headers``
-        are sent with every request (e.g. ``Authorization``)."""
-        target: Any = url if not headers else _http_transport(url, headers)
-        return cls(target, describe=url, **options)
+        are sent with every request.
+
+        A protected server: ``token`` (a fixed access token, e.g. ``$MCPGEN_TOKEN`` in CI), or
+        ``auth=mcpgen_runtime.oauth(url, ...)`` to sign in with OAuth (browser or client
+        credentials; tokens kept and refreshed)."""
+        from .http import Refusals, http_transport
+
+        all_headers = dict(headers or {})
+        if token:
+            from .oauth import bearer_headers
+
+            all_headers.update(bearer_headers(token))
+        refusals = Refusals()
+        client = cls(http_transport(url, all_headers, auth, refusals), describe=url, **options)
+        client._refusals = refusals
+        client._credentials = bool(token or auth is not None or "Authorization" in all_headers)
+        return client
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -191,6 +206,9 @@ class ToolClient:
         try:
             await client.__aenter__()
         except Exception as exc:  # noqa: BLE001 - every transport failure becomes ConnectError
+            refused = self._refused(None)
+            if refused is not None:
+                raise refused from exc
             raise ConnectError(f"{self._label}: cannot connect: {describe(exc)}") from exc
         self._client = client
         if not self._verify:
@@ -231,6 +249,12 @@ class ToolClient:
             except Exception:  # noqa: BLE001 - a broken transport must not mask the caller's error
                 if exc is None:
                     raise
+
+    def _refused(self, tool: str | None) -> AuthorizationError | None:
+        """The authorization error behind a failure, when the server answered 401/403."""
+        if self._refusals is None:
+            return None
+        return self._refusals.error(self._label, tool, self._credentials)
 
     def with_options(self, *, timeout: float | None) -> Self:
         """The same connection with another per-call timeout (seconds; None: no limit)."""
@@ -325,7 +349,7 @@ class ToolClient:
                 ) from exc
             if isinstance(exc, BaseExceptionGroup) and not isinstance(leaf(exc), MCPError):
                 raise InputRequiredError(tool.name, f"a callback raised: {describe(exc)}") from exc
-            raise map_error(self._label, tool.name, exc) from exc
+            raise self._refused(tool.name) or map_error(self._label, tool.name, exc) from exc
         finally:
             _refusals.reset(token)
         if result.is_error:

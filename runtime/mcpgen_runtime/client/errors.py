@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArgumentsError",
+    "AuthorizationError",
     "CallTimeoutError",
     "ClientError",
     "ConnectError",
@@ -83,6 +84,46 @@ class ConnectionLostError(ProtocolError, ConnectionError):
 
 class ConnectError(ClientError, ConnectionError):
     """The server could not be started or reached, or the handshake failed or timed out."""
+
+
+class AuthorizationError(ClientError, PermissionError):
+    """The server refused the credentials (HTTP 401: none or invalid; 403: a scope is
+    missing). ``challenge`` is its ``WWW-Authenticate`` header; ``scope`` the scopes it asks
+    for; ``resource_metadata`` where its protected-resource metadata is."""
+
+    def __init__(
+        self,
+        label: str,
+        status: int,
+        challenge: str,
+        *,
+        tool: str | None = None,
+        authenticated: bool = False,
+    ) -> None:
+        import re
+
+        self.status = status
+        self.challenge = challenge
+        params = dict(re.findall(r'(\w+)="([^"]*)"', challenge))
+        self.error = params.get("error")
+        self.scope = params.get("scope")
+        self.resource_metadata = params.get("resource_metadata")
+        self.tool = tool
+        what = f"tool {tool!r}" if tool else "connecting"
+        if status == 403:
+            need = f" (needs scope {self.scope})" if self.scope else ""
+            hint = "sign in again with that scope (oauth() steps up by itself)"
+            text = f"{label}: {what}: forbidden{need}: {hint}"
+        elif authenticated:
+            text = f"{label}: {what}: the server refused the credentials (HTTP 401)"
+        else:
+            text = (
+                f"{label}: {what}: the server requires authorization (HTTP 401); pass "
+                "token=... (or $MCPGEN_TOKEN) or auth=mcpgen_runtime.oauth(url)"
+            )
+        if self.error and status == 401:
+            text += f" [{self.error}]"
+        super().__init__(text)
 
 
 class InvalidResultError(ClientError):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 if TYPE_CHECKING:
-    import httpx
+    import httpx2 as httpx
     from jwt import PyJWK
 
     from .config import OAuthSettings

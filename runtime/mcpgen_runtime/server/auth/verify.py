@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.auth.provider import AccessToken
 
 if TYPE_CHECKING:
-    import httpx
+    import httpx2 as httpx
 
     from .config import OAuthSettings
     from .keys import KeySource
@@ -109,7 +109,7 @@ class OAuthTokenVerifier:
     """The SDK ``TokenVerifier`` of an OAuth resource server (JWT or introspection)."""
 
     def __init__(self, settings: OAuthSettings, http: httpx.AsyncClient | None = None) -> None:
-        import httpx
+        import httpx2 as httpx
 
         from .keys import KeySource
 
@@ -162,7 +162,7 @@ class OAuthTokenVerifier:
         try:
             claims: dict[str, Any] = jwt.decode(
                 token,
-                key=key,
+                key=key.key,
                 algorithms=[alg],
                 audience=list(s.audience),
                 issuer=s.issuer,

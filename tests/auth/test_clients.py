@@ -1,0 +1,203 @@
+"""Clients of a protected generated server: the runtime's ``ToolClient`` signing in with
+``mcpgen_runtime.oauth`` (the official SDK's OAuth provider: discovery from the 401 and the
+protected-resource metadata, dynamic registration, authorization code + PKCE through the
+loopback redirect, RFC 9207 ``iss``, step-up on 403, refresh; client credentials), tokens
+kept in a 0600 file; a fixed token; and the official Python client with a bearer header."""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp.shared.auth import OAuthToken
+
+from mcpgen_runtime import AuthorizationError, FileTokenStorage, LoopbackRedirect, ToolClient, oauth
+from tests.auth.conftest import DATA
+from tests.auth.idp import IdentityProvider
+from tests.interop.procs import HttpServer
+
+
+def browser(url: str) -> None:
+    """A headless browser: follow the authorization server's redirect to the loopback
+    listener (in a thread, as a real browser would be another process)."""
+
+    def visit() -> None:
+        r = httpx.get(url, follow_redirects=False, timeout=10)
+        assert r.status_code == 302, r.text
+        httpx.get(r.headers["location"], timeout=10)
+
+    threading.Thread(target=visit, daemon=True).start()
+
+
+class Confirm:
+    """Elicitation answer for write_note (accept)."""
+
+    async def __call__(self, context: Any, params: Any) -> Any:
+        from mcp_types import ElicitResult
+
+        return ElicitResult(action="accept", content={"ok": True})
+
+
+@pytest.fixture(scope="module")
+def vault_client(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The typed client generated from the same manifest (``mcpgen client``)."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("vault_client")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "codegen",
+            "client",
+            str(DATA / "vault.yaml"),
+            "--out",
+            str(out),
+            "--package",
+            "vault_client",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    sys.path.insert(0, str(out))
+    try:
+        import vault_client
+
+        return vault_client.VaultClient
+    finally:
+        sys.path.remove(str(out))
+
+
+def test_sign_in_with_authorization_code_step_up_and_refresh(
+    vault: HttpServer, idp: IdentityProvider, vault_client: Any, tmp_path: Path
+) -> None:
+    store = FileTokenStorage(vault.url, tmp_path / "tokens")
+    idp.grantable = {"notes:read"}  # the user first consents to reading only
+    redirect = LoopbackRedirect(open_browser=False, announce=browser)
+
+    async def main() -> tuple[list[str], str, str]:
+        auth = oauth(vault.url, storage=store, redirect=redirect)
+        async with vault_client.http(
+            vault.url, auth=auth, mode="2026-07-28", elicitation_callback=Confirm()
+        ) as client:
+            listed = [t["name"] for t in await client.list_live_tools()]
+            read = await client.read_note(id="n1")
+            idp.grantable = None  # the user now consents to writing
+            # write_note needs notes:write: 403 insufficient_scope -> the SDK signs in again
+            # with the union of scopes, then the call goes through
+            wrote = await client.write_note(id="n2", text="t")
+        return listed, read.text, wrote.text
+
+    try:
+        listed, read, wrote = anyio.run(main)
+    finally:
+        redirect.close()
+    assert listed == ["whoami", "read_note"]  # what the first token's scope allows
+    assert read == "note n1" and wrote == "wrote n2"
+    codes = [g for g in idp.grants if g["grant"] == "authorization_code"]
+    assert [g["scope"] for g in codes] == ["notes:read", "notes:read notes:write"]
+    assert all(g["resource"] == vault.url for g in codes)  # RFC 8707 resource indicator
+    # dynamic registration (the IdP advertises no client ID metadata documents)
+    assert any(c["client_id"].startswith("dyn-") for c in idp.clients.values())
+    # the authorization requests carried PKCE S256 and the resource
+    assert all(a["code_challenge_method"] == "S256" for a in idp.authorizations)
+    # tokens on disk, 0600
+    mode = stat.S_IMODE(os.stat(store.path).st_mode)
+    assert mode == 0o600, oct(mode)
+    saved = anyio.run(store.get_tokens)
+    assert isinstance(saved, OAuthToken) and saved.scope == "notes:read notes:write"
+
+
+def test_client_credentials(
+    vault: HttpServer, idp: IdentityProvider, vault_client: Any, tmp_path: Path
+) -> None:
+    idp.add_client("svc-reporter", "svc-secret", subject="reporter-bot")
+
+    async def main() -> str:
+        auth = oauth(
+            vault.url,
+            client_id="svc-reporter",
+            client_secret="svc-secret",
+            scopes=["notes:read"],
+            issuer=idp.issuer,
+            storage=FileTokenStorage(vault.url, tmp_path),
+        )
+        async with vault_client.http(vault.url, auth=auth) as client:
+            return (await client.whoami()).text
+
+    who = anyio.run(main)
+    assert '"subject": "reporter-bot"' in who and '"client_id": "svc-reporter"' in who
+    assert idp.grants[-1]["grant"] == "client_credentials"
+
+
+def test_fixed_token_and_no_token(
+    vault: HttpServer, idp: IdentityProvider, vault_client: Any
+) -> None:
+    token = idp.token(audience=vault.url, scopes="notes:read")
+
+    async def with_token() -> str:
+        async with vault_client.http(vault.url, token=token) as client:
+            return (await client.read_note(id="x")).text
+
+    assert anyio.run(with_token) == "note x"
+
+    async def without() -> None:
+        async with ToolClient.http(vault.url, connect_timeout=10) as client:
+            await client.list_tools()
+
+    with pytest.raises(AuthorizationError) as err:
+        anyio.run(without)
+    assert err.value.status == 401 and err.value.error == "invalid_token"
+    assert "requires authorization (HTTP 401)" in str(err.value)
+    assert err.value.resource_metadata == vault.url.replace(
+        "/mcp", "/.well-known/oauth-protected-resource/mcp"
+    )
+
+    # a token without notes:write: the call is refused with the scope it needs
+    async def forbidden() -> None:
+        async with vault_client.http(vault.url, token=token) as client:
+            await client.write_note(id="a", text="b")
+
+    with pytest.raises(AuthorizationError) as err:
+        anyio.run(forbidden)
+    assert err.value.status == 403 and err.value.tool == "write_note"
+    assert err.value.scope == "notes:read notes:write"
+    assert "forbidden (needs scope notes:read notes:write)" in str(err.value)
+
+
+def test_official_python_client(vault: HttpServer, idp: IdentityProvider) -> None:
+    """``mcp.Client`` over the SDK's transport with a bearer header: right token, a token that
+    lacks a tool's scope (the 403 surfaces as an error), and none (401)."""
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    async def run(token: str | None, tool: str) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with create_mcp_http_client(headers=headers) as http:
+            async with Client(streamable_http_client(vault.url, http_client=http)) as client:
+                tools = await client.list_tools()
+                result = await client.call_tool(tool, {"id": "a", "text": "b"})
+                return [t.name for t in tools.tools], result
+
+    reader = idp.token(audience=vault.url, scopes="notes:read")
+    names, result = anyio.run(run, reader, "read_note")
+    assert names == ["whoami", "read_note"] and result.content[0].text == "note a"
+    # the SDK client reports an HTTP error status as JSON-RPC -32603 "error response"
+    with pytest.raises(BaseException, match="unhandled errors") as err:
+        anyio.run(run, reader, "write_note")
+    assert "Server returned an error response" in repr(err.value)
+    with pytest.raises(BaseException) as err:
+        anyio.run(run, None, "read_note")
+    assert "Server returned an error response" in repr(err.value)
+    writer = idp.token(audience=vault.url, scopes="notes:read notes:write")
+    names, result = anyio.run(run, writer, "whoami")
+    assert names == ["whoami", "read_note", "write_note"]
