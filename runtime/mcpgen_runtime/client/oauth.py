@@ -23,7 +23,7 @@ import threading
 from collections.abc import Awaitable, Callable, Sequence
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ __all__ = [
     "TOKEN_ENV",
     "FileTokenStorage",
     "LoopbackRedirect",
+    "MemoryTokenStorage",
     "bearer_headers",
     "oauth",
 ]
@@ -101,6 +102,26 @@ class FileTokenStorage:
 
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
         self._write("client", client_info.model_dump(mode="json", exclude_none=True))
+
+
+class MemoryTokenStorage:
+    """The SDK's ``TokenStorage`` in memory (nothing written; sign in again next run)."""
+
+    def __init__(self) -> None:
+        self.tokens: OAuthToken | None = None
+        self.client: OAuthClientInformationFull | None = None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        self.tokens = tokens
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self.client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self.client = client_info
 
 
 class LoopbackRedirect:
@@ -202,11 +223,17 @@ def oauth(
     redirect: LoopbackRedirect | None = None,
     redirect_handler: Callable[[str], Awaitable[None]] | None = None,
     callback_handler: Callable[[], Awaitable[AuthorizationCodeResult]] | None = None,
+    flow: Literal["auto", "authorization_code", "client_credentials"] = "auto",
+    private_key: str | None = None,
+    signing_algorithm: str = "RS256",
 ) -> httpx2.Auth:
     """An ``httpx2.Auth`` that signs in to the OAuth-protected MCP server at ``server_url``.
 
     ``client_id`` + ``client_secret`` + ``issuer``: the client-credentials grant (machines;
-    the secret is only sent to that issuer's token endpoint). Otherwise the
+    the secret is only sent to that issuer's token endpoint), unless ``flow`` is
+    ``authorization_code`` (a pre-registered confidential client signing a person in).
+    ``client_id`` + ``private_key`` (PEM) + ``issuer``: client credentials authenticated by a
+    signed JWT assertion (RFC 7523, ``private_key_jwt``) instead of a secret. Otherwise the
     authorization code grant with PKCE: ``client_metadata_url`` (an https URL of this client's
     metadata document) is the client ID where the server supports it; a ``client_id``
     without secret is a pre-registered public client; with neither, the client registers
@@ -218,7 +245,25 @@ def oauth(
 
     scope: str | None = scopes if isinstance(scopes, str) or scopes is None else " ".join(scopes)
     store = storage if storage is not None else FileTokenStorage(server_url)
-    if client_id and client_secret:
+    if client_id and private_key and flow != "authorization_code":
+        from mcp.client.auth.extensions.client_credentials import (
+            PrivateKeyJWTOAuthProvider,
+            SignedJWTParameters,
+        )
+
+        if not issuer:
+            raise ValueError("private_key_jwt needs issuer=<the authorization server's issuer>")
+        assertion = SignedJWTParameters(
+            issuer=client_id,
+            subject=client_id,
+            signing_key=private_key,
+            signing_algorithm=signing_algorithm,
+        ).create_assertion_provider()
+        signed: httpx2.Auth = PrivateKeyJWTOAuthProvider(
+            server_url, store, client_id, assertion, scope=scope or None, issuer=issuer
+        )
+        return signed
+    if client_id and client_secret and flow != "authorization_code":
         from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
 
         if not issuer:
@@ -247,9 +292,10 @@ def oauth(
     if client_id:
         preregistered = OAuthClientInformationFull(
             client_id=client_id,
+            client_secret=client_secret,
             redirect_uris=[redirect_uri],  # type: ignore[list-item]
             grant_types=["authorization_code", "refresh_token"],
-            token_endpoint_auth_method="none",
+            token_endpoint_auth_method="client_secret_basic" if client_secret else "none",
             scope=scope or None,
         )
         store = _Preregistered(store, preregistered)
