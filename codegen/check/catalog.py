@@ -7,6 +7,7 @@ from codegen.check import registry
 
 def load_lint() -> dict[str, registry.Rule]:
     from codegen.check import (  # noqa: F401
+        rules_auth,
         rules_headers,
         rules_icons,
         rules_meta,

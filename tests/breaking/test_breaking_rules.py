@@ -181,6 +181,16 @@ CASES: list[tuple[str, list[tuple[str, str]], list[tuple[int, int, int, int]]]] 
         ],
         [(33, 18, 33, 57), (33, 18, 33, 101), (33, 56, 33, 80)],
     ),
+    (
+        "TOOL_SCOPE_NO_ADD",
+        [
+            (
+                "    annotations: {readOnlyHint: true}",
+                "    annotations: {readOnlyHint: true}\n    x-mcpgen: {scopes: [search:read]}",
+            )
+        ],
+        [(30, 24, 2, 5)],
+    ),
 ]
 
 

@@ -732,6 +732,58 @@ x-mcp-header: Ok}
         """,
         [(4, 29), (6, 15)],
     ),
+    (
+        "AUTH_SCOPE_UNKNOWN",
+        """
+        server:
+          auth: {issuer: "https://login.example.com", scopes: [n:read, n:write]}
+        tools:
+          - name: t
+            inputSchema: {type: object}
+            x-mcpgen: {scopes: [n:read, n:raed]}
+        prompts:
+          - {name: p, messages: [{role: user, text: hi}], scopes: [n:write, x]}
+        """,
+        [(6, 33), (8, 69)],
+    ),
+    (
+        "AUTH_SCOPE_UNUSED",
+        """
+        server:
+          auth:
+            issuer: "https://login.example.com"
+            scopes: [n:read, n:write, n:admin]
+            requiredScopes: [n:write]
+        tools:
+          - name: t
+            inputSchema: {type: object}
+            x-mcpgen: {scopes: [n:read]}
+        """,
+        [(4, 31)],
+    ),
+    (
+        "AUTH_SCOPES_WITHOUT_AUTH",
+        """
+        tools:
+          - name: t
+            inputSchema: {type: object}
+            x-mcpgen: {scopes: [n:read]}
+        """,
+        [(4, 24)],
+    ),
+    (
+        "AUTH_INSECURE_URL",
+        """
+        server:
+          auth:
+            issuer: "http://login.example.com"
+            jwksUri: "http://127.0.0.1:9000/jwks"
+            resource: "http://mcp.example.com/mcp"
+            introspection: {url: "https://login.example.com/introspect"}
+        tools: []
+        """,
+        [(3, 13), (5, 15)],
+    ),
 ]
 
 

@@ -9,7 +9,7 @@ both sides; nested objects (``properties`` chains and array ``items``) are compa
 
 Modules by subject: ``rules`` (ids, severities, reasons), ``pairs`` (what is compared),
 ``schemas`` (inputs and outputs), ``bounds`` (value bounds), ``annotations`` (safety hints),
-``surface`` (resources, templates, prompts);
+``surface`` (resources, templates, prompts), ``access`` (OAuth scopes);
 this module pairs the tools by name and runs each subject's comparison on every pair.
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from .access import compare_scopes
 from .annotations import compare_annotations
 from .pairs import Emit, ToolRef, canonical
 from .rules import BREAKING, RULES
@@ -30,6 +31,7 @@ PAIR_RULES: tuple[Callable[[Emit, str, ToolRef, ToolRef], None], ...] = (
     compare_input,
     compare_output,
     compare_annotations,
+    compare_scopes,
 )
 
 

@@ -95,6 +95,13 @@ _RULES: tuple[Rule, ...] = (
         "Clients stop asking for confirmation of calls that now have side effects.",
     ),
     _rule(
+        "TOOL_SCOPE_NO_ADD",
+        _E,
+        "A tool does not start needing an OAuth scope it did not need (x-mcpgen.scopes).",
+        "Callers whose tokens lack the new scope are refused (403 insufficient_scope) and no "
+        "longer see the tool in tools/list until they sign in again with it.",
+    ),
+    _rule(
         "INPUT_BOUND_NO_NARROW",
         _E,
         "An input's bounds are not narrowed: minimum/maximum (and exclusive forms), "
