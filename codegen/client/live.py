@@ -26,9 +26,41 @@ MAX_PAGES = 1000
 
 
 @dataclass(frozen=True)
+class Credentials:
+    """How to authenticate to an HTTP server: a fixed ``token``, or OAuth (``oauth``: a person
+    signs in with the browser; ``client_id`` + ``client_secret``: client credentials)."""
+
+    token: str | None = field(default=None, repr=False)
+    oauth: bool = False
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    issuer: str | None = None
+    scopes: str | None = None
+
+    def auth(self, url: str) -> Any:
+        """The ``httpx2.Auth`` of these credentials for ``url`` (None: a token or nothing)."""
+        if not (self.oauth or self.client_id):
+            return None
+        from mcpgen_runtime.client.oauth import oauth
+
+        try:
+            return oauth(
+                url,
+                scopes=self.scopes,
+                client_name="mcpgen",
+                client_id=self.client_id,
+                client_secret=self.client_secret,
+                issuer=self.issuer,
+            )
+        except ValueError as exc:
+            raise McpgenError(str(exc)) from None
+
+
+@dataclass(frozen=True)
 class Target:
     stdio: str | None = None
     url: str | None = None
+    credentials: Credentials = field(default_factory=Credentials)
 
     @property
     def label(self) -> str:
@@ -52,7 +84,9 @@ class LiveServer:
     page), when the server has those capabilities."""
 
 
-def parse_target(stdio: str | None, url: str | None) -> Target:
+def parse_target(
+    stdio: str | None, url: str | None, credentials: Credentials | None = None
+) -> Target:
     if (stdio is None) == (url is None):
         raise McpgenError("give exactly one of --stdio CMD or --url URL")
     if stdio is not None:
@@ -64,7 +98,10 @@ def parse_target(stdio: str | None, url: str | None) -> Target:
             raise McpgenError("--stdio: empty command")
     if url is not None and not url.lower().startswith(("http://", "https://")):
         raise McpgenError(f"--url must be an http:// or https:// URL, not {url!r}")
-    return Target(stdio=stdio, url=url)
+    creds = credentials or Credentials()
+    if url is None and (creds.token or creds.oauth or creds.client_id):
+        raise McpgenError("--token, --oauth and --client-id apply to --url (HTTP) servers")
+    return Target(stdio=stdio, url=url, credentials=creds)
 
 
 def _describe(exc: BaseException) -> str:
@@ -102,9 +139,8 @@ def _check_tools(tools: list[Any], label: str) -> list[dict[str, Any]]:
 
 
 async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) -> LiveServer:
-    import anyio
     import mcp_types as types
-    from mcp import Client, StdioServerParameters
+    from mcp import StdioServerParameters
     from pydantic import BaseModel, ConfigDict, Field
 
     class RawPage(BaseModel):
@@ -143,7 +179,31 @@ async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) 
         spawn = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
         server = stdio_client(spawn, errlog=errlog) if errlog is not None else spawn
     else:
-        server = target.url
+        from mcpgen_runtime.client.http import Refusals, http_transport
+
+        assert target.url is not None
+        creds = target.credentials
+        headers = {"Authorization": f"Bearer {creds.token}"} if creds.token else {}
+        refusals = Refusals(hint="set $MCPGEN_TOKEN, or sign in with --oauth or --client-id")
+        auth = creds.auth(target.url)
+        server = http_transport(target.url, headers, auth, refusals)
+    try:
+        return await _read(target, server, mode, timeout, every_page)
+    except BaseException:
+        if target.url is not None:
+            refused = refusals.error(target.label, None, bool(headers) or auth is not None)
+            if refused is not None:
+                raise McpgenError(str(refused)) from None
+        raise
+
+
+async def _read(
+    target: Target, server: Any, mode: str, timeout: float, every_page: Any
+) -> LiveServer:
+    import anyio
+    import mcp_types as types
+    from mcp import Client
+
     tools: list[Any] = []
     resources: list[Any] = []
     templates: list[Any] = []

@@ -50,10 +50,55 @@ def _target_options(fn: _F) -> _F:
                 show_default=True,
                 help="Seconds for connecting and reading every page.",
             ),
+            click.option(
+                "--token",
+                envvar="MCPGEN_TOKEN",
+                default=None,
+                metavar="TOKEN",
+                help="Bearer token for --url (prefer $MCPGEN_TOKEN: the command line is "
+                "visible to other local users).",
+            ),
+            click.option(
+                "--oauth",
+                is_flag=True,
+                default=False,
+                help="Sign in with OAuth in the browser (authorization code + PKCE); tokens "
+                "are kept in the user data folder (0600) and refreshed.",
+            ),
+            click.option(
+                "--client-id",
+                default=None,
+                metavar="ID",
+                help="OAuth client credentials (the secret from $MCPGEN_CLIENT_SECRET; needs "
+                "--issuer), or a pre-registered client ID with --oauth.",
+            ),
+            click.option(
+                "--issuer",
+                default=None,
+                metavar="URL",
+                help="The authorization server the client credentials belong to.",
+            ),
         )
     ):
         fn = deco(fn)
     return fn
+
+
+def _credentials(token: str | None, oauth: bool, client_id: str | None, issuer: str | None) -> Any:
+    import os
+
+    from codegen.client.live import Credentials
+
+    secret = os.environ.get("MCPGEN_CLIENT_SECRET") or None
+    if client_id and not oauth and not secret:
+        raise McpgenError("--client-id: set $MCPGEN_CLIENT_SECRET (or add --oauth to sign in)")
+    return Credentials(
+        token=token or None,
+        oauth=oauth,
+        client_id=client_id,
+        client_secret=secret if not oauth else None,
+        issuer=issuer,
+    )
 
 
 @click.command("pull")
@@ -66,7 +111,17 @@ def _target_options(fn: _F) -> _F:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Manifest to write (.yaml/.yml, or .json).",
 )
-def pull(stdio: str | None, url: str | None, mode: str, timeout: float, output: Path) -> None:
+def pull(
+    stdio: str | None,
+    url: str | None,
+    mode: str,
+    timeout: float,
+    token: str | None,
+    oauth: bool,
+    client_id: str | None,
+    issuer: str | None,
+    output: Path,
+) -> None:
     """Write a manifest from a live MCP server: every page of tools/list, as sent, plus the
     server's info and the negotiated revision. Compile it with `mcpgen client`.
 
@@ -76,7 +131,8 @@ def pull(stdio: str | None, url: str | None, mode: str, timeout: float, output: 
     from codegen.client.live import fetch_live, parse_target
     from codegen.client.pull import write_manifest
 
-    target = parse_target(stdio, url)
+    creds = _credentials(token, oauth, client_id, issuer)
+    target = parse_target(stdio, url, creds)
     live = fetch_live(target, mode=mode, timeout=timeout)
     for warning in live.warnings:
         click.echo(f"mcpgen: warning: {warning}", err=True)
@@ -106,7 +162,16 @@ def pull(stdio: str | None, url: str | None, mode: str, timeout: float, output: 
     show_default=True,
 )
 def drift(
-    manifest: Path, stdio: str | None, url: str | None, mode: str, timeout: float, fmt: str
+    manifest: Path,
+    stdio: str | None,
+    url: str | None,
+    mode: str,
+    timeout: float,
+    token: str | None,
+    oauth: bool,
+    client_id: str | None,
+    issuer: str | None,
+    fmt: str,
 ) -> None:
     """Compare a live server's tools with MANIFEST using the breaking-change rules of
     `mcpgen breaking` (the manifest is the old side, the live server the new one).
@@ -120,7 +185,7 @@ def drift(
     from codegen.client.pull import drift_diagnostics
     from codegen.report import render, summary
 
-    target = parse_target(stdio, url)
+    target = parse_target(stdio, url, _credentials(token, oauth, client_id, issuer))
     if not manifest.is_file():
         raise McpgenError("no such file", path=str(manifest))
     live = fetch_live(target, mode=mode, timeout=timeout)

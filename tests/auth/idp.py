@@ -204,6 +204,9 @@ class IdentityProvider:
             scope, resource = old["scope"], form.get("resource") or old["resource"]
         elif grant == "client_credentials":
             scope, resource = form.get("scope", ""), form.get("resource")
+            allowed = client.get("allowed_scopes")
+            if allowed is not None:
+                scope = " ".join(s for s in scope.split() if s in allowed)
         else:
             return 400, {"error": "unsupported_grant_type"}
         if not resource:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -201,3 +203,96 @@ def test_official_python_client(vault: HttpServer, idp: IdentityProvider) -> Non
     writer = idp.token(audience=vault.url, scopes="notes:read notes:write")
     names, result = anyio.run(run, writer, "whoami")
     assert names == ["whoami", "read_note", "write_note"]
+
+
+def _mcpgen(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG")}
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", *args],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_pull_and_drift_reach_a_protected_server(
+    vault: HttpServer, idp: IdentityProvider, tmp_path: Path
+) -> None:
+    home = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    out = tmp_path / "pulled.yaml"
+    # no credentials: one line that says what to do
+    proc = _mcpgen("pull", "--url", vault.url, "-o", str(out), env=home)
+    assert proc.returncode == 2, proc.stderr
+    assert "requires authorization (HTTP 401); set $MCPGEN_TOKEN" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
+    # a token from the environment (CI)
+    token = idp.token(audience=vault.url, scopes="notes:read notes:write")
+    proc = _mcpgen("pull", "--url", vault.url, "-o", str(out), env={**home, "MCPGEN_TOKEN": token})
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote" in proc.stderr and "write_note" in out.read_text()
+    assert token not in proc.stderr + proc.stdout
+    # client credentials (the secret from the environment), drift against the manifest
+    idp.add_client("ci-bot", "ci-secret", subject="ci")
+    proc = _mcpgen(
+        "drift",
+        str(DATA / "vault.yaml"),
+        "--url",
+        vault.url,
+        "--client-id",
+        "ci-bot",
+        "--issuer",
+        idp.issuer,
+        env={**home, "MCPGEN_CLIENT_SECRET": "ci-secret"},
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "compatibly" in proc.stderr
+    # a client the authorization server grants less: the live list lacks write_note
+    idp.add_client("ci-reader", "r-secret", subject="ci", allowed_scopes=["notes:read"])
+    proc = _mcpgen(
+        "drift",
+        str(DATA / "vault.yaml"),
+        "--url",
+        vault.url,
+        "--client-id",
+        "ci-reader",
+        "--issuer",
+        idp.issuer,
+        env={**home, "MCPGEN_CLIENT_SECRET": "r-secret"},
+    )
+    assert proc.returncode == 1 and "TOOL_NO_DELETE" in proc.stdout, proc.stdout + proc.stderr
+    # --client-id without a secret is a usage error, in one line
+    proc = _mcpgen(
+        "drift", str(DATA / "vault.yaml"), "--url", vault.url, "--client-id", "x", env=home
+    )
+    assert proc.returncode == 2 and "MCPGEN_CLIENT_SECRET" in proc.stderr
+
+
+def test_pull_signs_in_through_the_browser(
+    vault: HttpServer, idp: IdentityProvider, tmp_path: Path
+) -> None:
+    """``--oauth``: Python's webbrowser runs $BROWSER with the authorization URL; here that
+    is a headless browser script following the redirect to mcpgen's loopback listener. The
+    second pull reuses the stored token (no new authorization)."""
+    browser_script = tmp_path / "browser.py"
+    browser_script.write_text(
+        "import sys, httpx\n"
+        "r = httpx.get(sys.argv[1], follow_redirects=False)\n"
+        "httpx.get(r.headers['location'])\n"
+    )
+    env = {
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "BROWSER": f"{sys.executable} {browser_script} %s",
+    }
+    before = len(idp.authorizations)
+    out = tmp_path / "pulled.yaml"
+    proc = _mcpgen("pull", "--url", vault.url, "--oauth", "-o", str(out), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "mcpgen: sign in at http://127.0.0.1:" in proc.stderr
+    assert len(idp.authorizations) == before + 1
+    stored = list((tmp_path / "data" / "mcpgen" / "oauth").glob("*.json"))
+    assert len(stored) == 1 and stat.S_IMODE(os.stat(stored[0]).st_mode) == 0o600
+    proc = _mcpgen("pull", "--url", vault.url, "--oauth", "-o", str(out), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert len(idp.authorizations) == before + 1  # the stored token was used

@@ -99,6 +99,7 @@ class AuthorizationError(ClientError, PermissionError):
         *,
         tool: str | None = None,
         authenticated: bool = False,
+        hint: str | None = None,
     ) -> None:
         import re
 
@@ -117,10 +118,8 @@ class AuthorizationError(ClientError, PermissionError):
         elif authenticated:
             text = f"{label}: {what}: the server refused the credentials (HTTP 401)"
         else:
-            text = (
-                f"{label}: {what}: the server requires authorization (HTTP 401); pass "
-                "token=... (or $MCPGEN_TOKEN) or auth=mcpgen_runtime.oauth(url)"
-            )
+            hint = hint or "pass token=... (or $MCPGEN_TOKEN) or auth=mcpgen_runtime.oauth(url)"
+            text = f"{label}: {what}: the server requires authorization (HTTP 401); {hint}"
         if self.error and status == 401:
             text += f" [{self.error}]"
         super().__init__(text)

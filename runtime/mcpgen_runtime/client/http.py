@@ -17,9 +17,11 @@ __all__ = ["Refusals", "http_transport"]
 class Refusals:
     """The last 401/403 the server answered (None: none yet)."""
 
-    __slots__ = ("status", "challenge", "url")
+    __slots__ = ("status", "challenge", "url", "hint")
 
-    def __init__(self) -> None:
+    def __init__(self, hint: str | None = None) -> None:
+        self.hint = hint
+        """What to do about a 401, in the caller's terms (default: the library's)."""
         self.status: int | None = None
         self.challenge = ""
         self.url = ""
@@ -36,7 +38,9 @@ class Refusals:
         if status is None:
             return None
         self.status = None
-        return AuthorizationError(label, status, challenge, tool=tool, authenticated=authenticated)
+        return AuthorizationError(
+            label, status, challenge, tool=tool, authenticated=authenticated, hint=self.hint
+        )
 
 
 @asynccontextmanager

@@ -57,12 +57,19 @@ def default_token_dir() -> Path:
 
 
 class FileTokenStorage:
-    """The SDK's ``TokenStorage`` in a JSON file per server (``<dir>/<digest of URL>.json``,
-    0600, in a 0700 directory), written atomically."""
+    """The SDK's ``TokenStorage`` in a JSON file per server and ``account`` (``<dir>/<digest>
+    .json``, 0600, in a 0700 directory), written atomically. ``account`` tells apart sign-ins
+    to one server (``oauth`` uses the client ID and the scopes asked for)."""
 
-    def __init__(self, server_url: str, directory: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        server_url: str,
+        directory: str | os.PathLike[str] | None = None,
+        *,
+        account: str = "",
+    ) -> None:
         folder = Path(directory) if directory is not None else default_token_dir()
-        digest = hashlib.sha256(server_url.encode()).hexdigest()[:24]
+        digest = hashlib.sha256(f"{server_url}\0{account}".encode()).hexdigest()[:24]
         self.path = folder / f"{digest}.json"
         self.server_url = server_url
 
@@ -244,7 +251,11 @@ def oauth(
     from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata
 
     scope: str | None = scopes if isinstance(scopes, str) or scopes is None else " ".join(scopes)
-    store = storage if storage is not None else FileTokenStorage(server_url)
+    store = (
+        storage
+        if storage is not None
+        else FileTokenStorage(server_url, account=f"{client_id or ''}\0{scope or ''}")
+    )
     if client_id and private_key and flow != "authorization_code":
         from mcp.client.auth.extensions.client_credentials import (
             PrivateKeyJWTOAuthProvider,
