@@ -6,6 +6,7 @@ kept in a 0600 file; a fixed token; and the official Python client with a bearer
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -296,3 +297,49 @@ def test_pull_signs_in_through_the_browser(
     proc = _mcpgen("pull", "--url", vault.url, "--oauth", "-o", str(out), env=env)
     assert proc.returncode == 0, proc.stderr
     assert len(idp.authorizations) == before + 1  # the stored token was used
+
+
+def _ts_client(url: str, calls: list[dict[str, Any]], *headers: str) -> tuple[int, str, str]:
+    from tests.interop.procs import JS_DIR, NodeToolchain, ensure_js_peers
+
+    tc = NodeToolchain.from_wheel()
+    ensure_js_peers(tc, JS_DIR)
+    cmd = [
+        str(tc.node),
+        str(JS_DIR / "ts_client.mjs"),
+        "--mode",
+        "2026-07-28",
+        "--calls",
+        json.dumps(calls),
+    ]
+    for h in headers:
+        cmd += ["--header", h]
+    proc = subprocess.run(
+        [*cmd, url], capture_output=True, text=True, env=tc.env, timeout=120, cwd=JS_DIR
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.mark.interop
+def test_typescript_sdk_client(vault: HttpServer, idp: IdentityProvider) -> None:
+    """The official TypeScript SDK client (@modelcontextprotocol/client): a right token, a
+    token that lacks a tool's scope (the call fails with the 403), and none (401)."""
+    reader = idp.token(audience=vault.url, scopes="notes:read")
+    calls = [
+        {"name": "read_note", "arguments": {"id": "ts"}},
+        {"name": "write_note", "arguments": {"id": "ts", "text": "t"}},
+    ]
+    rc, out, err = _ts_client(vault.url, calls, f"Authorization: Bearer {reader}")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert [t["name"] for t in doc["tools"]] == ["whoami", "read_note"]
+    read, write = doc["calls"]
+    assert read["result"]["content"][0]["text"] == "note ts"
+    # the SDK read the 403 challenge: the scopes to step up to
+    assert write["error"]["name"] == "InsufficientScopeError", write
+    assert 'required "notes:read notes:write"' in write["error"]["message"]
+    writer = idp.token(audience=vault.url, scopes="notes:read notes:write")
+    rc, out, err = _ts_client(vault.url, calls[:1], f"Authorization: Bearer {writer}")
+    assert rc == 0 and len(json.loads(out)["tools"]) == 3, err
+    rc, out, err = _ts_client(vault.url, calls[:1])
+    assert rc == 1 and ("401" in err or "Unauthorized" in err), err

@@ -2,7 +2,7 @@
 // Interop driver on the official TypeScript SDK v2 client (@modelcontextprotocol/client, pinned in
 // package.json next to this file). Used by tests/interop/test_ts_client.py; run it with Node >= 22.
 //
-//   node ts_client.mjs [--mode legacy|auto|2026-07-28] --calls JSON  http://127.0.0.1:PORT/mcp
+//   node ts_client.mjs [--mode legacy|auto|2026-07-28] --calls JSON [--header 'Name: value']  http://127.0.0.1:PORT/mcp
 //   node ts_client.mjs [--mode ...] --calls JSON  -- python -m weather_server     (stdio)
 //
 // --calls is a JSON array of {"name": ..., "arguments": {...}}. The driver connects, lists every
@@ -27,11 +27,15 @@ const pkgVersion = (name) =>
 function parseArgs(argv) {
   const dd = argv.indexOf('--');
   const opts = dd >= 0 ? argv.slice(0, dd) : argv;
-  const o = { mode: 'legacy', calls: [], url: undefined, cmd: dd >= 0 ? argv.slice(dd + 1) : [] };
+  const o = { mode: 'legacy', calls: [], headers: {}, url: undefined, cmd: dd >= 0 ? argv.slice(dd + 1) : [] };
   for (let i = 0; i < opts.length; i++) {
     const a = opts[i];
     if (a === '--mode') o.mode = opts[++i];
     else if (a === '--calls') o.calls = JSON.parse(opts[++i]);
+    else if (a === '--header') {
+      const [name, ...rest] = opts[++i].split(':');
+      o.headers[name.trim()] = rest.join(':').trim();
+    }
     else o.url = a;
   }
   if (!o.cmd.length && !o.url) throw new Error('give a URL or -- COMMAND...');
@@ -52,7 +56,7 @@ async function main() {
   );
   const transport = o.cmd.length
     ? new StdioClientTransport({ command: o.cmd[0], args: o.cmd.slice(1), env: process.env, stderr: 'inherit' })
-    : new StreamableHTTPClientTransport(new URL(o.url));
+    : new StreamableHTTPClientTransport(new URL(o.url), { requestInit: { headers: o.headers } });
   const out = {
     client: '@modelcontextprotocol/client ' + pkgVersion('@modelcontextprotocol/client'),
     mode: o.mode,
