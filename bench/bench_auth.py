@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""What OAuth costs a generated server per call (not a test).
+
+One run, same machine, the ``add(a, b)`` server of ``bench/bench_server.py`` on the stateless
+2026-07-28 HTTP wire (``--json-response``), driven by the raw keep-alive driver of
+``bench/bench_http_workers.py`` (C connections, every answer checked):
+
+  off         no auth
+  jwt         OAuth resource server (``MCPGEN_AUTH_ISSUER``): every request carries a real
+              RS256 JWT from a local identity provider (JWKS over HTTP on 127.0.0.1); each
+              connection reuses its token, as clients do, so after the first call the
+              verified-token cache answers
+  jwt+scope   the same, and the tool needs a scope (``x-mcpgen.scopes``): the front checks
+              it on every call before the SDK sees the request (the 403 gate), and the runtime
+              again after dispatch
+
+Configurations are interleaved within each repeat; medians are shown. Goal (issue 22):
+calls/s with JWT auth >= 0.9x auth off, and server CPU per call within 10%.
+
+  .venv/bin/python bench/bench_auth.py                   # C=16, N=4000, 3 repeats
+  .venv/bin/python bench/bench_auth.py -n 8000 --repeat 5 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+import bench_http_workers as driver  # noqa: E402
+from bench_server import HANDLERS_PY, cpu_seconds, kill_group  # noqa: E402
+
+from tests.auth.idp import IdentityProvider  # noqa: E402
+
+CONFIGS = ("off", "jwt", "jwt+scope")
+
+
+def generate(tmp: Path, package: str, scoped: bool) -> Path:
+    manifest = (HERE / "add_manifest.yaml").read_text(encoding="utf-8")
+    if scoped:
+        manifest = manifest.replace(
+            "  version: 1.0.0\n", "  version: 1.0.0\n  auth: {scopes: [add:call]}\n"
+        ).replace(
+            "        sum: {type: integer}\n      required: [sum]\n",
+            "        sum: {type: integer}\n      required: [sum]\n"
+            "    x-mcpgen: {scopes: [add:call]}\n",
+        )
+    path = tmp / f"{package}.yaml"
+    path.write_text(manifest, encoding="utf-8")
+    out = tmp / package
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "codegen",
+            "server",
+            str(path),
+            "--out",
+            str(out),
+            "--package",
+            package,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    handlers = HANDLERS_PY.replace("bench_add_server", package)
+    (out / package / "handlers.py").write_text(handlers, encoding="utf-8")
+    return out
+
+
+def with_token(token: str | None) -> Any:
+    """``request_bytes`` of the driver, with an Authorization header."""
+    plain = driver.request_bytes
+
+    def build(port: int, rid: int, a: int, b: int) -> bytes:
+        raw = plain(port, rid, a, b)
+        if token is None:
+            return raw
+        return raw.replace(b"\r\n\r\n", f"\r\nAuthorization: Bearer {token}\r\n\r\n".encode(), 1)
+
+    return build
+
+
+def one_run(
+    package: str, path: Path, env: dict[str, str], token: str | None, conns: int, n: int
+) -> dict[str, Any]:
+    port = driver.free_port()
+    driver.request_bytes = with_token(token)
+    env = {**env, "PYTHONPATH": str(path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", package, "--http", "--port", str(port), "--json-response"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        driver.wait_ready(port, proc)
+        asyncio.run(driver.drive(port, conns, max(200, n // 10)))
+        cpu0 = cpu_seconds(proc.pid)
+        wall = asyncio.run(driver.drive(port, conns, n))
+        cpu = cpu_seconds(proc.pid) - cpu0
+        return {"calls_per_s": n / wall, "server_cpu_us_per_call": cpu / n * 1e6}
+    finally:
+        kill_group(proc)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-c", "--connections", type=int, default=16)
+    ap.add_argument("-n", type=int, default=4000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    runs: dict[str, list[dict[str, Any]]] = {c: [] for c in CONFIGS}
+    with tempfile.TemporaryDirectory(prefix="mcpgen-bench-auth-") as t, IdentityProvider() as idp:
+        tmp = Path(t)
+        plain = generate(tmp, "bench_auth_plain", scoped=False)
+        scoped = generate(tmp, "bench_auth_scoped", scoped=True)
+        base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
+        for rep in range(a.repeat):
+            for config in CONFIGS:
+                port_env = dict(base)
+                token = None
+                package, path = ("bench_auth_plain", plain)
+                if config != "off":
+                    port_env["MCPGEN_AUTH_ISSUER"] = idp.issuer
+                    port_env["MCPGEN_AUTH_AUDIENCE"] = "urn:bench:add"
+                    token = idp.token(audience="urn:bench:add", scopes="add:call", lifetime=3600)
+                if config == "jwt+scope":
+                    package, path = ("bench_auth_scoped", scoped)
+                r = one_run(package, path, port_env, token, a.connections, a.n)
+                runs[config].append(r)
+                print(
+                    f"repeat {rep + 1}/{a.repeat} {config:<9} calls_per_s={r['calls_per_s']:.0f} "
+                    f"cpu_us_per_call={r['server_cpu_us_per_call']:.0f}",
+                    flush=True,
+                )
+                time.sleep(0.2)
+    print(
+        f"\nHTTP 2026-07-28 wire (--json-response), add(a,b), C={a.connections}, N={a.n}, "
+        f"{a.repeat} repeats (medians), {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}\n"
+        f"config      calls/s  server cpu us/call  calls/s vs off  cpu vs off"
+    )
+    med = {
+        c: (
+            statistics.median(r["calls_per_s"] for r in runs[c]),
+            statistics.median(r["server_cpu_us_per_call"] for r in runs[c]),
+        )
+        for c in CONFIGS
+    }
+    summary: dict[str, Any] = {}
+    for c in CONFIGS:
+        cps, cpu = med[c]
+        ratio, cpu_ratio = cps / med["off"][0], cpu / med["off"][1]
+        summary[c] = {
+            "calls_per_s": cps,
+            "server_cpu_us_per_call": cpu,
+            "throughput_ratio": ratio,
+            "cpu_ratio": cpu_ratio,
+        }
+        print(f"{c:<10} {cps:8.0f}  {cpu:18.0f}  {ratio:14.2f}  {cpu_ratio:10.2f}")
+    for c in CONFIGS[1:]:
+        ok = summary[c]["throughput_ratio"] >= 0.9 and summary[c]["cpu_ratio"] <= 1.10
+        print(f"  {c}: calls/s >= 0.9x off and CPU/call <= 1.10x off: {'MET' if ok else 'MISSED'}")
+    if a.json:
+        Path(a.json).write_text(json.dumps({"summary": summary, "runs": runs}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
