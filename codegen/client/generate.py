@@ -45,7 +45,10 @@ def _doc(tool: ClientToolIR, info: ModelsInfo) -> str:
         parts.append(tool.title)
     if tool.description:
         parts.append(tool.description.strip())
-    parts.append(f"Calls the tool {tool.name!r}.")
+    call = f"Calls the tool {tool.name!r}."
+    if tool.scopes:
+        call += f" Needs the OAuth scope(s) {' '.join(tool.scopes)}."
+    parts.append(call)
     method = info.methods.get(tool.input_model)
     if method is not None and method.params:
         lines = ["Args:"]

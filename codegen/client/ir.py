@@ -52,6 +52,8 @@ class ClientToolIR:
     output_dialect: str | None
     title: str | None
     description: str | None
+    scopes: tuple[str, ...] = ()
+    """The OAuth scopes the server needs for this tool (``x-mcpgen.scopes``)."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ def build_client_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
             output_dialect=p.output_dialect,
             title=p.tool.title,
             description=p.tool.description,
+            scopes=p.tool.scopes,
         )
         for p in prepared
     ]

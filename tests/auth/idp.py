@@ -50,6 +50,8 @@ class IdentityProvider:
         self.grants: list[dict[str, Any]] = []
         """Every token issued: grant type, client, scope, resource."""
         self.authorizations: list[dict[str, str]] = []
+        self.lifetime = 300
+        """Seconds the tokens of the token endpoint live."""
         self.grantable: set[str] | None = None
         """What the user consents to: a code grants the requested scopes within these (None:
         all requested)."""
@@ -212,6 +214,7 @@ class IdentityProvider:
         if not resource:
             return 400, {"error": "invalid_target", "error_description": "resource is required"}
         access = self.token(
+            lifetime=self.lifetime,
             audience=resource,
             scopes=scope,
             subject=str(client.get("subject", "alice")),
@@ -220,7 +223,12 @@ class IdentityProvider:
         self.grants.append(
             {"grant": grant, "client": client["client_id"], "scope": scope, "resource": resource}
         )
-        out = {"access_token": access, "token_type": "Bearer", "expires_in": 300, "scope": scope}
+        out = {
+            "access_token": access,
+            "token_type": "Bearer",
+            "expires_in": self.lifetime,
+            "scope": scope,
+        }
         if grant != "client_credentials":
             refresh = uuid.uuid4().hex
             self.refresh[refresh] = {"scope": scope, "resource": resource}

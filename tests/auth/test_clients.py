@@ -343,3 +343,29 @@ def test_typescript_sdk_client(vault: HttpServer, idp: IdentityProvider) -> None
     assert rc == 0 and len(json.loads(out)["tools"]) == 3, err
     rc, out, err = _ts_client(vault.url, calls[:1])
     assert rc == 1 and ("401" in err or "Unauthorized" in err), err
+
+
+def test_refresh_token_before_a_new_sign_in(
+    vault: HttpServer, idp: IdentityProvider, vault_client: Any, tmp_path: Path
+) -> None:
+    """An access token that expires mid-session is refreshed (refresh_token grant), without
+    asking the user to authorize again."""
+    store = FileTokenStorage(vault.url, tmp_path)
+    redirect = LoopbackRedirect(open_browser=False, announce=browser)
+    authorizations = len(idp.authorizations)
+    idp.lifetime = 2
+
+    async def main() -> str:
+        auth = oauth(vault.url, storage=store, redirect=redirect)
+        async with vault_client.http(vault.url, auth=auth) as client:
+            await client.read_note(id="1")
+            await anyio.sleep(3)  # the access token has expired (the server allows no leeway)
+            return str((await client.read_note(id="2")).text)
+
+    try:
+        assert anyio.run(main) == "note 2"
+    finally:
+        idp.lifetime = 300
+        redirect.close()
+    assert len(idp.authorizations) == authorizations + 1  # one sign-in only
+    assert [g["grant"] for g in idp.grants[-2:]] == ["authorization_code", "refresh_token"]

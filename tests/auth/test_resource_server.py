@@ -476,3 +476,25 @@ def test_bad_auth_settings_refuse_to_start(
     assert [line for line in proc.stderr.splitlines() if "error:" in line] == [
         proc.stderr.strip().splitlines()[-1]
     ]
+
+
+def test_expose_token_hands_handlers_the_raw_token(vault_package: Path) -> None:
+    with IdentityProvider() as idp:
+        srv = serve_vault(
+            vault_package, "--auth-expose-token", env={"MCPGEN_AUTH_ISSUER": idp.issuer}
+        )
+        srv.start()
+        try:
+            token = idp.token(audience=srv.url, scopes="notes:read")
+            res = result(
+                post(
+                    srv,
+                    "tools/call",
+                    {"name": "whoami", "arguments": {}},
+                    token=token,
+                    name="whoami",
+                )
+            )
+            assert json.loads(res["content"][0]["text"])["token"] == token
+        finally:
+            srv.stop()
