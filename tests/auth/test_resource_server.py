@@ -498,3 +498,23 @@ def test_expose_token_hands_handlers_the_raw_token(vault_package: Path) -> None:
             assert json.loads(res["content"][0]["text"])["token"] == token
         finally:
             srv.stop()
+
+
+def test_runtime_refuses_what_the_front_did_not_gate(
+    vault: HttpServer, idp: IdentityProvider
+) -> None:
+    """completion/complete names its prompt in the body only (no Mcp-Name on 2026-07-28): the
+    runtime itself refuses a caller without the prompt's scope (JSON-RPC -32600)."""
+    nobody = idp.token(audience=resource(vault), scopes="")
+    params = {
+        "ref": {"type": "ref/prompt", "name": "summarize"},
+        "argument": {"name": "topic", "value": "x"},
+    }
+    r = post(vault, "completion/complete", params, token=nobody)
+    doc = json.loads(r.text) if r.text.startswith("{") else _sse(r.text)
+    assert doc["error"]["code"] == -32600, doc
+    assert "needs the scope(s) notes:read" in doc["error"]["message"]
+    reader = idp.token(audience=resource(vault), scopes="notes:read")
+    r = post(vault, "completion/complete", params, token=reader)
+    doc = json.loads(r.text) if r.text.startswith("{") else _sse(r.text)
+    assert "has no argument 'topic'" in doc["error"]["message"]  # past the scope check

@@ -14,6 +14,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from ..revisions import has_result_type
+from .auth.scopes import require
 
 if TYPE_CHECKING:
     from .prompts import PromptsRuntime
@@ -81,6 +82,12 @@ class Completions:
             self.table[("template", t.definition["uriTemplate"])] = {
                 n: _pair(t.binding.completions.get(n, ())) for n in t.template.variable_names
             }
+        # the OAuth scopes of each prompt and template: completing its arguments needs them too
+        self.scopes: dict[tuple[str, str], tuple[str, ...]] = {
+            ("prompt", p.definition["name"]): p.binding.scopes for p in prompts.prompts
+        } | {
+            ("template", t.definition["uriTemplate"]): t.binding.scopes for t in resources.templates
+        }
 
     async def complete(
         self, ctx: ServerRequestContext[Any, Any], params: types.CompleteRequestParams
@@ -100,10 +107,12 @@ class Completions:
                 raise MCPError(
                     code=types.INVALID_PARAMS, message=f"Unknown resource template: {uri}"
                 )
+        key = ("prompt", ref.name) if isinstance(ref, types.PromptReference) else ("template", uri)
+        if self.scopes.get(key):
+            require(self.scopes[key], what)
         pair = args.get(name)
         if pair is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"{what} has no argument {name!r}")
-        key = ("prompt", ref.name) if isinstance(ref, types.PromptReference) else ("template", uri)
         handler = self.methods.get(key)
         if handler is not None and name in handler[1]:
             completion = await self._from_handler(ctx, handler[0], what, name, params)

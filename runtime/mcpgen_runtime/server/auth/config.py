@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -71,7 +71,7 @@ class OAuthSettings:
     algorithms: tuple[str, ...] = ASYMMETRIC_ALGORITHMS
     introspection_url: str | None = None
     client_id: str | None = None
-    client_secret: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
     leeway: float = 30.0
     expose_token: bool = False
 

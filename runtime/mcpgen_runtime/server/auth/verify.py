@@ -170,7 +170,7 @@ class OAuthTokenVerifier:
                 options={"require": required},
             )
         except jwt.PyJWTError as exc:
-            raise _Refused(f"{type(exc).__name__}: {str(exc)[:120]}") from None
+            raise _Refused(f"{type(exc).__name__}: {str(exc)[:120]!r}") from None
         return self._access(token, claims), float(claims["exp"]) + s.leeway
 
     def _access(self, token: str, claims: Mapping[str, Any]) -> AccessToken:
