@@ -47,6 +47,13 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         help="event loop: uvloop when it is installed (auto, as uvicorn does), or asyncio",
     )
     parser.add_argument(
+        "--stdio-transport",
+        choices=("auto", "sdk"),
+        default="auto",
+        help="stdio: asyncio pipes, no worker threads (auto; the SDK's transport where stdin "
+        "or stdout is not a pipe), or the SDK's thread-backed transport (sdk)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -360,10 +367,19 @@ def run_cli(
         return
 
     import anyio
-    from mcp.server.stdio import stdio_server
+
+    from .stdio import serve_stdio
+
+    async def _run(read: Any, write: Any) -> None:
+        await server.run(read, write, server.create_initialization_options())
 
     async def _serve() -> None:
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
+        if opts.stdio_transport == "sdk":
+            from mcp.server.stdio import stdio_server
+
+            async with stdio_server() as (read, write):
+                await _run(read, write)
+            return
+        await serve_stdio(_run)
 
     anyio.run(_serve, backend_options={"use_uvloop": use_uvloop})

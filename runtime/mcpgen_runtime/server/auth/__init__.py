@@ -1,7 +1,8 @@
 """OAuth 2.1 resource-server support of generated servers (HTTP): settings (``config``), the
 signing keys (``keys``), token verification (``verify``), scopes and the verified caller
 (``scopes``) and the HTTP front (``front``). ``protect`` assembles them around the SDK's
-Streamable HTTP app, using the SDK's own auth middleware and ``TokenVerifier`` interface."""
+Streamable HTTP app, on the SDK's ``TokenVerifier`` interface, its authenticated-user and
+access-token context, its challenge wording and its protected-resource metadata model."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ def protect(
 ) -> Any:
     """The ASGI app serving ``server`` at ``path`` as an OAuth resource server."""
     from mcp.server.auth.routes import build_resource_metadata_url
-    from mcp.server.auth.settings import AuthSettings
     from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
+    from pydantic import AnyHttpUrl
 
     from .front import AuthFront
     from .scopes import ScopePolicy
@@ -32,20 +33,13 @@ def protect(
     policy: ScopePolicy = getattr(runtime, "scopes", None) or ScopePolicy()
     if runtime is not None:
         runtime.expose_token = settings.expose_token
-    auth = AuthSettings(
-        issuer_url=settings.issuer or settings.resource,  # type: ignore[arg-type]
-        resource_server_url=settings.resource,  # type: ignore[arg-type]
-        validate_token_resource=False,  # the verifier checks aud itself
-    )
-    app = server.streamable_http_app(
-        streamable_http_path=path, auth=auth, token_verifier=verifier, **http_options
-    )
+    app = server.streamable_http_app(streamable_http_path=path, **http_options)
     return AuthFront(
         app,
         path=path,
         settings=settings,
         policy=policy,
         verifier=verifier,
-        metadata_url=str(build_resource_metadata_url(auth.resource_server_url)),  # type: ignore[arg-type]
+        metadata_url=str(build_resource_metadata_url(AnyHttpUrl(settings.resource))),
         max_body=int(http_options.get("max_request_body_size") or DEFAULT_MAX_REQUEST_BODY_SIZE),
     )

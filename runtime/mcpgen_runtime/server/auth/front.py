@@ -1,5 +1,15 @@
-"""The HTTP front of a protected server, in front of the SDK's Streamable HTTP app (whose own
-auth middleware answers 401 with ``resource_metadata``):
+"""The HTTP front of a protected server, one ASGI layer in front of the SDK's Streamable HTTP
+app:
+
+* authentication: the bearer token (``Authorization`` header only) through the verifier (the
+  SDK's ``TokenVerifier`` interface); a request without a valid one gets the SDK's 401
+  challenge, with ``resource_metadata``; a valid one leaves what the SDK's own auth
+  middleware would (``scope["user"]``: its ``AuthenticatedUser``, which its session manager
+  checks session ownership against; the token in its ``auth_context_var``). One layer, one
+  pass over the headers, one cache lookup per request: the SDK's stack of three middlewares
+  (Starlette's ``AuthenticationMiddleware`` with ``BearerAuthBackend``,
+  ``AuthContextMiddleware``, ``RequireAuthMiddleware``) cost about 50 µs a call here, more
+  than the 10% of a call the issue allows (bench/bench_auth.py);
 
 * the protected-resource metadata (RFC 9728), at ``/.well-known/oauth-protected-resource``
   plus the endpoint's path (the form clients try first) and at the bare well-known path, with
@@ -15,8 +25,13 @@ auth middleware answers 401 with ``resource_metadata``):
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
+
+from mcp.server.auth.middleware.auth_context import auth_context_var
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from starlette.authentication import AuthCredentials
 
 if TYPE_CHECKING:
     from .config import OAuthSettings
@@ -93,40 +108,55 @@ class AuthFront:
         if path in self.metadata_paths:
             await self._metadata(scope, send)
             return
-        if path.rstrip("/") != self.path.rstrip("/") or not (
-            self.policy.any or self.settings.required_scopes
-        ):
+        if path != self.path and path.rstrip("/") != self.path:
+            await self.app(scope, receive, send)  # not the MCP endpoint: the SDK's 404s
+            return
+        raw = b""
+        method_header = name_header = None
+        for key, value in scope.get("headers") or ():  # ASGI: names are lower-case
+            if key == b"authorization":
+                raw = value
+            elif key == b"mcp-method":
+                method_header = value
+            elif key == b"mcp-name":
+                name_header = value
+        access = None
+        if raw[:7].lower() == b"bearer ":
+            access = await self.verifier.verify_token(raw[7:].decode("latin-1"))
+        if access is None or (access.expires_at is not None and access.expires_at < time.time()):
+            await self._unauthorized(send)
+            return
+        needed: tuple[str, ...] = self.settings.required_scopes
+        if self.policy.any and scope.get("method") == "POST":
+            if method_header is not None:  # 2026-07-28: the headers name the target
+                name = _header_value(name_header) if name_header is not None else None
+                extra = self.policy.needed(method_header.decode("latin-1"), name)
+                if extra:
+                    needed = needed + extra
+            else:
+                targets, receive = await self._body_targets(receive)
+                for method, target in targets:
+                    needed += self.policy.needed(method, target)
+        if needed:
+            held = access.scopes
+            for s in needed:
+                if s not in held:
+                    missing = [s for s in needed if s not in held]
+                    await self._forbidden(send, frozenset(held), list(needed), missing)
+                    return
+        # what the SDK's auth middleware would leave: the user (session ownership) and the
+        # token in its context variable (get_access_token, the runtime's caller)
+        user = AuthenticatedUser(access)
+        scope["user"] = user
+        scope["auth"] = AuthCredentials(access.scopes)
+        reset = auth_context_var.set(user)
+        try:
             await self.app(scope, receive, send)
-            return
-        headers = {k.lower(): v for k, v in scope.get("headers") or ()}
-        raw = headers.get(b"authorization", b"")
-        if raw[:7].lower() != b"bearer ":
-            await self.app(scope, receive, send)  # the SDK answers 401
-            return
-        access = await self.verifier.verify_token(raw[7:].decode("latin-1"))
-        if access is None:
-            await self.app(scope, receive, send)  # the SDK answers 401
-            return
-        held = frozenset(access.scopes)
-        needed = list(self.settings.required_scopes)
-        if scope.get("method") == "POST" and self.policy.any:
-            targets, receive = await self._targets(headers, receive)
-            for method, name in targets:
-                needed += self.policy.needed(method, name)
-        missing = self.policy.missing(needed, held)
-        if missing:
-            await self._forbidden(send, held, needed, missing)
-            return
-        await self.app(scope, receive, send)
+        finally:
+            auth_context_var.reset(reset)
 
-    async def _targets(
-        self, headers: dict[bytes, bytes], receive: Receive
-    ) -> tuple[list[tuple[str, str | None]], Receive]:
-        method = headers.get(b"mcp-method")
-        if method is not None:
-            name = headers.get(b"mcp-name")
-            decoded = _header_value(name) if name is not None else None
-            return [(method.decode("latin-1"), decoded)], receive
+    async def _body_targets(self, receive: Receive) -> tuple[list[tuple[str, str | None]], Receive]:
+        """What the JSON-RPC body asks for (older wires, no Mcp-Method header)."""
         body, replay = await _buffer(receive, self.max_body)
         try:
             doc = json.loads(body) if body else None
@@ -159,6 +189,16 @@ class AuthFront:
             self.metadata,
             [*cors, (b"cache-control", b"public, max-age=3600")],
         )
+
+    async def _unauthorized(self, send: Send) -> None:
+        """401, as the SDK's ``RequireAuthMiddleware`` words it."""
+        description = "Authentication required"
+        challenge = (
+            f'Bearer error="invalid_token", error_description="{description}", '
+            f'resource_metadata="{_quoted(self.metadata_url)}"'
+        )
+        body = json.dumps({"error": "invalid_token", "error_description": description})
+        await _send(send, 401, body.encode(), [(b"www-authenticate", challenge.encode())])
 
     async def _forbidden(
         self, send: Send, held: frozenset[str], needed: list[str], missing: list[str]

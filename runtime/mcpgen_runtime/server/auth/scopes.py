@@ -46,10 +46,17 @@ class Caller:
     """The raw access token: only with ``--auth-expose-token``, else None."""
 
 
-def _access_token() -> AccessToken | None:
-    from mcp.server.auth.middleware.auth_context import get_access_token
+_auth_var: Any = None
 
-    return get_access_token()
+
+def _access_token() -> AccessToken | None:
+    global _auth_var
+    if _auth_var is None:
+        from mcp.server.auth.middleware.auth_context import auth_context_var
+
+        _auth_var = auth_context_var
+    user = _auth_var.get()
+    return user.access_token if user is not None else None
 
 
 def current_scopes() -> frozenset[str] | None:
@@ -162,9 +169,16 @@ def require(needed: Sequence[str], what: str) -> None:
     needs: the runtime's own check behind the HTTP front's 403."""
     if not needed:
         return
-    held = current_scopes()
-    if held is None or all(s in held for s in needed):
+    token = _access_token()
+    if token is None:
         return
+    scopes = token.scopes
+    for s in needed:
+        if s not in scopes:
+            break
+    else:
+        return
+    held = frozenset(scopes)
     import mcp.types as types
     from mcp.shared.exceptions import MCPError
 

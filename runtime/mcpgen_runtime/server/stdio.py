@@ -1,0 +1,207 @@
+"""The stdio transport of generated servers: the SDK's ``stdio_server``, fed line streams on
+asyncio pipes instead of anyio's thread-backed file wrappers.
+
+The SDK reads and writes stdin/stdout through ``anyio.wrap_file``: every line read and every
+write and flush is a hop to a worker thread (about twelve per call). Its ``stdio_server`` takes
+the streams as arguments (a public seam), so this module hands it ``PipeLines`` (an async
+iterator of decoded lines over ``loop.connect_read_pipe``) and ``PipeWriter`` (``write`` /
+``flush`` over ``loop.connect_write_pipe``): no worker threads, and it works on uvloop and
+asyncio alike.
+
+Explicit streams skip the SDK's own descriptor discipline, so ``claimed_stdio`` keeps it:
+while serving, the wire lives on private duplicates of fd 0 and 1 (close-on-exec), fd 0 points
+at the null device and fd 1 at stderr, so a handler's ``print()`` and a child process that
+reads stdin cannot corrupt the wire; both are restored on exit.
+
+Where pipes are not available (Windows; stdin or stdout a regular file or a terminal: the
+asyncio pipe transports take pipes and sockets), ``serve_stdio`` uses the SDK's own transport.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from typing import Any
+
+__all__ = ["PipeLines", "PipeWriter", "pipes_available", "serve_stdio"]
+
+LINE_LIMIT = 1 << 30
+"""The longest line read (the SDK's own reader has no limit; a request over the argument
+limits is refused later with its own error)."""
+
+
+def _is_pipe(fd: int) -> bool:
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def pipes_available() -> bool:
+    """Whether this process's stdin and stdout are pipes or sockets on a POSIX system."""
+    return sys.platform != "win32" and _is_pipe(0) and _is_pipe(1)
+
+
+class PipeLines:
+    """Decoded lines of a read pipe (``async for line in ...``), as the SDK's reader wants."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> PipeLines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self._reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", "replace")
+
+
+class _WriteProtocol(asyncio.Protocol):
+    """Flow control of a write pipe: ``drain`` waits while the pipe is full."""
+
+    def __init__(self) -> None:
+        self._paused = False
+        self._waiters: list[asyncio.Future[None]] = []
+        self._lost: BaseException | None = None
+        self._closed = False
+
+    def pause_writing(self) -> None:
+        self._paused = True
+
+    def resume_writing(self) -> None:
+        self._paused = False
+        self._wake(None)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self._closed = True
+        self._lost = exc or BrokenPipeError("stdout closed")
+        self._wake(self._lost)
+
+    def _wake(self, exc: BaseException | None) -> None:
+        waiters, self._waiters = self._waiters, []
+        for w in waiters:
+            if not w.done():
+                if exc is None:
+                    w.set_result(None)
+                else:
+                    w.set_exception(exc)
+
+    async def drain(self) -> None:
+        if self._closed:
+            raise self._lost or BrokenPipeError("stdout closed")
+        if not self._paused:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        await waiter
+
+
+class PipeWriter:
+    """``write(str)`` / ``flush()`` over a write pipe, as the SDK's writer wants."""
+
+    def __init__(self, transport: asyncio.WriteTransport, protocol: _WriteProtocol) -> None:
+        self._transport = transport
+        self._protocol = protocol
+
+    async def write(self, text: str) -> None:
+        if self._transport.is_closing():
+            raise BrokenPipeError("stdout closed")
+        self._transport.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        await self._protocol.drain()
+
+    def close(self) -> None:
+        self._transport.close()
+
+
+def _claim(fd: int, diversion: Callable[[], int]) -> tuple[int, Callable[[], None]]:
+    """A private close-on-exec duplicate of ``fd`` (the wire), with ``fd`` pointed at
+    ``diversion()`` until the returned restore function runs."""
+    import fcntl
+
+    private = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    divert = diversion()
+    try:
+        os.dup2(divert, fd)
+    finally:
+        os.close(divert)
+
+    def restore() -> None:
+        with suppress(OSError):
+            os.dup2(private, fd)
+
+    return private, restore
+
+
+def _stdout_diversion() -> int:
+    try:
+        return os.dup(2)
+    except OSError:
+        return os.open(os.devnull, os.O_WRONLY)
+
+
+@asynccontextmanager
+async def claimed_stdio() -> AsyncIterator[tuple[PipeLines, PipeWriter]]:
+    """Line streams on private duplicates of fd 0 and 1, with fd 0 at the null device and
+    fd 1 at stderr while they are in use."""
+    loop = asyncio.get_running_loop()
+    sys.stdout.flush()
+    in_fd, restore_in = _claim(0, lambda: os.open(os.devnull, os.O_RDONLY))
+    try:
+        out_fd, restore_out = _claim(1, _stdout_diversion)
+    except BaseException:
+        restore_in()
+        os.close(in_fd)
+        raise
+    reader = asyncio.StreamReader(limit=LINE_LIMIT, loop=loop)
+    in_file = os.fdopen(in_fd, "rb", buffering=0)
+    out_file = os.fdopen(out_fd, "wb", buffering=0)
+    read_transport: Any = None
+    write_transport: Any = None
+    try:
+        read_transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader, loop=loop), in_file
+        )
+        write_transport, protocol = await loop.connect_write_pipe(_WriteProtocol, out_file)
+        writer = PipeWriter(write_transport, protocol)
+        yield PipeLines(reader), writer
+        with suppress(Exception):
+            await asyncio.wait_for(protocol.drain(), 5.0)
+    finally:
+        # stop reading and writing, point fd 0/1 back at the wire while the private
+        # duplicates are still open, then let the transports close them
+        for transport in (read_transport, write_transport):
+            if transport is not None:
+                transport.close()
+        restore_out()
+        restore_in()
+        for _ in range(3):
+            await asyncio.sleep(0)
+        for f in (in_file, out_file):
+            with suppress(OSError, ValueError):
+                f.close()
+        for fd in (0, 1):  # the pipes' file descriptions were set non-blocking
+            with suppress(OSError):
+                os.set_blocking(fd, True)
+
+
+async def serve_stdio(run: Callable[[Any, Any], Awaitable[None]]) -> None:
+    """``run(read_stream, write_stream)`` over stdio: on asyncio pipes where they are
+    available, else on the SDK's own transport."""
+    from mcp.server.stdio import stdio_server
+
+    if not pipes_available():
+        async with stdio_server() as (read, write):
+            await run(read, write)
+        return
+    async with claimed_stdio() as (lines, writer):
+        async with stdio_server(stdin=lines, stdout=writer) as (read, write):  # type: ignore[arg-type]
+            await run(read, write)
