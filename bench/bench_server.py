@@ -9,6 +9,9 @@ One run, same machine, same tool ``add(a, b) -> {sum}`` (with outputSchema), ove
   mcpserver    bench/peers/mcpserver_add.py  (mcp 2.3.0 ``MCPServer``, decorators)
   gen-asyncio  the generated server with ``--loop asyncio``     (same-loop control)
   lowlevel-uv  bench/peers/lowlevel_add.py --uvloop              (same-loop control)
+  gen-sdk-stdio  the generated server as it ran before issue 26: the SDK's own (thread-backed)
+               stdio transport (``--stdio-transport sdk``) and the SDK's span per message
+               (``MCPGEN_OTEL=1``)
 
 A raw driver (newline-delimited JSON-RPC on the child's pipes; no MCP library on the hot path)
 measures per run: cold start (spawn -> first tools/list answer, including ``initialize`` on the
@@ -315,6 +318,11 @@ def peers(generated: Server) -> list[Server]:
         Server("mcpserver", [sys.executable, str(BENCH / "peers" / "mcpserver_add.py")], env),
         Server("gen-asyncio", [*generated.cmd, "--loop", "asyncio"], generated.env),
         Server("lowlevel-uv", [*lowlevel, "--uvloop"], env),
+        Server(
+            "gen-sdk-stdio",
+            [*generated.cmd, "--stdio-transport", "sdk"],
+            dict(generated.env, MCPGEN_OTEL="1"),
+        ),
     ]
 
 
@@ -342,7 +350,9 @@ def summarize(s: Server, how: str) -> dict[str, float]:
 Check = tuple[str, float, str, bool | None]  # name, value, target, met (None: info)
 
 
-def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]:
+def table(
+    rows: dict[str, dict[str, float]], title: str, wire: str = "handshake"
+) -> list[dict[str, Any]]:
     print(f"\n{title}")
     print(
         f"{'server':<12} {'calls/s':>8} {'blk c/s':>8} {'cpu us/call':>11} {'p50 ms':>7} "
@@ -355,6 +365,7 @@ def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]
             f"{m['p50_ms']:>7.3f} {m['p99_ms']:>7.3f} {m['cold_ms']:>8.0f} {m['rss_mib']:>8.1f}"
         )
     g, ll, ms = rows["generated"], rows["lowlevel"], rows["mcpserver"]
+    # gen-sdk-stdio: the target issue 26 sets for the runtime's stdio transport
     checks: list[Check] = [
         (
             "calls/s generated / lowlevel",
@@ -418,6 +429,16 @@ def table(rows: dict[str, dict[str, float]], title: str) -> list[dict[str, Any]]
                 None,
             ),
         ]
+    if "gen-sdk-stdio" in rows:
+        gs = rows["gen-sdk-stdio"]
+        checks.append(
+            (
+                "stdio transport: generated / gen-sdk-stdio",
+                g["calls_per_s"] / gs["calls_per_s"],
+                ">= 1.80" if wire == "handshake" else ">= 1.40",
+                g["calls_per_s"] >= (1.8 if wire == "handshake" else 1.4) * gs["calls_per_s"],
+            )
+        )
     if "lowlevel-uv" in rows:
         lu = rows["lowlevel-uv"]
         checks.append(
@@ -456,7 +477,7 @@ def report(servers: list[Server], a: argparse.Namespace) -> dict[str, Any]:
         ("best", "BEST of the repeats (least disturbed run)"),
     ):
         rows = {s.label: summarize(s, how) for s in servers}
-        summary[how] = {"rows": rows, "checks": table(rows, title)}
+        summary[how] = {"rows": rows, "checks": table(rows, title, a.wire)}
     return summary
 
 
@@ -601,7 +622,8 @@ def main() -> int:
     ap.add_argument("--wire", choices=["handshake", "modern"], default="handshake")
     ap.add_argument(
         "--only",
-        help="comma-separated subset of generated,lowlevel,mcpserver,gen-asyncio,lowlevel-uv",
+        help="comma-separated subset of generated,lowlevel,mcpserver,gen-asyncio,lowlevel-uv,"
+        "gen-sdk-stdio",
     )
     ap.add_argument("--json", help="write the summary (and raw runs) to this file")
     ap.add_argument(

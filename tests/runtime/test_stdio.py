@@ -11,7 +11,6 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
@@ -95,17 +94,6 @@ def test_wire_stays_clean(package: Path, transport: str) -> None:
     assert "stray print from a handler" in stderr and "child wrote this" in stderr
 
 
-def _raw(package: Path, *args: str, stdin: Any) -> list[dict[str, Any]]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "noisy", *args],
-        stdin=stdin,
-        capture_output=True,
-        env=_env(package),
-        timeout=60,
-    )
-    return [json.loads(line) for line in proc.stdout.decode().splitlines() if line.strip()]
-
-
 REQUESTS = [
     {
         "jsonrpc": "2.0",
@@ -122,11 +110,28 @@ REQUESTS = [
 ]
 
 
-def test_stdin_from_a_file_falls_back_to_the_sdk_transport(package: Path, tmp_path: Path) -> None:
-    requests = tmp_path / "requests.jsonl"
-    requests.write_text("".join(json.dumps(r) + "\n" for r in REQUESTS))
-    with requests.open("rb") as fh:
-        answers = _raw(package, stdin=fh)
+def test_stdout_to_a_file_falls_back_to_the_sdk_transport(package: Path, tmp_path: Path) -> None:
+    """stdout a regular file (no pipe transport for it): the SDK's own transport serves."""
+    import time
+
+    out = tmp_path / "answers.jsonl"
+    with out.open("wb") as sink:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "noisy"],
+            stdin=subprocess.PIPE,
+            stdout=sink,
+            stderr=subprocess.DEVNULL,
+            env=_env(package),
+        )
+        assert proc.stdin is not None
+        proc.stdin.write("".join(json.dumps(r) + "\n" for r in REQUESTS).encode())
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        while out.read_text().count("\n") < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    answers = [json.loads(line) for line in out.read_text().splitlines()]
     assert [a.get("id") for a in answers] == [1, 2]
     assert answers[1]["result"]["tools"][0]["name"] == "noisy"
 

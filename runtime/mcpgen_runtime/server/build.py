@@ -117,8 +117,33 @@ def build_server(
 
         server.create_initialization_options = _with_list_changed  # type: ignore[method-assign]
     server.mcpgen_runtime = runtime  # type: ignore[attr-defined]
+    if not tracing_configured():
+        # the SDK's span per message costs every call even with no tracer to record it; the
+        # SDK documents dropping its middleware as the way to opt out
+        server.middleware[:] = [
+            m for m in server.middleware if type(m).__name__ != "OpenTelemetryMiddleware"
+        ]
     server.middleware.append(runtime.restore_exact_schemas)
     return server
+
+
+TRACING_ENV = "MCPGEN_OTEL"
+"""``1``: keep the SDK's OpenTelemetry span per message even when no tracer provider is set
+when the server is built (one set up later, after ``create_server``)."""
+
+
+def tracing_configured() -> bool:
+    """Whether OpenTelemetry spans would be recorded: a tracer provider is set (an SDK, or
+    auto-instrumentation), ``$MCPGEN_OTEL=1``, or ``$OTEL_TRACES_EXPORTER`` names one."""
+    import os
+
+    if os.environ.get(TRACING_ENV) == "1":
+        return True
+    if os.environ.get("OTEL_TRACES_EXPORTER", "none") != "none":
+        return True
+    from opentelemetry import trace
+
+    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
 
 
 def _scope_policy(runtime: ToolsRuntime[Any], prompts: Sequence[PromptBinding]) -> ScopePolicy:

@@ -137,8 +137,16 @@ def _claim(fd: int, diversion: Callable[[], int]) -> tuple[int, Callable[[], Non
     def restore() -> None:
         with suppress(OSError):
             os.dup2(private, fd)
+        with suppress(OSError):
+            os.close(private)
 
     return private, restore
+
+
+def _duplicate(fd: int) -> int:
+    import fcntl
+
+    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
 
 
 def _stdout_diversion() -> int:
@@ -159,11 +167,12 @@ async def claimed_stdio() -> AsyncIterator[tuple[PipeLines, PipeWriter]]:
         out_fd, restore_out = _claim(1, _stdout_diversion)
     except BaseException:
         restore_in()
-        os.close(in_fd)
         raise
+    # the transports get their own duplicates (they close them at EOF or on close); the
+    # private ones stay open until fd 0 and 1 are restored from them
     reader = asyncio.StreamReader(limit=LINE_LIMIT, loop=loop)
-    in_file = os.fdopen(in_fd, "rb", buffering=0)
-    out_file = os.fdopen(out_fd, "wb", buffering=0)
+    in_file = os.fdopen(_duplicate(in_fd), "rb", buffering=0)
+    out_file = os.fdopen(_duplicate(out_fd), "wb", buffering=0)
     read_transport: Any = None
     write_transport: Any = None
     try:
@@ -176,18 +185,18 @@ async def claimed_stdio() -> AsyncIterator[tuple[PipeLines, PipeWriter]]:
         with suppress(Exception):
             await asyncio.wait_for(protocol.drain(), 5.0)
     finally:
-        # stop reading and writing, point fd 0/1 back at the wire while the private
-        # duplicates are still open, then let the transports close them
+        # stop reading and writing and let the transports close their descriptors, then
+        # point fd 0/1 back at the wire
         for transport in (read_transport, write_transport):
             if transport is not None:
                 transport.close()
-        restore_out()
-        restore_in()
         for _ in range(3):
             await asyncio.sleep(0)
         for f in (in_file, out_file):
             with suppress(OSError, ValueError):
                 f.close()
+        restore_out()
+        restore_in()
         for fd in (0, 1):  # the pipes' file descriptions were set non-blocking
             with suppress(OSError):
                 os.set_blocking(fd, True)
