@@ -140,6 +140,12 @@ def _tokens(opts: argparse.Namespace) -> list[str]:
 
 
 def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
+    from .httpfix import TrimHeaderValues
+
+    return TrimHeaderValues(_sdk_app(server, spec))
+
+
+def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
     kwargs: dict[str, Any] = {}
     if spec.get("max_body_bytes"):
         kwargs["max_request_body_size"] = int(spec["max_body_bytes"])

@@ -1,0 +1,28 @@
+"""Header values as RFC 9110 defines them (section 5.5: leading and trailing whitespace is not
+part of a field value), whichever HTTP parser uvicorn uses: h11 strips it, httptools (the C
+parser the ``[server]`` extra installs) hands it on, and the SDK compares ``Mcp-Name`` and
+``Mcp-Param-*`` values with the body as they come (the conformance suite's
+``sep-2243-server-accepts-whitespace-header-value`` sends ``"  name  "``)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+__all__ = ["TrimHeaderValues"]
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
+_WS = (32, 9)  # SP, HTAB
+
+
+class TrimHeaderValues:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = scope.get("headers")
+            if headers and any(v and (v[0] in _WS or v[-1] in _WS) for _, v in headers):
+                scope["headers"] = [(k, v.strip(b" \t")) for k, v in headers]
+        await self.app(scope, receive, send)
