@@ -152,7 +152,7 @@ def test_development_tree_names_real_modules() -> None:
     stack: list[tuple[int, str]] = []
     key = None
     for line in tree.splitlines():
-        m = re.match(r"^( {0,4})(\S+/|\S+\.py)\s{2,}(.*)$", line)
+        m = re.match(r"^( {0,6})(\S+/|\S+\.py)\s{2,}(.*)$", line)
         if m:
             indent = len(m.group(1))
             while stack and stack[-1][0] >= indent:
@@ -166,6 +166,7 @@ def test_development_tree_names_real_modules() -> None:
     checked = {
         "runtime/mcpgen_runtime/": runtime,
         "runtime/mcpgen_runtime/server/": runtime / "server",
+        "runtime/mcpgen_runtime/server/auth/": runtime / "server" / "auth",
         "runtime/mcpgen_runtime/client/": runtime / "client",
         "codegen/server/": REPO / "codegen" / "server",
         "codegen/client/": REPO / "codegen" / "client",
