@@ -47,6 +47,12 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         help="event loop: uvloop when it is installed (auto, as uvicorn does), or asyncio",
     )
     parser.add_argument(
+        "--http-parser",
+        choices=("auto", "httptools", "h11"),
+        default="auto",
+        help="HTTP parser: httptools when it is installed (auto, as uvicorn does), or h11",
+    )
+    parser.add_argument(
         "--stdio-transport",
         choices=("auto", "sdk"),
         default="auto",
@@ -289,6 +295,8 @@ def run_cli(
     use_uvloop = opts.loop != "asyncio" and importlib.util.find_spec("uvloop") is not None
     if opts.loop == "uvloop" and not use_uvloop:
         parser.error("--loop uvloop: uvloop is not installed (pip install uvloop)")
+    if opts.http_parser == "httptools" and importlib.util.find_spec("httptools") is None:
+        parser.error("--http-parser httptools: httptools is not installed (pip install httptools)")
     if opts.workers < 1:
         parser.error("--workers must be at least 1")
     if opts.workers > 1 and not opts.http:
@@ -363,12 +371,18 @@ def run_cli(
                 port=opts.port,
                 log_level=str(opts.log_level).lower(),
                 loop=loop,
+                http=opts.http_parser,
             )
             return
         app = _http_app(server, spec)
         _quiet_access_log()
         uvicorn.run(
-            app, host=opts.host, port=opts.port, log_level=str(opts.log_level).lower(), loop=loop
+            app,
+            host=opts.host,
+            port=opts.port,
+            log_level=str(opts.log_level).lower(),
+            loop=loop,
+            http=opts.http_parser,
         )
         return
 
