@@ -21,7 +21,6 @@ method per tool and the tool definitions (``MCPGEN_TOOLS``). Everything else is 
 
 from __future__ import annotations
 
-import contextvars
 import copy
 import shlex
 import sys
@@ -49,7 +48,7 @@ from .errors import (
     InvalidResultError,
     ToolCallError,
 )
-from .failures import describe, leaf, map_error
+from .failures import DECLINES, describe, leaf, map_error, recording_declines
 from .http import Refusals
 from .results import CallResult, decode_content
 from .sync import SyncClient
@@ -68,7 +67,6 @@ Mode = ConnectMode
 _OutT = TypeVar("_OutT", bound=BaseModel)
 _MAX_LIST_PAGES = 1000
 _NO_LIMIT = 10.0**9  # seconds: a call without a timeout
-_refusals: contextvars.ContextVar[list[ErrorData]] = contextvars.ContextVar("mcpgen_refusals")
 
 
 class ClientOptions(TypedDict, total=False):
@@ -84,26 +82,6 @@ class ClientOptions(TypedDict, total=False):
     logging_callback: LoggingFnT | None
     max_input_rounds: int
     client_info: Implementation | None
-
-
-_CallbackT = TypeVar("_CallbackT", ElicitationFnT, SamplingFnT)
-
-
-def _recording_refusals(fn: _CallbackT | None) -> _CallbackT | None:
-    """``fn`` (an elicitation or sampling callback), noting each ``ErrorData`` it answers
-    with, so a refused input request is reported as such."""
-    if fn is None:
-        return None
-    callback: Any = fn
-
-    async def wrapped(context: Any, params: Any) -> Any:
-        out = await callback(context, params)
-        if isinstance(out, ErrorData) and (seen := _refusals.get(None)) is not None:
-            seen.append(out)
-        return out
-
-    result: _CallbackT = wrapped
-    return result
 
 
 class ToolClient:
@@ -133,7 +111,7 @@ class ToolClient:
         self._client: Client | None = None
         self._owner = True
         self._session_timeout: float | None = self._connect_timeout
-        self._refusals: Refusals | None = None
+        self._http_refusals: Refusals | None = None
         """HTTP: the last 401/403 the server answered (``http.Refusals``)."""
         self._credentials = False
 
@@ -181,7 +159,7 @@ class ToolClient:
             all_headers.update(bearer_headers(token))
         refusals = Refusals()
         client = cls(http_transport(url, all_headers, auth, refusals), describe=url, **options)
-        client._refusals = refusals
+        client._http_refusals = refusals
         client._credentials = bool(token or auth is not None or "Authorization" in all_headers)
         return client
 
@@ -196,8 +174,8 @@ class ToolClient:
             mode=self._mode,
             # Bounds the handshake and tools/list; calls pass their own timeout.
             read_timeout_seconds=self._connect_timeout,
-            elicitation_callback=_recording_refusals(opts.get("elicitation_callback")),
-            sampling_callback=_recording_refusals(opts.get("sampling_callback")),
+            elicitation_callback=recording_declines(opts.get("elicitation_callback")),
+            sampling_callback=recording_declines(opts.get("sampling_callback")),
             list_roots_callback=opts.get("list_roots_callback"),
             logging_callback=opts.get("logging_callback"),
             input_required_max_rounds=opts.get("max_input_rounds", 10),
@@ -252,9 +230,9 @@ class ToolClient:
 
     def _refused(self, tool: str | None) -> AuthorizationError | None:
         """The authorization error behind a failure, when the server answered 401/403."""
-        if self._refusals is None:
+        if self._http_refusals is None:
             return None
-        return self._refusals.error(self._label, tool, self._credentials)
+        return self._http_refusals.error(self._label, tool, self._credentials)
 
     def with_options(self, *, timeout: float | None) -> Self:
         """The same connection with another per-call timeout (seconds; None: no limit)."""
@@ -333,7 +311,7 @@ class ToolClient:
         arguments = self._mcpgen_arguments(tool, input_model, kwargs)
         client = self.mcp
         refusals: list[ErrorData] = []
-        token = _refusals.set(refusals)
+        token = DECLINES.set(refusals)
         try:
             timeout = self._timeout
             if timeout is None and self._session_timeout is not None:
@@ -351,7 +329,7 @@ class ToolClient:
                 raise InputRequiredError(tool.name, f"a callback raised: {describe(exc)}") from exc
             raise self._refused(tool.name) or map_error(self._label, tool.name, exc) from exc
         finally:
-            _refusals.reset(token)
+            DECLINES.reset(token)
         if result.is_error:
             raise ToolCallError(tool.name, self._content(tool, result), result.structured_content)
         return result

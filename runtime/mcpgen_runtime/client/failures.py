@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import contextvars
 import sys
+from typing import Any, TypeVar
 
 import anyio
 from mcp.client._input_required import InputRequiredRoundsExceededError
+from mcp.client.session import ElicitationFnT, SamplingFnT
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, ErrorData
 from pydantic import ValidationError
 
 from ..server.validation import pydantic_problems
@@ -24,7 +27,29 @@ from .errors import (
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
-__all__ = ["describe", "leaf", "map_error"]
+__all__ = ["DECLINES", "describe", "leaf", "map_error", "recording_declines"]
+
+DECLINES: contextvars.ContextVar[list[ErrorData]] = contextvars.ContextVar("mcpgen_declines")
+"""The ``ErrorData`` a user callback answered an input request with, during one call."""
+
+_CallbackT = TypeVar("_CallbackT", ElicitationFnT, SamplingFnT)
+
+
+def recording_declines(fn: _CallbackT | None) -> _CallbackT | None:
+    """``fn`` (an elicitation or sampling callback), noting each ``ErrorData`` it answers
+    with, so a declined input request is reported as such."""
+    if fn is None:
+        return None
+    callback: Any = fn
+
+    async def wrapped(context: Any, params: Any) -> Any:
+        out = await callback(context, params)
+        if isinstance(out, ErrorData) and (seen := DECLINES.get(None)) is not None:
+            seen.append(out)
+        return out
+
+    result: _CallbackT = wrapped
+    return result
 
 
 def leaf(exc: BaseException) -> BaseException:
