@@ -33,7 +33,6 @@ on one connection, then exits on SIGINT; instructions per call = (I(HI) - I(LO))
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import statistics
@@ -49,7 +48,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 import bench_http_workers as driver  # noqa: E402
-from bench_server import HANDLERS_PY, cpu_seconds, kill_group  # noqa: E402
+from bench_server import HANDLERS_PY  # noqa: E402
 
 from tests.auth.idp import IdentityProvider  # noqa: E402
 
@@ -93,86 +92,24 @@ def generate(tmp: Path, package: str, scoped: bool) -> Path:
     return out
 
 
-def with_token(token: str | None) -> Any:
-    """``request_bytes`` of the driver, with an Authorization header."""
-    plain = driver.request_bytes
-
-    def build(port: int, rid: int, a: int, b: int) -> bytes:
-        raw = plain(port, rid, a, b)
-        if token is None:
-            return raw
-        return raw.replace(b"\r\n\r\n", f"\r\nAuthorization: Bearer {token}\r\n\r\n".encode(), 1)
-
-    return build
+def auth_header(token: str | None) -> bytes:
+    return f"Authorization: Bearer {token}\r\n".encode() if token else b""
 
 
 def one_run(
     package: str, path: Path, env: dict[str, str], token: str | None, conns: int, n: int
 ) -> dict[str, Any]:
-    port = driver.free_port()
-    driver.request_bytes = with_token(token)
-    env = {**env, "PYTHONPATH": str(path)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", package, "--http", "--port", str(port), "--json-response"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        driver.wait_ready(port, proc)
-        asyncio.run(driver.drive(port, conns, max(200, n // 10)))
-        cpu0 = cpu_seconds(proc.pid)
-        wall = asyncio.run(driver.drive(port, conns, n))
-        cpu = cpu_seconds(proc.pid) - cpu0
-        return {"calls_per_s": n / wall, "server_cpu_us_per_call": cpu / n * 1e6}
-    finally:
-        kill_group(proc)
+    argv = [sys.executable, "-m", package]
+    return driver.timed_run(argv, {**env, "PYTHONPATH": str(path)}, conns, n, auth_header(token))
 
 
 def instructions(
     package: str, path: Path, env: dict[str, str], token: str | None, calls: int, out: Path
 ) -> int:
-    import re
-    import signal
-
-    port = driver.free_port()
-    driver.request_bytes = with_token(token)
-    cmd = [
-        "valgrind",
-        "--tool=callgrind",
-        f"--callgrind-out-file={out}",
-        "--dump-instr=no",
-        sys.executable,
-        "-m",
-        package,
-        "--http",
-        "--port",
-        str(port),
-        "--json-response",
-        "--loop",
-        "asyncio",
-    ]
-    proc = subprocess.Popen(
-        cmd,
-        env={**env, "PYTHONPATH": str(path), "PYTHONHASHSEED": "0"},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    argv = [sys.executable, "-m", package]
+    return driver.counted_run(
+        argv, {**env, "PYTHONPATH": str(path)}, calls, out, auth_header(token)
     )
-    try:
-        driver.wait_ready(port, proc, timeout=600)  # 4 calls
-        asyncio.run(driver.drive(port, 1, calls))
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=600)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    m = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(errors="replace"), re.M)
-    if not m:
-        raise SystemExit(f"no instruction total in {out}")
-    return int(m.group(1))
 
 
 def main() -> int:

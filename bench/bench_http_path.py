@@ -22,22 +22,17 @@ Goal (issue 26): after >= 1.3x before in calls/s.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import re
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_http_workers as driver  # noqa: E402
-from bench_server import cpu_seconds, generate, kill_group  # noqa: E402
+from bench_server import generate  # noqa: E402
 
 CONFIGS = {
     "before": (["--http-parser", "h11"], {"MCPGEN_OTEL": "1"}),
@@ -45,56 +40,15 @@ CONFIGS = {
 }
 
 
-def _start(cmd: list[str], env: dict[str, str], config: str, port: int, pre: list[str]) -> Any:
-    args, extra_env = CONFIGS[config]
-    return subprocess.Popen(
-        [
-            *pre,
-            *cmd,
-            "--http",
-            "--port",
-            str(port),
-            "--json-response",
-            *args,
-            *(["--loop", "asyncio"] if pre else []),
-        ],
-        env={**env, **extra_env, **({"PYTHONHASHSEED": "0"} if pre else {})},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=not pre,
-    )
-
-
 def timed(cmd: list[str], env: dict[str, str], config: str, conns: int, n: int) -> dict[str, float]:
-    port = driver.free_port()
-    proc = _start(cmd, env, config, port, [])
-    try:
-        driver.wait_ready(port, proc)
-        asyncio.run(driver.drive(port, conns, max(200, n // 10)))
-        cpu0 = cpu_seconds(proc.pid)
-        wall = asyncio.run(driver.drive(port, conns, n))
-        return {"calls_per_s": n / wall, "cpu_us": (cpu_seconds(proc.pid) - cpu0) / n * 1e6}
-    finally:
-        kill_group(proc)
+    args, extra_env = CONFIGS[config]
+    r = driver.timed_run([*cmd, *args], {**env, **extra_env}, conns, n)
+    return {"calls_per_s": r["calls_per_s"], "cpu_us": r["server_cpu_us_per_call"]}
 
 
 def counted(cmd: list[str], env: dict[str, str], config: str, calls: int, out: Path) -> int:
-    port = driver.free_port()
-    pre = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no"]
-    proc = _start(cmd, env, config, port, pre)
-    try:
-        driver.wait_ready(port, proc, timeout=600)
-        asyncio.run(driver.drive(port, 1, calls))
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=600)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    m = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(errors="replace"), re.M)
-    if not m:
-        raise SystemExit(f"no instruction total in {out}")
-    return int(m.group(1))
+    args, extra_env = CONFIGS[config]
+    return driver.counted_run([*cmd, *args], {**env, **extra_env}, calls, out)
 
 
 def main() -> int:

@@ -51,7 +51,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def request_bytes(port: int, rid: int, a: int, b: int) -> bytes:
+def request_bytes(port: int, rid: int, a: int, b: int, extra: bytes = b"") -> bytes:
+    """One pre-built ``tools/call add`` POST; ``extra``: more header lines (CRLF-terminated)."""
     body = json.dumps(
         {
             "jsonrpc": "2.0",
@@ -64,9 +65,9 @@ def request_bytes(port: int, rid: int, a: int, b: int) -> bytes:
     head = (
         f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
         "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
-        f"Mcp-Method: tools/call\r\nMcp-Name: add\r\nContent-Length: {len(body)}\r\n\r\n"
+        f"Mcp-Method: tools/call\r\nMcp-Name: add\r\nContent-Length: {len(body)}\r\n"
     )
-    return head.encode() + body
+    return head.encode() + extra + b"\r\n" + body
 
 
 class _Conn(asyncio.Protocol):
@@ -125,22 +126,23 @@ class _Conn(asyncio.Protocol):
             self.done.set_exception(ConnectionError(f"connection lost: {exc}"))
 
 
-def _pairs(port: int) -> list[tuple[bytes, bytes]]:
+def _pairs(port: int, extra: bytes = b"") -> list[tuple[bytes, bytes]]:
     """Pre-built requests with the answer each must contain (distinct a, b per request)."""
     return [
         (
-            request_bytes(port, 1000 + i, i, 3 * i + 1),
+            request_bytes(port, 1000 + i, i, 3 * i + 1, extra),
             f'"structuredContent":{{"sum":{i + 3 * i + 1}}}'.encode(),
         )
         for i in range(256)
     ]
 
 
-async def drive(port: int, conns: int, total: int) -> float:
-    """``total`` calls over ``conns`` keep-alive connections; returns wall seconds."""
+async def drive(port: int, conns: int, total: int, extra: bytes = b"") -> float:
+    """``total`` calls over ``conns`` keep-alive connections; returns wall seconds.
+    ``extra``: header lines every request carries (e.g. ``Authorization``)."""
     loop = asyncio.get_running_loop()
     counter = iter(range(total))
-    pairs = _pairs(port)
+    pairs = _pairs(port, extra)
     t0 = time.perf_counter()
     protocols = []
     for _ in range(conns):
@@ -156,13 +158,15 @@ async def drive(port: int, conns: int, total: int) -> float:
     return wall
 
 
-def wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+def wait_ready(
+    port: int, proc: subprocess.Popen[bytes], timeout: float = 60.0, extra: bytes = b""
+) -> None:
     deadline = time.monotonic() + timeout
     while True:
         if proc.poll() is not None:
             raise SystemExit(f"server exited with {proc.returncode}")
         try:
-            asyncio.run(drive(port, 1, 4))
+            asyncio.run(drive(port, 1, 4, extra))
             return
         except (OSError, AssertionError, ValueError, IndexError, asyncio.IncompleteReadError):
             if time.monotonic() > deadline:
@@ -170,12 +174,14 @@ def wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float = 60.0) 
             time.sleep(0.1)
 
 
-def one_run(
-    cmd: list[str], env: dict[str, str], workers: int, conns: int, n: int
+def timed_run(
+    argv: list[str], env: dict[str, str], conns: int, n: int, extra: bytes = b""
 ) -> dict[str, Any]:
+    """Serve ``argv --http --port P --json-response``, warm it up, then time ``n`` checked
+    calls over ``conns`` connections: calls/s and CPU per call of the server and the driver."""
     port = free_port()
     proc = subprocess.Popen(
-        [*cmd, "--http", "--port", str(port), "--json-response", "--workers", str(workers)],
+        [*argv, "--http", "--port", str(port), "--json-response"],
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -183,13 +189,12 @@ def one_run(
         start_new_session=True,
     )
     try:
-        wait_ready(port, proc)
-        asyncio.run(drive(port, conns, max(200, n // 10)))  # warm-up: every worker, every conn
+        wait_ready(port, proc, extra=extra)
+        asyncio.run(drive(port, conns, max(200, n // 10), extra))  # every worker, every conn
         cpu0, drv0 = cpu_seconds(proc.pid), time.process_time()
-        wall = asyncio.run(drive(port, conns, n))
+        wall = asyncio.run(drive(port, conns, n, extra))
         cpu, drv = cpu_seconds(proc.pid) - cpu0, time.process_time() - drv0
         return {
-            "workers": workers,
             "calls_per_s": n / wall,
             "server_cpu_us_per_call": cpu / n * 1e6,
             "driver_cpu_us_per_call": drv / n * 1e6,
@@ -197,6 +202,54 @@ def one_run(
         }
     finally:
         kill_group(proc)
+
+
+def counted_run(
+    argv: list[str], env: dict[str, str], calls: int, out: Path, extra: bytes = b""
+) -> int:
+    """Instructions the server executes over its life (start, ``calls`` checked calls on one
+    connection, exit on SIGINT), counted by callgrind (PYTHONHASHSEED=0, ``--loop asyncio``)."""
+    import re
+    import signal
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            "--dump-instr=no",
+            *argv,
+            "--http",
+            "--port",
+            str(port),
+            "--json-response",
+            "--loop",
+            "asyncio",
+        ],
+        env={**env, "PYTHONHASHSEED": "0"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_ready(port, proc, timeout=600, extra=extra)
+        asyncio.run(drive(port, 1, calls, extra))
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=600)  # callgrind writes its counts at exit
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    m = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(errors="replace"), re.M)
+    if not m:
+        raise SystemExit(f"no instruction total in {out}")
+    return int(m.group(1))
+
+
+def one_run(
+    cmd: list[str], env: dict[str, str], workers: int, conns: int, n: int
+) -> dict[str, Any]:
+    return {"workers": workers, **timed_run([*cmd, "--workers", str(workers)], env, conns, n)}
 
 
 def main() -> int:

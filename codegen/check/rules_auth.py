@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any
-from urllib.parse import urlsplit
 
 from codegen.check.context import ManifestCtx
 from codegen.check.registry import LINT, E, W, checker, rule
+from mcpgen_runtime.server.auth.config import is_loopback_url
 
 rule(
     "AUTH_SCOPE_UNKNOWN",
@@ -44,16 +43,6 @@ rule(
     "the MCP authorization spec requires https for authorization server endpoints. Servers "
     "refuse to start with such a URL.",
 )
-
-
-def _loopback(url: str) -> bool:
-    host = urlsplit(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _scoped(ctx: ManifestCtx) -> list[tuple[str, tuple[str, ...], str]]:
@@ -127,7 +116,7 @@ def check_auth(ctx: ManifestCtx) -> None:
 
 
 def _url(ctx: ManifestCtx, name: str, value: Any, pointer: str) -> None:
-    if isinstance(value, str) and value.startswith("http://") and not _loopback(value):
+    if isinstance(value, str) and value.startswith("http://") and not is_loopback_url(value):
         ctx.emit(
             "AUTH_INSECURE_URL",
             pointer,

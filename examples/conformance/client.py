@@ -82,10 +82,10 @@ async def elicit(context: Any, params: Any) -> Any:
 def issuer_of(url: str) -> str | None:
     """The authorization server the MCP server names (its protected-resource metadata). A
     machine client is normally configured with its issuer; the suite's context omits it."""
-    from urllib.parse import urlsplit
+    from mcp.server.auth.routes import build_resource_metadata_url
+    from pydantic import AnyHttpUrl
 
-    parts = urlsplit(url)
-    prm = f"{parts.scheme}://{parts.netloc}/.well-known/oauth-protected-resource{parts.path}"
+    prm = str(build_resource_metadata_url(AnyHttpUrl(url)))
     with httpx2.Client(timeout=30) as http:
         servers = http.get(prm).json().get("authorization_servers") or []
     return str(servers[0]) if servers else None

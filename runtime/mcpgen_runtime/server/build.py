@@ -78,7 +78,7 @@ def build_server(
     )
     runtime: ToolsRuntime[H] = ToolsRuntime(tools=compiled, page_size=page_size, state_key=key)
     surface = _surface(runtime, handlers, resources, templates, prompts, page_size)
-    runtime.scopes = _scope_policy(runtime, prompts)
+    runtime.scopes = _scope_policy(runtime)
     runtime.auth_manifest = json.loads(info.auth) if isinstance(info.auth, str) else info.auth
     cache = CacheHint(
         ttl_ms=info.cache_ttl_ms if list_ttl_ms is None else list_ttl_ms,
@@ -146,14 +146,15 @@ def tracing_configured() -> bool:
     return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
 
 
-def _scope_policy(runtime: ToolsRuntime[Any], prompts: Sequence[PromptBinding]) -> ScopePolicy:
+def _scope_policy(runtime: ToolsRuntime[Any]) -> ScopePolicy:
     resources: dict[str, Sequence[str]] = {}
     templates: list[Any] = []
     if runtime.resources is not None:
         resources, templates = runtime.resources.scope_table()
+    prompts = runtime.prompts.prompts if runtime.prompts is not None else ()
     return ScopePolicy(
         tools={t.name: t.scopes for t in runtime.tools},
-        prompts={json.loads(p.definition_json)["name"]: p.scopes for p in prompts},
+        prompts={p.definition["name"]: p.binding.scopes for p in prompts},
         resources=resources,
         templates=templates,
     )

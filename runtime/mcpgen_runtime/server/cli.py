@@ -213,23 +213,6 @@ def _oauth(server: Server[Any], spec: Mapping[str, Any]) -> Any:
     )
 
 
-class _NoQueryStrings(logging.Filter):
-    """uvicorn's access log without query strings: a client that puts a token there
-    (``?access_token=...``, which the server ignores) must not get it written to the log."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        args = record.args
-        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
-            path, sep, _ = args[2].partition("?")
-            if sep:
-                record.args = (*args[:2], path + "?[redacted]", *args[3:])
-        return True
-
-
-def _quiet_access_log() -> None:
-    logging.getLogger("uvicorn.access").addFilter(_NoQueryStrings())
-
-
 def _startup(spec: Mapping[str, Any]) -> StartupOptions:
     """The start-up options ``create_server`` passes on to ``build_server``."""
     key = spec.get("request_state_key")
@@ -255,7 +238,9 @@ def _worker_app() -> Any:
             obj = getattr(obj, part)
         return obj
 
-    _quiet_access_log()
+    from .httpfix import quiet_access_log
+
+    quiet_access_log()
     create = load(spec["create"])
     handlers = load(spec["handlers"])()
     return _http_app(create(handlers, page_size=spec["page_size"], **_startup(spec)), spec)
@@ -374,8 +359,10 @@ def run_cli(
                 http=opts.http_parser,
             )
             return
+        from .httpfix import quiet_access_log
+
         app = _http_app(server, spec)
-        _quiet_access_log()
+        quiet_access_log()
         uvicorn.run(
             app,
             host=opts.host,

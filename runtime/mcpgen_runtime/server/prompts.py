@@ -19,7 +19,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
-from .auth.scopes import current_scopes, permitted, require
+from .auth.scopes import require
 from .listing import finish, page, shape_definition
 from .outcome import LOGGER
 from .requests import run_round, validated
@@ -149,9 +149,10 @@ class PromptsRuntime:
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         version = ctx.protocol_version
-        visible = [p for p in self.prompts if p.definition["name"] not in self.disabled]
-        if self.tools.scopes.any and (held := current_scopes()) is not None:
-            visible = [p for p in visible if permitted(p.binding.scopes, held)]
+        visible = self.tools.scopes.visible(
+            [p for p in self.prompts if p.definition["name"] not in self.disabled],
+            lambda p: p.binding.scopes,
+        )
         items, cursor = page(visible, params.cursor if params else None, self.page_size, "prompts")
         listed = []
         for p in items:

@@ -26,7 +26,7 @@ from mcp.shared.uri_template import UriTemplate
 from pydantic import BaseModel
 
 from ..revisions import MODERN_REVISIONS
-from .auth.scopes import current_scopes, permitted, require
+from .auth.scopes import require
 from .context import ToolContext
 from .listing import finish, page, shape_definition
 from .outcome import LOGGER
@@ -188,9 +188,10 @@ class ResourcesRuntime:
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         version = ctx.protocol_version
-        visible = [r for r in self.resources if r.definition["uri"] not in self.disabled]
-        if self.tools.scopes.any and (held := current_scopes()) is not None:
-            visible = [r for r in visible if permitted(r.binding.scopes, held)]
+        visible = self.tools.scopes.visible(
+            [r for r in self.resources if r.definition["uri"] not in self.disabled],
+            lambda r: r.binding.scopes,
+        )
         items, cursor = page(
             visible, params.cursor if params else None, self.page_size, "resources"
         )
@@ -203,9 +204,7 @@ class ResourcesRuntime:
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         version = ctx.protocol_version
-        templates = self.templates
-        if self.tools.scopes.any and (held := current_scopes()) is not None:
-            templates = [t for t in templates if permitted(t.binding.scopes, held)]
+        templates = self.tools.scopes.visible(self.templates, lambda t: t.binding.scopes)
         items, cursor = page(
             templates, params.cursor if params else None, self.page_size, "templates"
         )

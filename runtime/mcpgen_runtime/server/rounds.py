@@ -29,18 +29,10 @@ from .asking import (
     parse_answer,
     question_digest,
 )
+from .auth.scopes import principal
 from .results import error_result
 
-__all__ = ["CallInputs", "args_digest", "current_principal", "input_required", "open_inputs"]
-
-
-def current_principal() -> str:
-    """Who is calling, for binding requestState (``auth.scopes.principal``): the verified
-    token's issuer, subject and client when it names a subject (a refreshed token keeps the
-    call going), a digest of the token otherwise, "" without auth."""
-    from .auth.scopes import principal
-
-    return principal()
+__all__ = ["CallInputs", "args_digest", "input_required", "open_inputs"]
 
 
 def args_digest(arguments: Any) -> str:
@@ -110,7 +102,7 @@ def open_inputs(
         if not isinstance(state, str):
             raise MCPError(code=types.INVALID_PARAMS, message="requestState must be a string")
         try:
-            sealed, pending = key.open(state, tool, args_digest(arguments), current_principal())
+            sealed, pending = key.open(state, tool, args_digest(arguments), principal())
         except RequestStateError as exc:
             if exc.integrity:
                 raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
@@ -130,7 +122,7 @@ def input_required(
         args_digest(arguments),
         inputs.used,
         {k: question_digest(v) for k, v in exc.pending.items()},
-        principal=current_principal(),
+        principal=principal(),
     )
     result = InputRequiredResult.model_validate(
         {"resultType": "input_required", "inputRequests": exc.pending, "requestState": state}

@@ -125,9 +125,7 @@ class PipeWriter:
 def _claim(fd: int, diversion: Callable[[], int]) -> tuple[int, Callable[[], None]]:
     """A private close-on-exec duplicate of ``fd`` (the wire), with ``fd`` pointed at
     ``diversion()`` until the returned restore function runs."""
-    import fcntl
-
-    private = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    private = _duplicate(fd)
     divert = diversion()
     try:
         os.dup2(divert, fd)
@@ -144,6 +142,7 @@ def _claim(fd: int, diversion: Callable[[], int]) -> tuple[int, Callable[[], Non
 
 
 def _duplicate(fd: int) -> int:
+    """A close-on-exec duplicate of ``fd`` above the standard descriptors."""
     import fcntl
 
     return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)

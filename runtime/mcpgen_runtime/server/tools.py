@@ -31,7 +31,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..revisions import MODERN_REVISIONS
 from .asking import AnswerError, InputRequired, RequestStateKey
-from .auth.scopes import current_scopes, permitted, require
+from .auth.scopes import require
 from .bindings import CompiledTool
 from .context import ToolContext
 from .deadlines import DONE, Deadlines, running_task
@@ -151,11 +151,7 @@ class ToolsRuntime(Generic[H]):
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         self._remember(ctx)
-        tools = self.visible()
-        if self.scopes.any:
-            held = current_scopes()
-            if held is not None:
-                tools = [t for t in tools if permitted(t.scopes, held)]
+        tools = self.scopes.visible(self.visible(), lambda t: t.scopes)
         start = self._decode_cursor(params.cursor if params is not None else None)
         end = len(tools) if not self.page_size else min(start + self.page_size, len(tools))
         version = ctx.protocol_version

@@ -20,6 +20,7 @@ __all__ = [
     "ENV",
     "AuthConfigError",
     "OAuthSettings",
+    "checked_url",
     "is_loopback_url",
     "resolve",
 ]
@@ -90,7 +91,8 @@ def is_loopback_url(url: str) -> bool:
         return False
 
 
-def _url(name: str, value: Any) -> str:
+def checked_url(name: str, value: Any) -> str:
+    """``value`` when it is an http(s) URL without a fragment, https except on loopback."""
     if not isinstance(value, str) or not value:
         raise AuthConfigError(f"auth {name}: expected a URL, got {value!r}")
     parts = urlsplit(value)
@@ -148,7 +150,7 @@ def resolve(
             "auth: name this server's resource URI (server.auth.resource, --auth-resource or "
             f"${ENV['resource']}): tokens are checked for it"
         )
-    resource = _url("resource", resource)
+    resource = checked_url("resource", resource)
     audience = _strings("audience", spelled["audience"]) or (resource,)
     algorithms = _strings("algorithms", m.get("algorithms")) or ASYMMETRIC_ALGORITHMS
     bad = [a for a in algorithms if a not in ASYMMETRIC_ALGORITHMS]
@@ -163,13 +165,13 @@ def resolve(
     url = spelled["introspection_url"]
     return OAuthSettings(
         resource=resource,
-        issuer=_url("issuer", spelled["issuer"]) if spelled["issuer"] else None,
-        jwks_uri=_url("jwksUri", spelled["jwks_uri"]) if spelled["jwks_uri"] else None,
+        issuer=checked_url("issuer", spelled["issuer"]) if spelled["issuer"] else None,
+        jwks_uri=checked_url("jwksUri", spelled["jwks_uri"]) if spelled["jwks_uri"] else None,
         audience=audience,
         scopes=_strings("scopes", m.get("scopes")),
         required_scopes=_strings("requiredScopes", m.get("requiredScopes")),
         algorithms=algorithms,
-        introspection_url=_url("introspection", url) if url else None,
+        introspection_url=checked_url("introspection", url) if url else None,
         client_id=env.get(ENV["client_id"]) or None,
         client_secret=env.get(ENV["client_secret"]) or None,
         leeway=float(leeway),

@@ -73,8 +73,6 @@ class KeySource:
         self._fetched = -1e18  # last successful fetch
         self._lock = asyncio.Lock()
         self._down = False
-        self.fetches = 0
-        """Fetch attempts of the JWKS (for tests and the log)."""
 
     # -- discovery and fetching ------------------------------------------------------------
 
@@ -105,9 +103,9 @@ class KeySource:
                 continue
             jwks = meta.get("jwks_uri")
             if isinstance(jwks, str) and jwks:
-                from .config import _url
+                from .config import checked_url
 
-                self.jwks_uri = _url("jwks_uri", jwks)
+                self.jwks_uri = checked_url("jwks_uri", jwks)
                 intro = meta.get("introspection_endpoint")
                 if self.introspection_url is None and isinstance(intro, str):
                     self.introspection_url = intro
@@ -116,7 +114,6 @@ class KeySource:
         raise OSError("; ".join(problems))
 
     async def _refresh(self) -> None:
-        self.fetches += 1
         try:
             await self._discover()
             assert self.jwks_uri is not None

@@ -11,19 +11,20 @@ the process that started the server.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from mcp.server.auth.provider import AccessToken
+
+T = TypeVar("T")
 
 __all__ = [
     "Caller",
     "ScopePolicy",
     "current_caller",
     "current_scopes",
-    "permitted",
     "principal",
     "require",
 ]
@@ -102,10 +103,9 @@ def principal() -> str:
 
 class ScopePolicy:
     """The scopes each item needs, by kind: ``tools`` and ``prompts`` by name, ``resources``
-    by URI, ``templates`` by a URI matcher (checked in order); plus ``required``, which every
-    request needs."""
+    by URI, ``templates`` by a URI matcher (checked in order)."""
 
-    __slots__ = ("tools", "prompts", "resources", "templates", "required", "declared")
+    __slots__ = ("tools", "prompts", "resources", "templates", "declared")
 
     def __init__(
         self,
@@ -114,7 +114,6 @@ class ScopePolicy:
         prompts: Mapping[str, Sequence[str]] | None = None,
         resources: Mapping[str, Sequence[str]] | None = None,
         templates: Sequence[tuple[Callable[[str], bool], Sequence[str]]] = (),
-        required: Sequence[str] = (),
     ) -> None:
         def clean(table: Mapping[str, Sequence[str]] | None) -> dict[str, tuple[str, ...]]:
             return {k: tuple(v) for k, v in (table or {}).items() if v}
@@ -123,7 +122,6 @@ class ScopePolicy:
         self.prompts = clean(prompts)
         self.resources = clean(resources)
         self.templates = [(m, tuple(s)) for m, s in templates if s]
-        self.required = tuple(required)
         self.declared: frozenset[str] = frozenset(
             s
             for group in (self.tools, self.prompts, self.resources)
@@ -153,15 +151,15 @@ class ScopePolicy:
                     return scopes
         return ()
 
-    @staticmethod
-    def missing(needed: Iterable[str], held: frozenset[str]) -> list[str]:
-        return [s for s in needed if s not in held]
-
-
-def permitted(needed: Sequence[str], held: frozenset[str] | None) -> bool:
-    """Whether a caller holding ``held`` (None: no token in this request) may use an item
-    that needs ``needed``."""
-    return held is None or all(s in held for s in needed)
+    def visible(self, items: Sequence[T], scopes_of: Callable[[T], Sequence[str]]) -> Sequence[T]:
+        """The ``items`` of a list this request's caller may use (all of them when nothing
+        needs a scope or the request carries no token)."""
+        if not self.declared:
+            return items
+        held = current_scopes()
+        if held is None:
+            return items
+        return [i for i in items if all(s in held for s in scopes_of(i))]
 
 
 def require(needed: Sequence[str], what: str) -> None:

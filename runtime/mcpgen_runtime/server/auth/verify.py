@@ -129,7 +129,7 @@ class OAuthTokenVerifier:
         try:
             if token.count(".") == 2 and (self.settings.issuer or self.settings.jwks_uri):
                 verified = await self._jwt(token)
-            elif self.keys.introspection_url or self.settings.introspection_url:
+            elif self.keys.introspection_url:
                 verified = await self._introspect(token)
             else:
                 raise _Refused("not a JWT, and no introspection endpoint is configured")
@@ -192,7 +192,7 @@ class OAuthTokenVerifier:
 
     async def _introspect(self, token: str) -> tuple[AccessToken, float]:
         s = self.settings
-        url = s.introspection_url or self.keys.introspection_url
+        url = self.keys.introspection_url
         assert url is not None
         auth = (s.client_id, s.client_secret or "") if s.client_id else None
         try:
