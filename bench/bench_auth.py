@@ -206,7 +206,7 @@ def counted(a: Any, idp: Any, tmp: Path, base: dict[str, str], plain: Path, scop
         base = BASELINE[config]
         ratio = per_call[config] / per_call.get(base, per_call[config])
         verdict = ""
-        if base != config:
+        if base != config and base in per_call:
             verdict = f"  vs {base}: target <= 1.10 {'MET' if ratio <= 1.10 else 'MISSED'}"
         print(f"{config:<10} {per_call[config]:12,.0f}  {ratio:6.3f}{verdict}")
     if a.json:

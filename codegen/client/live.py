@@ -35,7 +35,6 @@ class Credentials:
     client_id: str | None = None
     client_secret: str | None = field(default=None, repr=False)
     issuer: str | None = None
-    scopes: str | None = None
 
     def auth(self, url: str) -> Any:
         """The ``httpx2.Auth`` of these credentials for ``url`` (None: a token or nothing)."""
@@ -46,7 +45,6 @@ class Credentials:
         try:
             return oauth(
                 url,
-                scopes=self.scopes,
                 client_name="mcpgen",
                 client_id=self.client_id,
                 client_secret=self.client_secret,
@@ -139,8 +137,40 @@ def _check_tools(tools: list[Any], label: str) -> list[dict[str, Any]]:
 
 
 async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) -> LiveServer:
-    import mcp_types as types
     from mcp import StdioServerParameters
+
+    server: Any
+    if target.stdio is not None:
+        from mcp.client.stdio import stdio_client
+
+        argv = shlex.split(target.stdio)
+        spawn = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
+        server = stdio_client(spawn, errlog=errlog) if errlog is not None else spawn
+    else:
+        from mcpgen_runtime.client.http import Refusals, http_transport
+        from mcpgen_runtime.client.oauth import bearer_headers
+
+        assert target.url is not None
+        creds = target.credentials
+        headers = bearer_headers(creds.token) if creds.token else {}
+        refusals = Refusals(hint="set $MCPGEN_TOKEN, or sign in with --oauth or --client-id")
+        auth = creds.auth(target.url)
+        server = http_transport(target.url, headers, auth, refusals)
+    try:
+        return await _read(target, server, mode, timeout)
+    except BaseException:
+        if target.url is not None:
+            refused = refusals.error(target.label, None, bool(headers) or auth is not None)
+            if refused is not None:
+                raise McpgenError(str(refused)) from None
+        raise
+
+
+async def _read(target: Target, server: Any, mode: str, timeout: float) -> LiveServer:
+    """Every page of the server's lists, through ``server`` (what ``mcp.Client`` takes)."""
+    import anyio
+    import mcp_types as types
+    from mcp import Client
     from pydantic import BaseModel, ConfigDict, Field
 
     class RawPage(BaseModel):
@@ -170,39 +200,6 @@ async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) 
             seen.add(nxt)
             cursor = nxt
         raise McpgenError(f"{target.label}: {method} has more than {MAX_PAGES} pages")
-
-    server: Any
-    if target.stdio is not None:
-        from mcp.client.stdio import stdio_client
-
-        argv = shlex.split(target.stdio)
-        spawn = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
-        server = stdio_client(spawn, errlog=errlog) if errlog is not None else spawn
-    else:
-        from mcpgen_runtime.client.http import Refusals, http_transport
-
-        assert target.url is not None
-        creds = target.credentials
-        headers = {"Authorization": f"Bearer {creds.token}"} if creds.token else {}
-        refusals = Refusals(hint="set $MCPGEN_TOKEN, or sign in with --oauth or --client-id")
-        auth = creds.auth(target.url)
-        server = http_transport(target.url, headers, auth, refusals)
-    try:
-        return await _read(target, server, mode, timeout, every_page)
-    except BaseException:
-        if target.url is not None:
-            refused = refusals.error(target.label, None, bool(headers) or auth is not None)
-            if refused is not None:
-                raise McpgenError(str(refused)) from None
-        raise
-
-
-async def _read(
-    target: Target, server: Any, mode: str, timeout: float, every_page: Any
-) -> LiveServer:
-    import anyio
-    import mcp_types as types
-    from mcp import Client
 
     tools: list[Any] = []
     resources: list[Any] = []

@@ -129,11 +129,8 @@ class ToolDef:
     @property
     def scopes(self) -> tuple[str, ...]:
         """``x-mcpgen.scopes``: the OAuth scopes a caller needs for this tool."""
-        return _scopes(
-            self.raw.get("x-mcpgen", {}).get("scopes")
-            if isinstance(self.raw.get("x-mcpgen"), dict)
-            else None
-        )
+        ext = self.raw.get("x-mcpgen")
+        return _scopes(ext.get("scopes") if isinstance(ext, dict) else None)
 
 
 @dataclass(frozen=True)
