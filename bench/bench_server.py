@@ -297,9 +297,16 @@ def generate(tmp: Path) -> Server:
     # Byte-compile it, as pip does for an installed package and as Python does on a first run
     # (unless PYTHONDONTWRITEBYTECODE is set, as on some CI machines: then every start would
     # recompile the generated sources while the SDK's installed .pyc files are used).
+    # The runtime too, when it is an editable install (a wheel's files are compiled by pip).
     import compileall
+    import importlib.util
 
     compileall.compile_dir(str(out), quiet=1)
+    for name in ("mcpgen_runtime", "mcp_wire"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            for where in spec.submodule_search_locations:
+                compileall.compile_dir(where, quiet=1)
     env = dict(
         os.environ,
         PYTHONPATH=os.pathsep.join(filter(None, [str(out), os.environ.get("PYTHONPATH")])),

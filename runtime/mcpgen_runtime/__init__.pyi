@@ -36,7 +36,6 @@ from .models import OpenModel as OpenModel
 from .server.asking import Elicit as Elicit
 from .server.asking import Elicitation as Elicitation
 from .server.asking import ListRoots as ListRoots
-from .server.asking import RequestStateKey as RequestStateKey
 from .server.asking import Sample as Sample
 from .server.auth.scopes import Caller as Caller
 from .server.bindings import ServerInfo as ServerInfo
@@ -53,3 +52,4 @@ from .server.prompts import PromptContent as PromptContent
 from .server.resources import ResourceBinding as ResourceBinding
 from .server.resources import ResourceContents as ResourceContents
 from .server.resources import TemplateBinding as TemplateBinding
+from .server.sealed import RequestStateKey as RequestStateKey

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp.types as types
 from mcp.server.caching import CacheHint
 from mcp.server.lowlevel import Server
 
-from .asking import RequestStateKey
 from .auth.scopes import ScopePolicy
 from .bindings import CompiledTool, ServerInfo, ToolBinding, bind_handler
 from .limits import DEFAULT_LIMITS
-from .prompts import PromptBinding
-from .resources import ResourceBinding, TemplateBinding
+from .sealed import RequestStateKey
 from .tools import ToolsRuntime
+
+if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _surface)
+    from .prompts import PromptBinding
+    from .resources import ResourceBinding, TemplateBinding
 
 __all__ = ["build_server"]
 

@@ -304,7 +304,7 @@ def run_cli(
         level=getattr(logging, str(opts.log_level).upper(), logging.WARNING),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    from .asking import KEY_ENV, parse_key
+    from .sealed import KEY_ENV, parse_key
 
     key_env = os.environ.get(KEY_ENV)
     key = parse_key(key_env) if key_env else None

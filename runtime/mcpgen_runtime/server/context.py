@@ -240,7 +240,7 @@ class ToolContext:
         ``Root`` for ``ListRoots``."""
         from mcp.shared.exceptions import MCPError
 
-        from .asking import InputRequired
+        from .sealed import InputRequired
 
         missing = [q.kind for q in questions if not self.client_supports(q.kind)]
         if self.protocol_version in MODERN_REVISIONS:

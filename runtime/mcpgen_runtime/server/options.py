@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
-    from .asking import RequestStateKey
+    from .sealed import RequestStateKey
 
 __all__ = ["StartupOptions"]
 

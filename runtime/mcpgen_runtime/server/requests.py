@@ -18,9 +18,9 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
-from .asking import InputRequired
 from .context import ToolContext
 from .outcome import LOGGER, ToolError
+from .sealed import InputRequired
 
 if TYPE_CHECKING:
     from .tools import ToolsRuntime

@@ -20,17 +20,10 @@ from typing import Any
 import mcp.types as types
 from mcp.shared.exceptions import MCPError
 
-from .asking import (
-    AnswerError,
-    InputRequired,
-    Question,
-    RequestStateError,
-    RequestStateKey,
-    parse_answer,
-    question_digest,
-)
+from .asking import Question, parse_answer, question_digest
 from .auth.scopes import principal
 from .results import error_result
+from .sealed import AnswerError, InputRequired, RequestStateError, RequestStateKey
 
 __all__ = ["CallInputs", "args_digest", "input_required", "open_inputs"]
 

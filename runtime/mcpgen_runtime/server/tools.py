@@ -30,7 +30,6 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from ..revisions import MODERN_REVISIONS
-from .asking import AnswerError, InputRequired, RequestStateKey
 from .auth.scopes import require
 from .bindings import CompiledTool
 from .context import ToolContext
@@ -38,6 +37,7 @@ from .deadlines import DONE, Deadlines, running_task
 from .flat import flat_scalar_bound
 from .outcome import LOGGER, ToolError
 from .results import error_result, to_result
+from .sealed import AnswerError, InputRequired, RequestStateKey
 from .shaping import has_result_type, shape_call_result, shape_tool
 
 if TYPE_CHECKING:
