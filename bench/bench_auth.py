@@ -48,7 +48,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 import bench_http_workers as driver  # noqa: E402
-from bench_server import HANDLERS_PY  # noqa: E402
+from peerset import HANDLERS_PY  # noqa: E402
 
 from tests.auth.idp import IdentityProvider  # noqa: E402
 

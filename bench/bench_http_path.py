@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_http_workers as driver  # noqa: E402
-from bench_server import generate  # noqa: E402
+from peerset import generate  # noqa: E402
 
 CONFIGS = {
     "before": (["--http-parser", "h11"], {"MCPGEN_OTEL": "1"}),

@@ -25,7 +25,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -36,19 +35,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_server import cpu_seconds, generate, kill_group  # noqa: E402
+from drive import cpu_seconds, free_port, kill_group  # noqa: E402
+from peerset import generate  # noqa: E402
 
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": {},
     "io.modelcontextprotocol/clientInfo": {"name": "mcpgen-bench-http", "version": "0.1.0"},
 }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def request_bytes(port: int, rid: int, a: int, b: int, extra: bytes = b"") -> bytes:

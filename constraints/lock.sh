@@ -11,3 +11,6 @@ common=(--universal --python-version 3.11 --no-emit-package mcpgen --no-emit-pac
         --custom-compile-command "bash constraints/lock.sh" constraints/test.in)
 uv pip compile -q "${common[@]}" "$@" -o constraints/test.txt
 uv pip compile -q "${common[@]}" "$@" --resolution lowest-direct -o constraints/lowest.txt
+# The bench's FastMCP peer (bench/bench_server.py installs it into its own venv).
+uv pip compile -q --python-version 3.11 --custom-compile-command "bash constraints/lock.sh" \
+    -c constraints/test.txt bench/peers/fastmcp.in -o bench/peers/fastmcp.txt

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Benchmark peer: a hand-written server on mcp 2.3.0's low-level ``Server`` with the same
 ``add(a, b) -> {sum}`` tool as bench/add_manifest.yaml (modelled on the peer harness's
-ref_lowlevel.py). stdio only: ``python bench/peers/lowlevel_add.py [--uvloop]`` (``--uvloop``:
+ref_lowlevel.py). ``python bench/peers/lowlevel_add.py [--uvloop]`` serves stdio (``--uvloop``:
 the same server on uvloop, for a same-loop comparison with generated servers, which pick uvloop
-when it is installed).
+when it is installed); ``--http --port N``: Streamable HTTP on 127.0.0.1:N/mcp through the SDK's
+``streamable_http_app`` and uvicorn (sessions, JSON responses; uvicorn picks uvloop and httptools
+when installed, as for generated servers).
 """
 
 from __future__ import annotations
@@ -66,4 +68,12 @@ async def main() -> None:
 if __name__ == "__main__":
     import sys
 
-    anyio.run(main, backend_options={"use_uvloop": "--uvloop" in sys.argv[1:]})
+    argv = sys.argv[1:]
+    if "--http" in argv:
+        import uvicorn
+
+        port = int(argv[argv.index("--port") + 1])
+        app = server.streamable_http_app(host="127.0.0.1", json_response=True)
+        uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    else:
+        anyio.run(main, backend_options={"use_uvloop": "--uvloop" in argv})

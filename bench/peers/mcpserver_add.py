@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark peer: the same ``add(a, b) -> {sum}`` tool on mcp 2.3.0's high-level ``MCPServer``
-(formerly FastMCP; modelled on the peer harness's ref_mcpserver.py). stdio only:
-``python bench/peers/mcpserver_add.py``.
+(formerly FastMCP; modelled on the peer harness's ref_mcpserver.py).
+``python bench/peers/mcpserver_add.py`` serves stdio; ``--http --port N``: Streamable HTTP
+on 127.0.0.1:N/mcp (``streamable_http_app``, uvicorn; sessions, JSON responses).
 """
 
 from __future__ import annotations
@@ -22,4 +23,14 @@ async def add(a: int, b: int) -> AddResult:
 
 
 if __name__ == "__main__":
-    mcp.run("stdio")
+    import sys
+
+    argv = sys.argv[1:]
+    if "--http" in argv:
+        import uvicorn
+
+        port = int(argv[argv.index("--port") + 1])
+        app = mcp.streamable_http_app(host="127.0.0.1", json_response=True)
+        uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    else:
+        mcp.run("stdio")

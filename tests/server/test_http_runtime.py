@@ -261,6 +261,19 @@ def test_mcp_param_header_mismatch_is_400_32020(server: HttpServer) -> None:
         peer.close()
 
 
+def test_mcp_param_header_of_an_undeclared_argument_is_ignored(server: HttpServer) -> None:
+    """The runtime hands the SDK only schemas that declare x-mcp-header (the check of the others
+    finds nothing to compare): a stray Mcp-Param-* header on such a tool changes nothing."""
+    peer = HttpPeer(server.url, modern=True)
+    try:
+        params = {"name": "sleepy", "arguments": {"seconds": 0}, "_meta": modern_meta()}
+        res = peer.request("tools/call", params, headers={"Mcp-Param-Seconds": "9"})
+        assert res["result"]["content"][0]["text"] == "awake"
+        assert peer.status[max(peer.status)] == 200
+    finally:
+        peer.close()
+
+
 def test_timeout_from_manifest(server: HttpServer) -> None:
     resp = _call(server.url, "sleepy", {"seconds": 30})
     assert resp["result"]["isError"] is True

@@ -95,9 +95,7 @@ def build_server(
         instructions=info.instructions,
         website_url=info.website_url,
         cache_hints={m: cache for m in ("tools/list", *surface.pop("cacheable", ()))},
-        get_tool_input_schema=lambda tool: (
-            runtime.by_name[tool].definition["inputSchema"] if tool in runtime.by_name else None
-        ),
+        get_tool_input_schema=_declared_headers(runtime).get,
         on_list_tools=runtime.list_tools,  # type: ignore[arg-type]
         on_call_tool=runtime.call_tool,  # type: ignore[arg-type]
         **surface,
@@ -127,6 +125,18 @@ def build_server(
         ]
     server.middleware.append(runtime.restore_exact_schemas)
     return server
+
+
+def _declared_headers(runtime: ToolsRuntime[Any]) -> dict[str, Any]:
+    """The input schemas the SDK checks ``Mcp-Param-*`` headers against (2026-07-28 HTTP): only
+    those that declare an ``x-mcp-header``. For any other schema the SDK's check walks it twice
+    and finds nothing to compare, on every ``tools/call``; answering None skips the walk with the
+    same outcome. (A mention of the key in a name or a description only keeps the check.)"""
+    return {
+        t.name: t.definition["inputSchema"]
+        for t in runtime.tools
+        if '"x-mcp-header"' in json.dumps(t.definition.get("inputSchema"))
+    }
 
 
 TRACING_ENV = "MCPGEN_OTEL"
