@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from .context import ToolContext
-from .limits import DEFAULT_LIMITS, Limits, TokenBucket
+from .limits import DEFAULT_LIMITS, Limits
 from .results import error_result
 
 if TYPE_CHECKING:
+    from .state.base import Limiter
     from .validation import SchemaCheck
 
 __all__ = ["CompiledTool", "Invoke", "ServerInfo", "ToolBinding", "bind_handler"]
@@ -94,7 +95,7 @@ class CompiledTool:
         "invoke",
         "_checks",
         "limits",
-        "bucket",
+        "limiter",
         "max_bytes",
         "timeout",
         "scopes",
@@ -107,6 +108,7 @@ class CompiledTool:
         invoke: Invoke,
         limits: Limits = DEFAULT_LIMITS,
         scopes: tuple[str, ...] = (),
+        limiter: Limiter | None = None,
     ) -> None:
         self.name: str = definition["name"]
         self.definition = definition
@@ -114,7 +116,12 @@ class CompiledTool:
         self.invoke = invoke
         self._checks: tuple[SchemaCheck, SchemaCheck | None] | None = None
         self.limits = limits
-        self.bucket = TokenBucket(limits.rate_per_s, limits.burst) if limits.rate_per_s else None
+        if limiter is None and limits.rate_per_s:
+            from .state.memory import LocalLimiter
+
+            limiter = LocalLimiter(limits.rate_per_s, limits.burst)
+        self.limiter = limiter if limits.rate_per_s else None
+        """The tool's rate limit (this process's, or shared through ``--state``)."""
         # read on every call: one attribute, not two
         self.max_bytes = limits.max_argument_bytes
         self.timeout = limits.timeout_s
@@ -139,7 +146,7 @@ class CompiledTool:
         return self._checks
 
     def refusal(self, arguments: Any, bound: int | None) -> dict[str, Any] | None:
-        """The tool error for a call over this tool's argument-size or rate limit, else None.
+        """The tool error for a call over this tool's argument-size limit, else None.
         ``bound``: ``flat.flat_scalar_bound(arguments)``; only other calls are serialised to
         be measured."""
         limit = self.max_bytes
@@ -150,17 +157,21 @@ class CompiledTool:
                     f"The arguments of tool {self.name!r} are {size} bytes; the limit is "
                     f"{limit} bytes. Send smaller arguments."
                 )
-        if self.bucket is not None:
-            wait = self.bucket.take()
-            if wait > 0.0:
-                retry = max(0.001, round(wait, 3))
-                result = error_result(
-                    f"Tool {self.name!r} is rate limited ({self.limits.rate_per_s:g} calls/s); "
-                    f"retry after {retry:g} s."
-                )
-                result["_meta"] = {"io.mcpgen/retryAfterSeconds": retry}
-                return result
         return None
+
+    async def rate_refusal(self) -> dict[str, Any] | None:
+        """The tool error for a call over this tool's rate limit, else None."""
+        assert self.limiter is not None
+        wait = await self.limiter.take()
+        if wait <= 0.0:
+            return None
+        retry = max(0.001, round(wait, 3))
+        result = error_result(
+            f"Tool {self.name!r} is rate limited ({self.limits.rate_per_s:g} calls/s); "
+            f"retry after {retry:g} s."
+        )
+        result["_meta"] = {"io.mcpgen/retryAfterSeconds": retry}
+        return result
 
 
 def bind_handler(handlers: object, binding: ToolBinding) -> Invoke:

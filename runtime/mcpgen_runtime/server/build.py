@@ -24,6 +24,7 @@ from .tools import ToolsRuntime
 if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _surface)
     from .prompts import PromptBinding
     from .resources import ResourceBinding, TemplateBinding
+    from .state import State
 
 __all__ = ["build_server"]
 
@@ -43,14 +44,23 @@ def build_server(
     resources: Sequence[ResourceBinding] = (),
     templates: Sequence[TemplateBinding] = (),
     prompts: Sequence[PromptBinding] = (),
+    state: State | str | None = None,
 ) -> Server[Any]:
     """An SDK ``Server`` serving ``bindings`` with ``handlers`` (an instance of the generated
     base class); each schema is compiled once, on the tool's first call.
 
     ``resources``, ``templates`` and ``prompts``: the manifest's other sections (their
     methods are served only when there is something to serve; completions when a prompt or a
-    template exists). ``request_state_key`` and ``limits`` are the start-up options
-    (``options.StartupOptions``) ``run_cli`` passes through the generated ``create_server``."""
+    template exists). ``request_state_key``, ``limits`` and ``state`` are the start-up options
+    (``options.StartupOptions``) ``run_cli`` passes through the generated ``create_server``;
+    ``state``: a backend, its URL (``redis://...``), or None for ``$MCPGEN_STATE_URL`` or
+    memory."""
+    from .state import State as _State
+    from .state import open_state
+
+    backend = (
+        state if isinstance(state, _State) else open_state(state, namespace=f"mcpgen:{info.name}")
+    )
     if page_size is not None and page_size < 1:
         raise ValueError("page_size must be a positive integer or None")
     if list_changed is None:
@@ -63,14 +73,18 @@ def build_server(
         definition = json.loads(b.definition_json)
         ext = definition.get("x-mcpgen")
         ext = ext if isinstance(ext, dict) else {}
-        tool_limits = server_limits.merged(ext.get("limits"))
+        tool_limits = server_limits.merged(ext.get("limits")).merged(limits)
+        rate = tool_limits.rate_per_s
         compiled.append(
             CompiledTool(
                 definition,
                 b,
                 bind_handler(handlers, b),
-                tool_limits.merged(limits),
+                tool_limits,
                 tuple(ext.get("scopes") or ()),
+                backend.limiter(f"tool:{definition['name']}", rate, tool_limits.burst)
+                if rate
+                else None,
             )
         )
     key = (
@@ -78,7 +92,9 @@ def build_server(
         if isinstance(request_state_key, RequestStateKey)
         else RequestStateKey(request_state_key)
     )
-    runtime: ToolsRuntime[H] = ToolsRuntime(tools=compiled, page_size=page_size, state_key=key)
+    runtime: ToolsRuntime[H] = ToolsRuntime(
+        tools=compiled, page_size=page_size, state_key=key, backend=backend
+    )
     surface = _surface(runtime, handlers, resources, templates, prompts, page_size)
     runtime.scopes = _scope_policy(runtime)
     runtime.auth_manifest = json.loads(info.auth) if isinstance(info.auth, str) else info.auth
@@ -124,6 +140,13 @@ def build_server(
             m for m in server.middleware if type(m).__name__ != "OpenTelemetryMiddleware"
         ]
     server.middleware.append(runtime.restore_exact_schemas)
+    if backend.shared:
+        from .shared import Replica
+
+        res = runtime.resources
+        switches = [runtime.switches, *(x.switches for x in (res, runtime.prompts) if x)]
+        replica = Replica(backend, switches, res.updated_here if res is not None else None)
+        server.middleware.insert(0, replica.middleware)
     return server
 
 

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
 
+from . import flags
+
 if TYPE_CHECKING:
     from .options import StartupOptions
 
@@ -21,128 +23,6 @@ __all__ = ["run_cli"]
 
 WORKER_ENV = "MCPGEN_WORKER_SPEC"
 """How ``--workers N`` tells each uvicorn worker process what to build (JSON)."""
-AUTH_ENV = "MCPGEN_AUTH_TOKENS"
-"""Bearer tokens accepted on HTTP, comma-separated (instead of ``--auth-token`` on the
-command line, which other local users can read in the process list)."""
-
-
-def _parser(prog: str | None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Run this MCP server.")
-    parser.add_argument(
-        "--http", action="store_true", help="serve Streamable HTTP instead of stdio"
-    )
-    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
-    parser.add_argument("--path", default="/mcp", help="HTTP endpoint path (default /mcp)")
-    parser.add_argument("--stateless", action="store_true", help="stateless HTTP (no sessions)")
-    parser.add_argument(
-        "--json-response", action="store_true", help="JSON responses instead of SSE"
-    )
-    parser.add_argument("--page-size", type=int, default=None, help="tools/list page size")
-    parser.add_argument("--log-level", default="WARNING", help="server log level (stderr)")
-    parser.add_argument(
-        "--loop",
-        choices=("auto", "asyncio", "uvloop"),
-        default="auto",
-        help="event loop: uvloop when it is installed (auto, as uvicorn does), or asyncio",
-    )
-    parser.add_argument(
-        "--http-parser",
-        choices=("auto", "httptools", "h11"),
-        default="auto",
-        help="HTTP parser: httptools when it is installed (auto, as uvicorn does), or h11",
-    )
-    parser.add_argument(
-        "--stdio-transport",
-        choices=("auto", "sdk"),
-        default="auto",
-        help="stdio: asyncio pipes, no worker threads (auto; the SDK's transport where stdin "
-        "or stdout is not a pipe), or the SDK's thread-backed transport (sdk)",
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=1,
-        help="HTTP worker processes (uvicorn's process manager); sessions need --stateless "
-        "or a sticky load balancer, the 2026-07-28 wire works on any worker",
-    )
-    parser.add_argument(
-        "--resumable",
-        action="store_true",
-        help="HTTP handshake revisions: keep recent SSE events in memory so clients can resume "
-        "a broken stream (priming events, retry, Last-Event-ID)",
-    )
-    lim = parser.add_argument_group("limits (override the manifest for every tool; 0 = off)")
-    lim.add_argument("--tool-timeout", type=float, default=None, metavar="SECONDS")
-    lim.add_argument("--max-argument-bytes", type=int, default=None, metavar="BYTES")
-    lim.add_argument(
-        "--rate-limit",
-        default=None,
-        metavar="PER_SECOND[/BURST]",
-        help="per tool and process, token bucket",
-    )
-    lim.add_argument(
-        "--max-body-bytes",
-        type=int,
-        default=None,
-        help="HTTP request body limit (default: the SDK's)",
-    )
-    auth = parser.add_argument_group("auth (HTTP)")
-    auth.add_argument(
-        "--auth-token",
-        action="append",
-        default=None,
-        metavar="TOKEN",
-        help=f"require 'Authorization: Bearer TOKEN' (repeatable; prefer ${AUTH_ENV})",
-    )
-    oauth = parser.add_argument_group(
-        "OAuth 2.1 resource server (HTTP; override the manifest's server.auth, and the "
-        "MCPGEN_AUTH_* environment)"
-    )
-    oauth.add_argument("--auth-issuer", metavar="URL", help="authorization server issuer")
-    oauth.add_argument("--auth-jwks-uri", metavar="URL", help="JWKS URI (else discovered)")
-    oauth.add_argument(
-        "--auth-resource", metavar="URL", help="this server's resource URI (token audience)"
-    )
-    oauth.add_argument(
-        "--auth-audience", metavar="AUD", help="accepted aud values (default: the resource)"
-    )
-    oauth.add_argument(
-        "--auth-introspection-url", metavar="URL", help="RFC 7662 endpoint for opaque tokens"
-    )
-    oauth.add_argument(
-        "--auth-expose-token",
-        action="store_true",
-        help="hand handlers the raw access token (ctx.caller.token), for a token exchange",
-    )
-    return parser
-
-
-def _limits(opts: argparse.Namespace, parser: argparse.ArgumentParser) -> dict[str, Any] | None:
-    out: dict[str, Any] = {}
-    if opts.tool_timeout is not None:
-        out["timeoutSeconds"] = opts.tool_timeout
-    if opts.max_argument_bytes is not None:
-        out["maxArgumentBytes"] = opts.max_argument_bytes
-    if opts.rate_limit is not None:
-        rate, _, burst = str(opts.rate_limit).partition("/")
-        try:
-            out["rateLimit"] = (
-                {"perSecond": float(rate), **({"burst": int(burst)} if burst else {})}
-                if float(rate)
-                else None
-            )
-        except ValueError:
-            parser.error("--rate-limit: use PER_SECOND or PER_SECOND/BURST, e.g. 5/10")
-    return out or None
-
-
-def _tokens(opts: argparse.Namespace) -> list[str]:
-    tokens = list(opts.auth_token or [])
-    env = os.environ.get(AUTH_ENV)
-    if env:
-        tokens += [t.strip() for t in env.split(",") if t.strip()]
-    return tokens
 
 
 def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
@@ -156,9 +36,13 @@ def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
     if spec.get("max_body_bytes"):
         kwargs["max_request_body_size"] = int(spec["max_body_bytes"])
     if spec.get("resumable"):
-        from .events import MemoryEventStore
+        runtime = getattr(server, "mcpgen_runtime", None)
+        if runtime is not None:
+            kwargs["event_store"] = runtime.backend.event_store()
+        else:
+            from .events import MemoryEventStore
 
-        kwargs["event_store"] = MemoryEventStore()
+            kwargs["event_store"] = MemoryEventStore()
         kwargs["retry_interval"] = 1000
     oauth = _oauth(server, spec)
     if oauth is not None:
@@ -213,12 +97,25 @@ def _oauth(server: Server[Any], spec: Mapping[str, Any]) -> Any:
     )
 
 
+def _check_state(url: str | None, parser: argparse.ArgumentParser) -> None:
+    """``--state``: refuse to start, in one line, with a URL that cannot be used or reached."""
+    import asyncio
+
+    from .state import StateError, open_state
+
+    try:
+        asyncio.run(open_state(url).check())
+    except StateError as exc:
+        parser.error(str(exc))
+
+
 def _startup(spec: Mapping[str, Any]) -> StartupOptions:
     """The start-up options ``create_server`` passes on to ``build_server``."""
     key = spec.get("request_state_key")
     return {
         "limits": spec.get("limits"),
         "request_state_key": bytes.fromhex(key) if key else None,
+        "state": spec.get("state"),
     }
 
 
@@ -275,7 +172,7 @@ def run_cli(
     prog: str | None = None,
 ) -> None:
     """``python -m <package> [--http [--host H] [--port N] [--workers N]] [--page-size N] ...``."""
-    parser = _parser(prog)
+    parser = flags.parser(prog)
     opts = parser.parse_args(argv)
     use_uvloop = opts.loop != "asyncio" and importlib.util.find_spec("uvloop") is not None
     if opts.loop == "uvloop" and not use_uvloop:
@@ -286,7 +183,7 @@ def run_cli(
         parser.error("--workers must be at least 1")
     if opts.workers > 1 and not opts.http:
         parser.error("--workers needs --http")
-    tokens = _tokens(opts)
+    tokens = flags.tokens(opts)
     if tokens and not opts.http:
         parser.error("--auth-token applies to --http (stdio is not reachable by other processes)")
     if not opts.http and (opts.auth_issuer or opts.auth_jwks_uri or opts.auth_introspection_url):
@@ -304,6 +201,8 @@ def run_cli(
         level=getattr(logging, str(opts.log_level).upper(), logging.WARNING),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if opts.state or os.environ.get("MCPGEN_STATE_URL"):
+        _check_state(opts.state, parser)
     from .sealed import KEY_ENV, parse_key
 
     key_env = os.environ.get(KEY_ENV)
@@ -318,12 +217,13 @@ def run_cli(
         "json_response": opts.json_response,
         "page_size": opts.page_size,
         "log_level": opts.log_level,
-        "limits": _limits(opts, parser),
+        "limits": flags.limits(opts, parser),
         "max_body_bytes": opts.max_body_bytes,
         "resumable": opts.resumable,
         "tokens": tokens,
         "oauth": oauth,
         "request_state_key": key.hex() if key else None,
+        "state": opts.state,
     }
     server = create(handlers, page_size=opts.page_size, **_startup(spec))
     settings = None

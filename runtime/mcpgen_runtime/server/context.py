@@ -150,9 +150,10 @@ class ToolContext:
 
     async def set_tool_enabled(self, name: str | Sequence[str], enabled: bool) -> bool:
         """Enable or disable tools at run time (feature flags, scopes) for every client of
-        this server process; a change sends ``notifications/tools/list_changed`` (handshake
-        revisions: on each connection; 2026-07-28: on ``subscriptions/listen`` streams that
-        asked for it). True when the set of listed tools changed."""
+        this server (of every replica, with ``--state``); a change sends
+        ``notifications/tools/list_changed`` (handshake revisions: on each connection;
+        2026-07-28: on ``subscriptions/listen`` streams that asked for it). True when the set
+        of listed tools changed."""
         names = [name] if isinstance(name, str) else list(name)
         return await self._levels.set_enabled(names, enabled)
 

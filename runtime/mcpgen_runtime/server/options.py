@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
     from .sealed import RequestStateKey
+    from .state import State
 
 __all__ = ["StartupOptions"]
 
@@ -25,3 +26,6 @@ class StartupOptions(TypedDict, total=False):
     limits: Mapping[str, Any] | None
     """Limits for every tool, JSON spelling (``timeoutSeconds``, ``maxArgumentBytes``,
     ``rateLimit``); they override the manifest's."""
+    state: State | str | None
+    """What replicas share (``--state``): a backend, ``redis://...``, or None for
+    ``$MCPGEN_STATE_URL`` (unset: this process's memory)."""

@@ -120,21 +120,21 @@ class PromptsRuntime:
         self.by_name = {p.definition["name"]: p for p in self.prompts}
         self.page_size = page_size
         self.tools = tools
-        self.disabled: set[str] = set()
+        from .shared import Switches
+
+        self.switches = Switches("prompts", self.by_name, self._list_changed, tools.backend)
+
+    @property
+    def disabled(self) -> frozenset[str]:
+        return self.switches.disabled
 
     async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool:
-        """Enable or disable prompts; announce a change once (``prompts/list_changed``: on
-        2026-07-28 listen streams that asked for it and on every handshake connection seen)."""
-        unknown = [n for n in names if n not in self.by_name]
-        if unknown:
-            raise ValueError(f"unknown prompts: {', '.join(unknown)}")
-        before = set(self.disabled)
-        if enabled:
-            self.disabled.difference_update(names)
-        else:
-            self.disabled.update(names)
-        if self.disabled == before:
-            return False
+        """Enable or disable prompts (on every replica sharing the state); announce a change
+        once (``prompts/list_changed``: on 2026-07-28 listen streams that asked for it and on
+        every handshake connection seen)."""
+        return await self.switches.set_enabled(names, enabled)
+
+    async def _list_changed(self) -> None:
         from mcp.shared.subscriptions import PromptsListChanged
 
         await self.tools.bus.publish(PromptsListChanged())
@@ -143,7 +143,6 @@ class PromptsRuntime:
                 await conn.send_prompt_list_changed()
             except Exception as exc:  # a closed connection: forget it
                 LOGGER.debug("prompts/list_changed not delivered: %s", exc)
-        return True
 
     async def list_prompts(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None

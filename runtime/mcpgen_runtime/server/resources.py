@@ -157,21 +157,20 @@ class ResourcesRuntime:
         self.page_size = page_size
         self.tools = tools  # the shared bus, request-state key and connections
         self.subscribers: dict[str, weakref.WeakValueDictionary[int, Any]] = {}
-        self.disabled: set[str] = set()
+        from .shared import Switches
+
+        self.switches = Switches("resources", self.by_uri, self._list_changed, tools.backend)
+
+    @property
+    def disabled(self) -> frozenset[str]:
+        return self.switches.disabled
 
     async def set_enabled(self, uris: Sequence[str], enabled: bool) -> bool:
-        """Enable or disable resources (by URI); announce a change once
-        (``resources/list_changed``, as tools and prompts do)."""
-        unknown = [u for u in uris if u not in self.by_uri]
-        if unknown:
-            raise ValueError(f"unknown resources: {', '.join(unknown)}")
-        before = set(self.disabled)
-        if enabled:
-            self.disabled.difference_update(uris)
-        else:
-            self.disabled.update(uris)
-        if self.disabled == before:
-            return False
+        """Enable or disable resources (by URI, on every replica sharing the state); announce
+        a change once (``resources/list_changed``, as tools and prompts do)."""
+        return await self.switches.set_enabled(uris, enabled)
+
+    async def _list_changed(self) -> None:
         from mcp.shared.subscriptions import ResourcesListChanged
 
         await self.tools.bus.publish(ResourcesListChanged())
@@ -180,7 +179,6 @@ class ResourcesRuntime:
                 await conn.send_resource_list_changed()
             except Exception as exc:  # a closed connection: forget it
                 LOGGER.debug("resources/list_changed not delivered: %s", exc)
-        return True
 
     # -- lists -------------------------------------------------------------------------
 
@@ -311,8 +309,16 @@ class ResourcesRuntime:
         return types.EmptyResult()
 
     async def updated(self, uri: str) -> None:
-        """``notifications/resources/updated`` for ``uri``: to 2026-07-28 listeners that asked
-        for it and to every handshake connection subscribed to it."""
+        """``notifications/resources/updated`` for ``uri``, here and on every replica sharing
+        the state."""
+        backend = self.tools.backend
+        if backend.shared:
+            await backend.publish({"kind": "updated", "uri": uri})
+        await self.updated_here(uri)
+
+    async def updated_here(self, uri: str) -> None:
+        """``notifications/resources/updated`` for ``uri`` to this replica's 2026-07-28
+        listeners that asked for it and to every handshake connection subscribed to it."""
         from mcp.shared.subscriptions import ResourceUpdated
 
         await self.tools.bus.publish(ResourceUpdated(uri=uri))

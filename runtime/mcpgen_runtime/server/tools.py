@@ -39,9 +39,11 @@ from .outcome import LOGGER, ToolError
 from .results import error_result, to_result
 from .sealed import AnswerError, InputRequired, RequestStateKey
 from .shaping import has_result_type, shape_call_result, shape_tool
+from .shared import Switches
 
 if TYPE_CHECKING:
     from .rounds import CallInputs
+    from .state import State
 
 __all__ = ["ToolsRuntime"]
 
@@ -60,13 +62,20 @@ class ToolsRuntime(Generic[H]):
         tools: list[CompiledTool],
         page_size: int | None,
         state_key: RequestStateKey | None = None,
+        backend: State | None = None,
     ) -> None:
         self.tools = tools
         self.page_size = page_size
         self.by_name = {t.name: t for t in tools}
         self.client_log_level = "debug"
         self.state_key = state_key or RequestStateKey()
-        self.disabled: set[str] = set()
+        if backend is None:
+            from .state.memory import MemoryState
+
+            backend = MemoryState()
+        self.backend = backend
+        """What the replicas of this server share (``state``): memory unless ``--state``."""
+        self.switches = Switches("tools", self.by_name, self.notify_list_changed, backend)
         from mcp.server.subscriptions import InMemorySubscriptionBus
 
         self.bus = InMemorySubscriptionBus()
@@ -97,6 +106,10 @@ class ToolsRuntime(Generic[H]):
         if conn is not None and id(conn) not in self.connections:
             self.connections[id(conn)] = conn
 
+    @property
+    def disabled(self) -> frozenset[str]:
+        return self.switches.disabled
+
     def is_enabled(self, name: str) -> bool:
         return name in self.by_name and name not in self.disabled
 
@@ -106,19 +119,9 @@ class ToolsRuntime(Generic[H]):
         return [t for t in self.tools if t.name not in self.disabled]
 
     async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool:
-        """Enable or disable tools; announce the change once. True when something changed."""
-        unknown = [n for n in names if n not in self.by_name]
-        if unknown:
-            raise ValueError(f"unknown tools: {', '.join(unknown)}")
-        before = set(self.disabled)
-        if enabled:
-            self.disabled.difference_update(names)
-        else:
-            self.disabled.update(names)
-        if self.disabled == before:
-            return False
-        await self.notify_list_changed()
-        return True
+        """Enable or disable tools (on every replica sharing the state); announce the change
+        once. True when something changed."""
+        return await self.switches.set_enabled(names, enabled)
 
     async def notify_list_changed(self) -> None:
         """``notifications/tools/list_changed``: to every open 2026-07-28
@@ -211,6 +214,8 @@ class ToolsRuntime(Generic[H]):
         arguments = params.arguments or {}
         bound = flat_scalar_bound(arguments)
         refused = self._admit(tool, arguments, bound)
+        if refused is None and tool.limiter is not None:
+            refused = await tool.rate_refusal()
         if refused is not None:
             return shape_call_result(refused, version)
         inputs = self._open_round(tool, ctx, arguments)
@@ -251,11 +256,9 @@ class ToolsRuntime(Generic[H]):
 
     @staticmethod
     def _admit(tool: CompiledTool, arguments: Any, bound: int | None) -> dict[str, Any] | None:
-        """The refusal of a call over the tool's argument-size or rate limit, else None (a
-        flat call under the size limit of a tool without a rate limit is not measured)."""
-        if tool.bucket is not None or (
-            tool.max_bytes is not None and (bound is None or bound > tool.max_bytes)
-        ):
+        """The refusal of a call over the tool's argument-size limit, else None (a flat call
+        under the limit is not measured)."""
+        if tool.max_bytes is not None and (bound is None or bound > tool.max_bytes):
             return tool.refusal(arguments, bound)
         return None
 

@@ -1,0 +1,141 @@
+"""The command line of every generated server: its options (``parser``) and what they mean
+for the start-up options (``limits``, ``tokens``). ``cli.run_cli`` reads them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+__all__ = ["AUTH_ENV", "limits", "parser", "tokens"]
+
+AUTH_ENV = "MCPGEN_AUTH_TOKENS"
+"""Bearer tokens accepted on HTTP, comma-separated (instead of ``--auth-token`` on the
+command line, which other local users can read in the process list)."""
+
+
+def parser(prog: str | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Run this MCP server.")
+    parser.add_argument(
+        "--http", action="store_true", help="serve Streamable HTTP instead of stdio"
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    parser.add_argument("--path", default="/mcp", help="HTTP endpoint path (default /mcp)")
+    parser.add_argument("--stateless", action="store_true", help="stateless HTTP (no sessions)")
+    parser.add_argument(
+        "--json-response", action="store_true", help="JSON responses instead of SSE"
+    )
+    parser.add_argument("--page-size", type=int, default=None, help="tools/list page size")
+    parser.add_argument("--log-level", default="WARNING", help="server log level (stderr)")
+    parser.add_argument(
+        "--loop",
+        choices=("auto", "asyncio", "uvloop"),
+        default="auto",
+        help="event loop: uvloop when it is installed (auto, as uvicorn does), or asyncio",
+    )
+    parser.add_argument(
+        "--http-parser",
+        choices=("auto", "httptools", "h11"),
+        default="auto",
+        help="HTTP parser: httptools when it is installed (auto, as uvicorn does), or h11",
+    )
+    parser.add_argument(
+        "--stdio-transport",
+        choices=("auto", "sdk"),
+        default="auto",
+        help="stdio: asyncio pipes, no worker threads (auto; the SDK's transport where stdin "
+        "or stdout is not a pipe), or the SDK's thread-backed transport (sdk)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="HTTP worker processes (uvicorn's process manager); sessions need --stateless "
+        "or a sticky load balancer, the 2026-07-28 wire works on any worker",
+    )
+    parser.add_argument(
+        "--resumable",
+        action="store_true",
+        help="HTTP handshake revisions: keep recent SSE events (in memory, or in --state) so "
+        "clients can resume a broken stream (priming events, retry, Last-Event-ID)",
+    )
+    parser.add_argument(
+        "--state",
+        default=None,
+        metavar="URL",
+        help="what replicas share (rate limits, enabled tools/resources/prompts, resource "
+        "updates, resumable streams): redis://HOST:PORT/DB (pip install "
+        "'mcpgen-runtime[redis]'), or memory (default; also $MCPGEN_STATE_URL)",
+    )
+    lim = parser.add_argument_group("limits (override the manifest for every tool; 0 = off)")
+    lim.add_argument("--tool-timeout", type=float, default=None, metavar="SECONDS")
+    lim.add_argument("--max-argument-bytes", type=int, default=None, metavar="BYTES")
+    lim.add_argument(
+        "--rate-limit",
+        default=None,
+        metavar="PER_SECOND[/BURST]",
+        help="per tool and process, token bucket",
+    )
+    lim.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=None,
+        help="HTTP request body limit (default: the SDK's)",
+    )
+    auth = parser.add_argument_group("auth (HTTP)")
+    auth.add_argument(
+        "--auth-token",
+        action="append",
+        default=None,
+        metavar="TOKEN",
+        help=f"require 'Authorization: Bearer TOKEN' (repeatable; prefer ${AUTH_ENV})",
+    )
+    oauth = parser.add_argument_group(
+        "OAuth 2.1 resource server (HTTP; override the manifest's server.auth, and the "
+        "MCPGEN_AUTH_* environment)"
+    )
+    oauth.add_argument("--auth-issuer", metavar="URL", help="authorization server issuer")
+    oauth.add_argument("--auth-jwks-uri", metavar="URL", help="JWKS URI (else discovered)")
+    oauth.add_argument(
+        "--auth-resource", metavar="URL", help="this server's resource URI (token audience)"
+    )
+    oauth.add_argument(
+        "--auth-audience", metavar="AUD", help="accepted aud values (default: the resource)"
+    )
+    oauth.add_argument(
+        "--auth-introspection-url", metavar="URL", help="RFC 7662 endpoint for opaque tokens"
+    )
+    oauth.add_argument(
+        "--auth-expose-token",
+        action="store_true",
+        help="hand handlers the raw access token (ctx.caller.token), for a token exchange",
+    )
+    return parser
+
+
+def limits(opts: argparse.Namespace, parser: argparse.ArgumentParser) -> dict[str, Any] | None:
+    out: dict[str, Any] = {}
+    if opts.tool_timeout is not None:
+        out["timeoutSeconds"] = opts.tool_timeout
+    if opts.max_argument_bytes is not None:
+        out["maxArgumentBytes"] = opts.max_argument_bytes
+    if opts.rate_limit is not None:
+        rate, _, burst = str(opts.rate_limit).partition("/")
+        try:
+            out["rateLimit"] = (
+                {"perSecond": float(rate), **({"burst": int(burst)} if burst else {})}
+                if float(rate)
+                else None
+            )
+        except ValueError:
+            parser.error("--rate-limit: use PER_SECOND or PER_SECOND/BURST, e.g. 5/10")
+    return out or None
+
+
+def tokens(opts: argparse.Namespace) -> list[str]:
+    tokens = list(opts.auth_token or [])
+    env = os.environ.get(AUTH_ENV)
+    if env:
+        tokens += [t.strip() for t in env.split(",") if t.strip()]
+    return tokens

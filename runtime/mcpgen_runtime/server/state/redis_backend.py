@@ -1,0 +1,274 @@
+"""State on Redis (``--state redis://...``): what makes N replicas behave as one server.
+
+* **Rate limits**: the ``limits`` library's moving window on Redis (one Lua script per hit; see
+  https://limits.readthedocs.io/en/stable/strategies.html#moving-window). A limit of ``r`` calls
+  per second with bursts of ``b`` is ``b`` calls per ``ceil(b / r)`` seconds, for all replicas
+  together: the same burst, never more than ``r`` per second over a window.
+* **Sets** (disabled tools, resources, prompts): Redis sets, changed in a transaction that
+  returns the whole set.
+* **Announcements**: Redis pub/sub on one channel per server; a listener task per replica,
+  which reconnects by itself and then asks the runtime to reload the sets (announcements sent
+  during an outage are lost; the sets are not).
+* **Resumable streams**: one Redis stream per SSE stream (``XADD`` with ``MAXLEN ~``, a TTL
+  renewed on each event); an event ID names its stream, so any replica can replay it.
+
+**Outages.** A rate-limited call while Redis is unreachable is judged by a token bucket in
+this replica (logged once per outage): the limit then holds per replica, so N replicas admit
+at most N times the limit until Redis is back, and no call waits on a dead connection. An
+event that cannot be stored is still sent (the stream is then not resumable past it). A change
+of enablement fails with a clear error. Nothing crashes and no response is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+from limits import RateLimitItemPerSecond
+from limits.aio.storage import RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+from mcp.server.streamable_http import EventCallback, EventMessage, EventStore
+from mcp.types import JSONRPCMessage, jsonrpc_message_adapter
+from redis.exceptions import RedisError
+
+from .base import Limiter, Message, State, StateError
+from .memory import LocalLimiter
+
+__all__ = ["RedisEventStore", "RedisState"]
+
+LOGGER = logging.getLogger("mcpgen.state")
+TIMEOUT_S = 2.0
+
+
+class _Outage:
+    """Logs an outage once when it starts and once when it ends."""
+
+    def __init__(self, what: str) -> None:
+        self.what, self.down = what, False
+
+    def failed(self, exc: BaseException) -> None:
+        if not self.down:
+            self.down = True
+            LOGGER.warning("Redis unreachable (%s): %s", self.what, str(exc)[:200])
+
+    def ok(self) -> None:
+        if self.down:
+            self.down = False
+            LOGGER.warning("Redis reachable again (%s)", self.what)
+
+
+class RedisLimiter(Limiter):
+    def __init__(self, state: RedisState, key: str, rate: float, burst: int | None) -> None:
+        amount = int(burst) if burst else max(1, math.ceil(rate))
+        self.item = RateLimitItemPerSecond(amount, max(1, math.ceil(amount / rate)))
+        self.key, self.state = key, state
+        self.local = LocalLimiter(rate, burst)
+
+    async def take(self) -> float:
+        strategy = self.state.strategy()
+        try:
+            if await strategy.hit(self.item, self.key):
+                self.state.limits_outage.ok()
+                return 0.0
+            stats = await strategy.get_window_stats(self.item, self.key)
+            self.state.limits_outage.ok()
+            return max(0.001, stats.reset_time - time.time())
+        except Exception as exc:  # the storage's errors (wrapped), timeouts, refused connections
+            self.state.limits_outage.failed(exc)
+            return await self.local.take()
+
+
+class RedisState(State):
+    shared = True
+
+    def __init__(self, url: str, *, namespace: str = "mcpgen") -> None:
+        super().__init__()
+        self.url, self.prefix = url, namespace
+        self.channel = f"{namespace}:announce"
+        self.limits_outage = _Outage("rate limits")
+        self.listen_outage = _Outage("announcements")
+        self._client: aioredis.Redis | None = None
+        self._strategy: MovingWindowRateLimiter | None = None
+        self._listener: asyncio.Task[None] | None = None
+
+    def _new_client(self) -> aioredis.Redis:
+        return aioredis.Redis.from_url(
+            self.url, socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S
+        )
+
+    @property
+    def client(self) -> aioredis.Redis:
+        if self._client is None:
+            self._client = self._new_client()
+        return self._client
+
+    def strategy(self) -> MovingWindowRateLimiter:
+        if self._strategy is None:
+            storage = RedisStorage(
+                "async+" + self.url,
+                wrap_exceptions=True,
+                implementation="redispy",
+                key_prefix=f"{self.prefix}:limits",
+                socket_connect_timeout=TIMEOUT_S,
+                socket_timeout=TIMEOUT_S,
+            )
+            self._strategy = MovingWindowRateLimiter(storage)
+        return self._strategy
+
+    async def check(self) -> None:
+        client = self._new_client()
+        try:
+            await client.ping()
+        except (RedisError, OSError) as exc:
+            raise StateError(f"--state: cannot reach Redis: {str(exc)[:200]}") from None
+        finally:
+            await client.aclose()
+
+    async def start(self) -> None:
+        if self._listener is None:
+            self._listener = asyncio.get_running_loop().create_task(self._listen())
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            self._listener = None
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    async def _listen(self) -> None:
+        """Deliver every announcement of the other replicas; after a broken connection,
+        reconnect (backing off up to 5 s) and have the runtime reload the sets."""
+        delay, first = 0.1, True
+        while True:
+            client = self._new_client()
+            pubsub = client.pubsub()
+            try:
+                await pubsub.subscribe(self.channel)
+                if not first:
+                    await self._resync()
+                first, delay = False, 0.1
+                self.listen_outage.ok()
+                while True:
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=30.0)
+                    if msg is None or msg.get("type") != "message":
+                        continue
+                    await self._received(msg.get("data"))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # connection lost, Redis restarted, timeouts
+                self.listen_outage.failed(exc)
+                first = False
+            finally:
+                try:
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await client.aclose()
+                except Exception:  # noqa: S110 - closing a broken connection
+                    pass
+            await asyncio.sleep(delay)
+            delay = min(5.0, delay * 2)
+
+    async def _received(self, data: Any) -> None:
+        try:
+            message = json.loads(data)
+        except (TypeError, ValueError):
+            LOGGER.warning("ignored a malformed announcement on %s", self.channel)
+            return
+        if not isinstance(message, dict) or message.get("replica") == self.replica:
+            return
+        try:
+            await self._deliver(message)
+        except Exception:
+            LOGGER.exception("an announcement could not be applied: %s", str(message)[:200])
+
+    def limiter(self, key: str, rate: float, burst: int | None) -> Limiter:
+        return RedisLimiter(self, key, rate, burst)
+
+    async def update_set(self, name: str, members: Sequence[str], add: bool) -> frozenset[str]:
+        key = f"{self.prefix}:set:{name}"
+        try:
+            async with self.client.pipeline(transaction=True) as pipe:
+                if members:
+                    pipe.sadd(key, *members) if add else pipe.srem(key, *members)
+                pipe.smembers(key)
+                result = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StateError(f"the shared state (Redis) is unavailable: {str(exc)[:200]}") from None
+        return frozenset(_text(m) for m in result[-1])
+
+    async def members(self, name: str) -> frozenset[str]:
+        try:
+            found = await self.client.smembers(f"{self.prefix}:set:{name}")
+        except (RedisError, OSError) as exc:
+            raise StateError(f"the shared state (Redis) is unavailable: {str(exc)[:200]}") from None
+        return frozenset(_text(m) for m in found)
+
+    async def publish(self, message: Message) -> None:
+        data = json.dumps({**message, "replica": self.replica}, separators=(",", ":"))
+        try:
+            await self.client.publish(self.channel, data)
+        except (RedisError, OSError) as exc:
+            LOGGER.warning("an announcement was not sent (Redis): %s", str(exc)[:200])
+
+    def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:
+        return RedisEventStore(self, max_events, ttl_s)
+
+
+class RedisEventStore(EventStore):
+    """SSE events in Redis streams. An event ID is ``<stream id>~<entry id>``."""
+
+    def __init__(self, state: RedisState, max_events: int, ttl_s: int) -> None:
+        self.state, self.max_events, self.ttl_s = state, max_events, ttl_s
+        self.outage = _Outage("resumable streams")
+
+    def _key(self, stream_id: str) -> str:
+        return f"{self.state.prefix}:events:{stream_id}"
+
+    async def store_event(self, stream_id: str, message: JSONRPCMessage | None) -> str:
+        data = b"" if message is None else jsonrpc_message_adapter.dump_json(message, by_alias=True)
+        key = self._key(stream_id)
+        try:
+            async with self.state.client.pipeline(transaction=False) as pipe:
+                pipe.xadd(key, {"m": data}, maxlen=self.max_events, approximate=True)
+                pipe.expire(key, self.ttl_s)
+                entry, _ = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            self.outage.failed(exc)
+            return f"{stream_id}~unstored"  # sent all the same; not resumable past this event
+        self.outage.ok()
+        return f"{stream_id}~{_text(entry)}"
+
+    async def replay_events_after(
+        self, last_event_id: str, send_callback: EventCallback
+    ) -> str | None:
+        stream_id, sep, entry = last_event_id.rpartition("~")
+        if not sep or not stream_id or not _entry_id(entry):
+            return None  # malformed: not an ID this store issued
+        try:
+            found: Any = await self.state.client.xrange(self._key(stream_id), min="(" + entry)
+        except (RedisError, OSError) as exc:
+            self.outage.failed(exc)
+            return None
+        if not found and not await self.state.client.exists(self._key(stream_id)):
+            return None  # expired or never existed
+        for event_id, fields in found:
+            raw = fields.get(b"m", b"")
+            if raw:
+                message = jsonrpc_message_adapter.validate_json(raw)
+                await send_callback(EventMessage(message, f"{stream_id}~{_text(event_id)}"))
+        return stream_id
+
+
+def _entry_id(text: str) -> bool:
+    ms, sep, seq = text.partition("-")
+    return bool(sep) and ms.isdigit() and seq.isdigit() and ms.isascii() and seq.isascii()
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
