@@ -8,6 +8,8 @@ client for the hostile ``requestState`` cases.
 
 from __future__ import annotations
 
+import base64
+import json
 import time
 from types import ModuleType
 from typing import Any
@@ -169,9 +171,21 @@ def test_request_state_round_trip_and_bad_states(example: Any) -> None:
             resp = await _retry(raw, TOOL, expired, ALICE)
             assert resp["result"]["isError"] is True
             assert "expired" in resp["result"]["content"][0]["text"]
-            # a state sealed by another server (other key) is a forgery
-            foreign = RequestStateKey(b"z" * 32).seal(TOOL, "x", {}, {})
+            # a state sealed by a server with another key (a replica configured apart): a
+            # tool error that names both key ids
+            other_key = RequestStateKey(b"z" * 32)
+            foreign = other_key.seal(TOOL, "x", {}, {})
             resp = await _retry(raw, TOOL, foreign, ALICE)
+            assert resp["result"]["isError"] is True, resp
+            text = resp["result"]["content"][0]["text"]
+            assert "does not hold" in text and other_key.kid in text
+            assert RequestStateKey(KEY).kid in text
+            # the same state claiming this server's key id: a forgery
+            head, payload, mac = foreign.split(".")
+            doc = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+            doc["k"] = RequestStateKey(KEY).kid
+            forged = base64.urlsafe_b64encode(json.dumps(doc).encode()).rstrip(b"=").decode()
+            resp = await _retry(raw, TOOL, f"{head}.{forged}.{mac}", ALICE)
             assert resp["error"]["code"] == -32602
             # the server keeps serving after all of that
             ok = await _retry(raw, TOOL, state, ALICE)

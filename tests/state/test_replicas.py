@@ -27,9 +27,9 @@ MANIFEST = {
     "tools": [
         {
             "name": "limited",
-            "description": "Five calls per second, bursts of five, for all replicas together.",
+            "description": "One call per second, bursts of five, for all replicas together.",
             "inputSchema": {"type": "object", "properties": {}},
-            "x-mcpgen": {"limits": {"rateLimit": {"perSecond": 5, "burst": 5}}},
+            "x-mcpgen": {"limits": {"rateLimit": {"perSecond": 1, "burst": 5}}},
         },
         {
             "name": "toggle",
@@ -39,6 +39,11 @@ MANIFEST = {
                 "properties": {"name": {"type": "string"}, "enabled": {"type": "boolean"}},
                 "required": ["name", "enabled"],
             },
+        },
+        {
+            "name": "ask",
+            "description": "Asks the user's name; says which replica answered.",
+            "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
         },
         {
             "name": "echo",
@@ -60,11 +65,21 @@ HANDLERS = textwrap.dedent(
 
     from mcpgen_runtime import ToolContext
 
+    from pydantic import BaseModel
+
     from ._generated import ReplicatedToolsBase
-    from ._generated.models import EchoInput, LimitedInput, ToggleInput
+    from ._generated.models import AskInput, EchoInput, LimitedInput, ToggleInput
+
+
+    class Name(BaseModel):
+        name: str
 
 
     class Handlers(ReplicatedToolsBase):
+        async def ask(self, args: AskInput, ctx: ToolContext) -> str:
+            answer = await ctx.elicit(Name, "Your name?", key="name")
+            return f"name={answer.data.name if answer.data else '-'} pid={os.getpid()}"
+
         async def limited(self, args: LimitedInput, ctx: ToolContext) -> str:
             return f"ok pid={os.getpid()}"
 
@@ -87,11 +102,12 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def replica(package: Path, *args: str) -> HttpServer:
+def replica(package: Path, *args: str, env: dict[str, str] | None = None) -> HttpServer:
     port = free_port()
     env = {
         **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")},
         "PYTHONPATH": str(package),
+        **(env or {}),
     }
     return HttpServer(
         cmd=[sys.executable, "-m", "replicated", "--http", "--port", str(port), *args],
@@ -132,13 +148,13 @@ def tool_names(url: str) -> list[str]:
 
 
 def test_a_rate_limit_holds_for_all_replicas_together(replicas: list[HttpServer]) -> None:
-    """5/s with bursts of 5, 30 calls spread round-robin over 3 replicas inside one second:
-    5 admitted in all (15 if each replica kept its own)."""
-    time.sleep(1.1)  # a fresh window
+    """1/s with bursts of 5 (on Redis: 5 calls per 5 s window), 30 calls spread round-robin
+    over 3 replicas inside one window: 5 admitted in all (15 or more if each replica kept its
+    own)."""
     started = time.monotonic()
     results = [call(replicas[i % 3].url, "limited", {}) for i in range(30)]
     elapsed = time.monotonic() - started
-    assert elapsed < 1.0, f"the calls took {elapsed:.2f} s: not inside one window"
+    assert elapsed < 5.0, f"the calls took {elapsed:.2f} s: not inside one window"
     admitted = [r for r in results if not r.get("isError")]
     assert len(admitted) == 5, [r["content"][0]["text"] for r in results]
     pids = {r["content"][0]["text"].split("pid=")[1] for r in admitted}

@@ -203,11 +203,14 @@ def run_cli(
     )
     if opts.state or os.environ.get("MCPGEN_STATE_URL"):
         _check_state(opts.state, parser)
-    from .sealed import KEY_ENV, parse_key
+    from .sealed import configured_keys
 
-    key_env = os.environ.get(KEY_ENV)
-    key = parse_key(key_env) if key_env else None
-    if key is None and opts.workers > 1:
+    try:  # each process reads the configured keys itself (the current and previous ones)
+        configured = configured_keys()
+    except ValueError as exc:
+        parser.error(str(exc))
+    key = None
+    if configured is None and opts.workers > 1:
         key = os.urandom(32)  # one key for every worker: a retry may land on any of them
     spec: dict[str, Any] = {
         "host": opts.host,

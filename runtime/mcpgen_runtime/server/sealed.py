@@ -21,7 +21,7 @@ import hmac
 import json
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -39,6 +39,10 @@ DEFAULT_STATE_TTL_S = 600.0
 KEY_ENV = "MCPGEN_REQUEST_STATE_KEY"
 """Environment variable holding the server's requestState key (any string of 32+ bytes, or
 ``hex:<64+ hex digits>``). Every worker / replica serving one endpoint needs the same key."""
+PREVIOUS_KEY_ENV = "MCPGEN_REQUEST_STATE_PREVIOUS_KEY"
+"""The key before the last rotation: states it sealed still open for the grace period."""
+KEY_FILE_ENV = "MCPGEN_REQUEST_STATE_KEY_FILE"
+"""A file of keys instead (a mounted secret): the current key first, then previous ones."""
 
 
 class InputRequired(BaseException):
@@ -77,40 +81,97 @@ def _b64d(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def parse_key(text: str) -> bytes:
-    """A key from configuration: ``hex:...`` or any string of at least 32 bytes."""
+def parse_key(text: str, where: str = KEY_ENV) -> bytes:
+    """A key from configuration: ``hex:...`` or any string of at least 32 bytes. ``where``
+    names the source in errors (never the key)."""
     if text.startswith("hex:"):
         try:
             key = bytes.fromhex(text[4:])
         except ValueError:
-            raise ValueError(f"{KEY_ENV}: 'hex:' must be followed by hex digits") from None
+            raise ValueError(f"{where}: 'hex:' must be followed by hex digits") from None
     else:
         key = text.encode()
     if len(key) < 32:
-        raise ValueError(f"{KEY_ENV}: the requestState key needs at least 32 bytes")
+        raise ValueError(f"{where}: the requestState key needs at least 32 bytes")
     return key
 
 
+def configured_keys(
+    environ: Mapping[str, str] | None = None,
+) -> tuple[bytes, tuple[bytes, ...], float] | None:
+    """(current key, previous keys, when they were rotated) as the operator configured them:
+    ``$MCPGEN_REQUEST_STATE_KEY_FILE`` (one key per line, the current one first, then the
+    previous ones; ``#`` comments; rotated when the file was last written), else
+    ``$MCPGEN_REQUEST_STATE_KEY`` and ``$MCPGEN_REQUEST_STATE_PREVIOUS_KEY`` (rotated when
+    this process started). None: not configured. Raises ``ValueError`` in one line."""
+    env = os.environ if environ is None else environ
+    path = env.get(KEY_FILE_ENV)
+    if path:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text, rotated = fh.read(), os.fstat(fh.fileno()).st_mtime
+        except (OSError, UnicodeDecodeError) as exc:
+            why = getattr(exc, "strerror", None) or "not UTF-8 text"
+            raise ValueError(f"{KEY_FILE_ENV}: cannot read {path}: {why}") from None
+        keys = [
+            parse_key(line.strip(), f"{path}:{n}")
+            for n, line in enumerate(text.splitlines(), 1)
+            if line.strip() and not line.strip().startswith("#")
+        ]
+        if not keys:
+            raise ValueError(f"{KEY_FILE_ENV}: {path} holds no key")
+        return keys[0], tuple(keys[1:]), rotated
+    current = env.get(KEY_ENV)
+    if not current:
+        return None
+    previous = env.get(PREVIOUS_KEY_ENV)
+    old = (parse_key(previous, PREVIOUS_KEY_ENV),) if previous else ()
+    return parse_key(current), old, time.time()
+
+
+def _derive(key: bytes) -> bytes:
+    if len(key) < 32:
+        raise ValueError("the requestState key needs at least 32 bytes")
+    return hashlib.sha256(b"mcpgen requestState v1\0" + key).digest()
+
+
+def _key_id(derived: bytes) -> str:
+    """A public fingerprint of a key (in each state, so a replica with another key can say so)."""
+    return hashlib.sha256(b"mcpgen key id\0" + derived).hexdigest()[:12]
+
+
 class RequestStateKey:
-    """The HMAC key that seals ``requestState``: given, from ``$MCPGEN_REQUEST_STATE_KEY``, or
-    generated at start (then a state is only good in this process)."""
+    """The HMAC key that seals ``requestState``: given, configured (``configured_keys``: the
+    environment or a key file, with previous keys still accepted for a grace period after a
+    rotation), or generated at start (then a state is only good in this process).
 
-    __slots__ = ("_key", "ttl", "generated")
+    The grace period: states sealed with a previous key open until ``ttl`` seconds after the
+    rotation (every such state has expired by then), never later."""
 
-    def __init__(self, key: bytes | None = None, *, ttl: float = DEFAULT_STATE_TTL_S) -> None:
+    __slots__ = ("_key", "_previous", "ttl", "generated", "kid", "grace_until")
+
+    def __init__(
+        self,
+        key: bytes | None = None,
+        *,
+        ttl: float = DEFAULT_STATE_TTL_S,
+        previous: Sequence[bytes] = (),
+        rotated_at: float | None = None,
+    ) -> None:
         self.generated = False
         if key is None:
-            env = os.environ.get(KEY_ENV)
-            if env:
-                key = parse_key(env)
+            conf = configured_keys()
+            if conf is not None:
+                key, previous, rotated_at = conf
             else:
                 key, self.generated = os.urandom(32), True
-        if len(key) < 32:
-            raise ValueError("the requestState key needs at least 32 bytes")
-        self._key = hashlib.sha256(b"mcpgen requestState v1\0" + key).digest()
+        self._key = _derive(key)
+        self._previous = tuple(_derive(k) for k in previous)
+        self.kid = _key_id(self._key)
         if ttl <= 0:
             raise ValueError("the requestState ttl must be positive")
         self.ttl = ttl
+        self.grace_until = (time.time() if rotated_at is None else rotated_at) + ttl
 
     def _mac(self, payload: bytes) -> bytes:
         return hmac.new(self._key, payload, hashlib.sha256).digest()
@@ -135,6 +196,7 @@ class RequestStateKey:
             "ans": answers,
             "p": pending,
             "u": principal,
+            "k": self.kid,
         }
         payload = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()
         return "m1." + _b64e(payload) + "." + _b64e(self._mac(payload))
@@ -164,12 +226,43 @@ class RequestStateKey:
                 "requestState is not one this server issued (bad encoding)", integrity=True
             ) from None
         if not hmac.compare_digest(mac, self._mac(payload)):
-            raise RequestStateError(
-                "requestState failed its integrity check (tampered, truncated or issued by "
-                "another server); retry the call without requestState and inputResponses",
-                integrity=True,
-            )
+            self._open_with_previous(payload, mac)
         doc = json.loads(payload)
+        return self._check(doc, tool, args_digest, principal)
+
+    def _open_with_previous(self, payload: bytes, mac: bytes) -> None:
+        """Accept a state sealed with a previous key inside the grace period; otherwise say
+        why it cannot be opened."""
+        for old in self._previous:
+            if hmac.compare_digest(mac, hmac.new(old, payload, hashlib.sha256).digest()):
+                if time.time() > self.grace_until:
+                    raise RequestStateError(
+                        "requestState was sealed with a retired key (its grace period is "
+                        "over); call the tool again without requestState",
+                        integrity=False,
+                    )
+                return
+        kid = _unverified_key_id(payload)
+        known = {self.kid, *(_key_id(k) for k in self._previous)}
+        if kid is not None and kid not in known:
+            raise RequestStateError(
+                f"requestState was sealed with a key this server does not hold (key id {kid}; "
+                f"this server's is {self.kid}): every replica needs the same "
+                f"{KEY_ENV} or {KEY_FILE_ENV}; call the tool again without requestState",
+                integrity=False,
+            )
+        raise RequestStateError(
+            "requestState failed its integrity check (tampered, truncated or issued by "
+            "another server); retry the call without requestState and inputResponses",
+            integrity=True,
+        )
+
+    def _check(
+        self, doc: Any, tool: str, args_digest: str, principal: str
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """The binding and expiry of a state whose seal verified."""
+        if not isinstance(doc, dict):
+            raise RequestStateError("requestState is not a sealed document", integrity=True)
         if doc.get("t") != tool or doc.get("a") != args_digest:
             raise RequestStateError(
                 f"requestState was issued for a different call (another tool or other "
@@ -194,3 +287,12 @@ class RequestStateKey:
             dict(answers) if isinstance(answers, dict) else {},
             dict(pending) if isinstance(pending, dict) else {},
         )
+
+
+def _unverified_key_id(payload: bytes) -> str | None:
+    """The key id a state claims (unverified: only to word the refusal)."""
+    try:
+        kid = json.loads(payload).get("k")
+    except (ValueError, AttributeError):
+        return None
+    return kid if isinstance(kid, str) and len(kid) == 12 and kid.isalnum() else None
