@@ -78,9 +78,13 @@ class RedisServer:
         self.proc = None
 
     def command(self, *args: str) -> bytes:
-        """One command over a raw socket (inline protocol); the first reply line."""
+        """One command over a raw socket (a RESP array); the start of the reply."""
+        parts = [f"*{len(args)}\r\n".encode()]
+        for a in args:
+            data = a.encode()
+            parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
         with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
-            s.sendall((" ".join(args) + "\r\n").encode())
+            s.sendall(b"".join(parts))
             return s.recv(65536)
 
 

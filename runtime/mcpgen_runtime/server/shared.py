@@ -40,8 +40,8 @@ class Switches:
 
     async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool:
         """Enable or disable ``names`` everywhere; announce a change once. True when the set
-        changed. Raises ``ValueError`` for unknown names, ``StateError`` when the shared state
-        is unavailable."""
+        changed. Raises ``ValueError`` for unknown names, and ``StateUnavailable`` (a
+        ``ToolError``) when the shared state is unavailable."""
         unknown = [n for n in names if n not in self.known]
         if unknown:
             raise ValueError(f"unknown {self.kind}: {', '.join(unknown)}")

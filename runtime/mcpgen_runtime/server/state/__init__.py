@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 
-from .base import State, StateError
+from .base import State, StateError, StateUnavailable
 
-__all__ = ["STATE_ENV", "State", "StateError", "open_state"]
+__all__ = ["STATE_ENV", "State", "StateError", "StateUnavailable", "open_state"]
 
 STATE_ENV = "MCPGEN_STATE_URL"
 """Environment variable naming the state backend (``redis://``, ``rediss://``, ``unix://``);

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the SDK's HTTP transport: imported by the backends that serve it
     from mcp.server.streamable_http import EventStore
 
-__all__ = ["Limiter", "Message", "State", "StateError"]
+from ..outcome import ToolError
+
+__all__ = ["Limiter", "Message", "State", "StateError", "StateUnavailable"]
 
 Message = Mapping[str, Any]
 """An announcement: a JSON object (``{"kind": "tools", ...}``)."""
@@ -30,6 +32,17 @@ Message = Mapping[str, Any]
 class StateError(Exception):
     """A state backend that cannot be used (bad URL, unreachable at start, missing extra):
     one line, said at start-up."""
+
+
+class StateUnavailable(ToolError):
+    """The backend cannot be reached while serving: a change that must be shared (enabling a
+    tool, ...) is refused as a tool error that says to try again; the details go to the log."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The server's shared state is unavailable right now (a replica lost its "
+            "connection to it); nothing was changed. Try again shortly."
+        )
 
 
 class Limiter(abc.ABC):

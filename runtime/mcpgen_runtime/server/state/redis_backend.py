@@ -35,15 +35,21 @@ from limits.aio.storage import RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 from mcp.server.streamable_http import EventCallback, EventMessage, EventStore
 from mcp.types import JSONRPCMessage, jsonrpc_message_adapter
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .base import Limiter, Message, State, StateError
+from .base import Limiter, Message, State, StateError, StateUnavailable
 from .memory import LocalLimiter
 
 __all__ = ["RedisEventStore", "RedisState"]
 
 LOGGER = logging.getLogger("mcpgen.state")
 TIMEOUT_S = 2.0
+RESYNC_S = 10.0
+"""Each replica reloads the shared sets this often, whatever it heard."""
 
 
 class _Outage:
@@ -93,13 +99,20 @@ class RedisState(State):
         self.channel = f"{namespace}:announce"
         self.limits_outage = _Outage("rate limits")
         self.listen_outage = _Outage("announcements")
+        self.writes_outage = _Outage("shared switches")
         self._client: aioredis.Redis | None = None
         self._strategy: MovingWindowRateLimiter | None = None
         self._listener: asyncio.Task[None] | None = None
 
     def _new_client(self) -> aioredis.Redis:
+        # a pooled connection that died with a Redis restart fails once: retried on a new
+        # one, so the first command after the restart is not lost
         return aioredis.Redis.from_url(
-            self.url, socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S
+            self.url,
+            socket_connect_timeout=TIMEOUT_S,
+            socket_timeout=TIMEOUT_S,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
 
     @property
@@ -155,8 +168,14 @@ class RedisState(State):
                     await self._resync()
                 first, delay = False, 0.1
                 self.listen_outage.ok()
+                synced = time.monotonic()
                 while True:
-                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=30.0)
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if time.monotonic() - synced > RESYNC_S:
+                        # anti-entropy: an announcement lost on the way (a publisher's
+                        # connection dying mid-send) is made good within RESYNC_S
+                        synced = time.monotonic()
+                        await self._resync()
                     if msg is None or msg.get("type") != "message":
                         continue
                     await self._received(msg.get("data"))
@@ -199,14 +218,17 @@ class RedisState(State):
                 pipe.smembers(key)
                 result = await pipe.execute()
         except (RedisError, OSError) as exc:
-            raise StateError(f"the shared state (Redis) is unavailable: {str(exc)[:200]}") from None
+            self.writes_outage.failed(exc)
+            raise StateUnavailable() from None
+        self.writes_outage.ok()
         return frozenset(_text(m) for m in result[-1])
 
     async def members(self, name: str) -> frozenset[str]:
         try:
             found = await self.client.smembers(f"{self.prefix}:set:{name}")
         except (RedisError, OSError) as exc:
-            raise StateError(f"the shared state (Redis) is unavailable: {str(exc)[:200]}") from None
+            self.writes_outage.failed(exc)
+            raise StateUnavailable() from None
         return frozenset(_text(m) for m in found)
 
     async def publish(self, message: Message) -> None:
