@@ -46,6 +46,15 @@ MANIFEST = {
             "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
         },
         {
+            "name": "count",
+            "description": "Reports n steps of progress, then says it counted.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"n": {"type": "integer"}},
+                "required": ["n"],
+            },
+        },
+        {
             "name": "echo",
             "description": "Echoes text with the replica's pid.",
             "inputSchema": {
@@ -68,7 +77,7 @@ HANDLERS = textwrap.dedent(
     from pydantic import BaseModel
 
     from ._generated import ReplicatedToolsBase
-    from ._generated.models import AskInput, EchoInput, LimitedInput, ToggleInput
+    from ._generated.models import AskInput, CountInput, EchoInput, LimitedInput, ToggleInput
 
 
     class Name(BaseModel):
@@ -82,6 +91,11 @@ HANDLERS = textwrap.dedent(
 
         async def limited(self, args: LimitedInput, ctx: ToolContext) -> str:
             return f"ok pid={os.getpid()}"
+
+        async def count(self, args: CountInput, ctx: ToolContext) -> str:
+            for i in range(args.n):
+                await ctx.progress(i + 1, args.n, f"step {i + 1}")
+            return f"counted {args.n} pid={os.getpid()}"
 
         async def toggle(self, args: ToggleInput, ctx: ToolContext) -> str:
             changed = await ctx.set_tool_enabled(args.name, args.enabled)

@@ -35,15 +35,20 @@ def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
     kwargs: dict[str, Any] = {}
     if spec.get("max_body_bytes"):
         kwargs["max_request_body_size"] = int(spec["max_body_bytes"])
+    wrap: Any = None
+    tokens = spec.get("tokens") or []
     if spec.get("resumable"):
-        runtime = getattr(server, "mcpgen_runtime", None)
-        if runtime is not None:
-            kwargs["event_store"] = runtime.backend.event_store()
-        else:
-            from .events import MemoryEventStore
+        from .resume import ResumeFront
 
-            kwargs["event_store"] = MemoryEventStore()
+        backend = server.mcpgen_runtime.backend  # type: ignore[attr-defined]
+        store = kwargs["event_store"] = backend.event_store()
         kwargs["retry_interval"] = 1000
+
+        def wrap(app: Any) -> Any:
+            # inside the auth front (OAuth), so a replay on another replica is the caller's
+            # own; static tokens are checked inside the SDK's app: no cross-replica replay
+            return ResumeFront(app, store, backend, spec["path"], replay=not tokens)
+
     oauth = _oauth(server, spec)
     if oauth is not None:
         from .auth import protect
@@ -51,6 +56,7 @@ def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
         return protect(
             server,
             oauth,
+            wrap=wrap,
             path=spec["path"],
             http_options=dict(
                 host=spec["host"],
@@ -59,7 +65,6 @@ def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
                 **kwargs,
             ),
         )
-    tokens = spec.get("tokens") or []
     if tokens:
         from mcp.server.auth.settings import AuthSettings
 
@@ -74,13 +79,14 @@ def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
         runtime = getattr(server, "mcpgen_runtime", None)
         scopes = sorted(runtime.scopes.declared) if runtime is not None else []
         kwargs["token_verifier"] = StaticTokenVerifier(tokens, scopes)
-    return server.streamable_http_app(
+    app = server.streamable_http_app(
         host=spec["host"],
         streamable_http_path=spec["path"],
         stateless_http=spec["stateless"],
         json_response=spec["json_response"],
         **kwargs,
     )
+    return wrap(app) if wrap is not None else app
 
 
 def _oauth(server: Server[Any], spec: Mapping[str, Any]) -> Any:

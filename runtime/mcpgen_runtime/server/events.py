@@ -2,9 +2,11 @@
 
 With it (``--resumable``) the SDK sends a priming event and a ``retry`` field on each POST's SSE
 stream, a handler may close the stream mid-call (``ctx.close_sse_stream()``) and the client
-reconnects with ``Last-Event-ID`` to get what it missed. One process only: with ``--workers N``
-a reconnect must reach the same worker (sticky sessions), as the session does anyway. The
-2026-07-28 wire has no resumability (a broken stream loses the request).
+reconnects with ``Last-Event-ID`` to get what it missed. Events are kept per session (the
+scope ``resume.ResumeFront`` sets): the SDK names a stream by its request ID, which every
+session reuses. One process only: with ``--workers N`` or replicas, ``--state redis://...``
+keeps them in Redis instead (``state.redis_backend``). The 2026-07-28 wire has no
+resumability (a broken stream loses the request).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections import OrderedDict
 from typing import Any
 
 from mcp.server.streamable_http import EventCallback, EventMessage, EventStore
+
+from .resume import scoped, split_scope
 
 __all__ = ["MemoryEventStore"]
 
@@ -29,7 +33,7 @@ class MemoryEventStore(EventStore):
 
     async def store_event(self, stream_id: str, message: Any) -> str:
         self._next += 1
-        self._events[self._next] = (stream_id, message)
+        self._events[self._next] = (scoped(stream_id), message)
         while len(self._events) > self.max_events:
             self._events.popitem(last=False)
         return str(self._next)
@@ -47,4 +51,4 @@ class MemoryEventStore(EventStore):
         for event_id, (sid, message) in list(self._events.items()):
             if event_id > last and sid == stream_id and message is not None:
                 await send_callback(EventMessage(message, str(event_id)))
-        return stream_id
+        return split_scope(stream_id)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mcp.server.lowlevel import Server
 
     from .config import OAuthSettings
@@ -17,9 +19,15 @@ __all__ = ["protect"]
 
 
 def protect(
-    server: Server[Any], settings: OAuthSettings, *, path: str, http_options: dict[str, Any]
+    server: Server[Any],
+    settings: OAuthSettings,
+    *,
+    path: str,
+    http_options: dict[str, Any],
+    wrap: Callable[[Any], Any] | None = None,
 ) -> Any:
-    """The ASGI app serving ``server`` at ``path`` as an OAuth resource server."""
+    """The ASGI app serving ``server`` at ``path`` as an OAuth resource server; ``wrap``: an
+    ASGI layer to put between the auth front and the SDK's app."""
     from mcp.server.auth.routes import build_resource_metadata_url
     from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
     from pydantic import AnyHttpUrl
@@ -34,6 +42,8 @@ def protect(
     if runtime is not None:
         runtime.expose_token = settings.expose_token
     app = server.streamable_http_app(streamable_http_path=path, **http_options)
+    if wrap is not None:
+        app = wrap(app)
     return AuthFront(
         app,
         path=path,

@@ -110,6 +110,14 @@ class State(abc.ABC):
         """Announce ``message`` to every other replica."""
 
     @abc.abstractmethod
+    async def remember(self, key: str, value: str, ttl_s: int) -> None:
+        """Keep ``value`` under ``key`` for ``ttl_s`` seconds (e.g. who opened a session)."""
+
+    @abc.abstractmethod
+    async def recall(self, key: str) -> str | None:
+        """What ``remember`` kept under ``key`` (None: nothing, or expired)."""
+
+    @abc.abstractmethod
     def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:
         """The store of resumable SSE streams (the last ``max_events`` of each stream, kept
         ``ttl_s`` seconds after the stream's last event where the backend expires keys)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,7 @@ class MemoryState(State):
     def __init__(self) -> None:
         super().__init__()
         self._sets: dict[str, set[str]] = {}
+        self._kept: dict[str, tuple[str, float]] = {}
 
     def limiter(self, key: str, rate: float, burst: int | None) -> Limiter:
         return LocalLimiter(rate, burst)
@@ -49,6 +51,16 @@ class MemoryState(State):
 
     async def publish(self, message: Message) -> None:
         """No other replica to tell."""
+
+    async def remember(self, key: str, value: str, ttl_s: int) -> None:
+        now = time.monotonic()
+        if len(self._kept) > 100_000:  # drop the expired ones now and then
+            self._kept = {k: v for k, v in self._kept.items() if v[1] > now}
+        self._kept[key] = (value, now + ttl_s)
+
+    async def recall(self, key: str) -> str | None:
+        kept = self._kept.get(key)
+        return kept[0] if kept is not None and kept[1] > time.monotonic() else None
 
     def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:
         from ..events import MemoryEventStore

@@ -41,6 +41,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ..resume import scoped, split_scope
 from .base import Limiter, Message, State, StateError, StateUnavailable
 from .memory import LocalLimiter
 
@@ -238,12 +239,27 @@ class RedisState(State):
         except (RedisError, OSError) as exc:
             LOGGER.warning("an announcement was not sent (Redis): %s", str(exc)[:200])
 
+    async def remember(self, key: str, value: str, ttl_s: int) -> None:
+        try:
+            await self.client.set(f"{self.prefix}:kv:{key}", value, ex=ttl_s)
+        except (RedisError, OSError) as exc:
+            self.writes_outage.failed(exc)
+
+    async def recall(self, key: str) -> str | None:
+        try:
+            found = await self.client.get(f"{self.prefix}:kv:{key}")
+        except (RedisError, OSError) as exc:
+            self.writes_outage.failed(exc)
+            return None
+        return None if found is None else _text(found)
+
     def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:
         return RedisEventStore(self, max_events, ttl_s)
 
 
 class RedisEventStore(EventStore):
-    """SSE events in Redis streams. An event ID is ``<stream id>~<entry id>``."""
+    """SSE events in Redis streams. An event ID is ``<scope>.<stream id>~<entry id>`` (the
+    session's scope, see ``resume``)."""
 
     def __init__(self, state: RedisState, max_events: int, ttl_s: int) -> None:
         self.state, self.max_events, self.ttl_s = state, max_events, ttl_s
@@ -254,6 +270,7 @@ class RedisEventStore(EventStore):
 
     async def store_event(self, stream_id: str, message: JSONRPCMessage | None) -> str:
         data = b"" if message is None else jsonrpc_message_adapter.dump_json(message, by_alias=True)
+        stream_id = scoped(stream_id)  # this session's stream (see resume)
         key = self._key(stream_id)
         try:
             async with self.state.client.pipeline(transaction=False) as pipe:
@@ -284,7 +301,7 @@ class RedisEventStore(EventStore):
             if raw:
                 message = jsonrpc_message_adapter.validate_json(raw)
                 await send_callback(EventMessage(message, f"{stream_id}~{_text(event_id)}"))
-        return stream_id
+        return split_scope(stream_id)
 
 
 def _entry_id(text: str) -> bool:
