@@ -207,7 +207,9 @@ def run_cli(
         level=getattr(logging, str(opts.log_level).upper(), logging.WARNING),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if opts.state or os.environ.get("MCPGEN_STATE_URL"):
+    from .state import STATE_ENV
+
+    if opts.state or os.environ.get(STATE_ENV):
         _check_state(opts.state, parser)
     from .sealed import configured_keys
 
