@@ -53,15 +53,17 @@ class Handlers(BenchAddToolsBase):
 '''
 
 
-def generate(tmp: Path) -> Server:
-    out = tmp / "gen"
+def generate(tmp: Path, manifest: Path | None = None, name: str = "gen") -> Server:
+    """The ``add`` server generated from ``manifest`` (default bench/add_manifest.yaml) into
+    ``tmp/name``."""
+    out = tmp / name
     mcpgen = Path(sys.executable).with_name("mcpgen")
     cmd = [str(mcpgen)] if mcpgen.is_file() else [sys.executable, "-m", "codegen"]
     proc = subprocess.run(
         [
             *cmd,
             "server",
-            str(BENCH / "add_manifest.yaml"),
+            str(manifest or BENCH / "add_manifest.yaml"),
             "--out",
             str(out),
             "--package",
