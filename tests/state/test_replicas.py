@@ -24,7 +24,19 @@ from tests.state.conftest import RedisServer
 
 MANIFEST = {
     "server": {"name": "replicated", "version": "1.0.0"},
+    "resources": [
+        {"uri": "test://status", "name": "status", "mimeType": "text/plain", "text": "ok"}
+    ],
     "tools": [
+        {
+            "name": "touch",
+            "description": "Announces an update of a resource, or enables or disables it.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"uri": {"type": "string"}, "enabled": {"type": "boolean"}},
+                "required": ["uri"],
+            },
+        },
         {
             "name": "limited",
             "description": "One call per second, bursts of five, for all replicas together.",
@@ -77,7 +89,14 @@ HANDLERS = textwrap.dedent(
     from pydantic import BaseModel
 
     from ._generated import ReplicatedToolsBase
-    from ._generated.models import AskInput, CountInput, EchoInput, LimitedInput, ToggleInput
+    from ._generated.models import (
+        AskInput,
+        CountInput,
+        EchoInput,
+        LimitedInput,
+        ToggleInput,
+        TouchInput,
+    )
 
 
     class Name(BaseModel):
@@ -96,6 +115,12 @@ HANDLERS = textwrap.dedent(
             for i in range(args.n):
                 await ctx.progress(i + 1, args.n, f"step {i + 1}")
             return f"counted {args.n} pid={os.getpid()}"
+
+        async def touch(self, args: TouchInput, ctx: ToolContext) -> str:
+            if args.enabled is None:
+                await ctx.resource_updated(args.uri)
+                return "updated"
+            return f"changed={await ctx.set_resource_enabled(args.uri, args.enabled)}"
 
         async def toggle(self, args: ToggleInput, ctx: ToolContext) -> str:
             changed = await ctx.set_tool_enabled(args.name, args.enabled)
@@ -315,6 +340,13 @@ def test_a_tool_disabled_through_one_replica_vanishes_everywhere(
             time.sleep(0.05)
 
 
+def test_replicas_without_a_configured_key_are_warned(replicas: list[HttpServer]) -> None:
+    """Shared state without a shared requestState key: each replica would seal with a key of
+    its own; each says so as it starts."""
+    for r in replicas:
+        assert "no requestState key is configured" in r.output()
+
+
 def test_a_replica_started_later_sees_the_shared_switches(
     package: Path, replicas: list[HttpServer], redis_server: RedisServer
 ) -> None:
@@ -326,3 +358,51 @@ def test_a_replica_started_later_sees_the_shared_switches(
     finally:
         late.stop()
         call(replicas[0].url, "toggle", {"name": "echo", "enabled": True})
+
+
+def test_resource_updates_and_switches_reach_every_replica(replicas: list[HttpServer]) -> None:
+    a, b, c = replicas
+    with httpx.Client(timeout=30) as client:
+        listener = SseReader(
+            client,
+            "POST",
+            c.url,
+            json={
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "subscriptions/listen",
+                "params": {
+                    "notifications": {
+                        "resourcesListChanged": True,
+                        "resourceSubscriptions": ["test://status"],
+                    },
+                    "_meta": modern_meta(),
+                },
+            },
+            headers={
+                "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": "2026-07-28",
+                "Mcp-Method": "subscriptions/listen",
+            },
+        )
+        listener.start()
+        assert listener.open.wait(10)
+        time.sleep(0.3)
+        assert call(a.url, "touch", {"uri": "test://status"})["content"][0]["text"] == "updated"
+        assert listener.saw("notifications/resources/updated"), listener.messages
+        try:
+            assert call(a.url, "touch", {"uri": "test://status", "enabled": False})
+            assert listener.saw("notifications/resources/list_changed"), listener.messages
+            deadline = time.monotonic() + 5
+            while True:
+                peer = HttpPeer(b.url, modern=True)
+                try:
+                    listed = peer.request("resources/list", {"_meta": modern_meta()})
+                finally:
+                    peer.close()
+                if listed["result"]["resources"] == []:
+                    break
+                assert time.monotonic() < deadline, listed
+                time.sleep(0.05)
+        finally:
+            call(a.url, "touch", {"uri": "test://status", "enabled": True})

@@ -220,6 +220,13 @@ def run_cli(
     key = None
     if configured is None and opts.workers > 1:
         key = os.urandom(32)  # one key for every worker: a retry may land on any of them
+    if configured is None and (opts.state or os.environ.get(STATE_ENV)):
+        print(
+            "mcpgen: warning: --state is shared but no requestState key is configured "
+            "($MCPGEN_REQUEST_STATE_KEY_FILE or $MCPGEN_REQUEST_STATE_KEY): a multi-round "
+            "call retried on another replica will be refused",
+            file=sys.stderr,
+        )
     spec: dict[str, Any] = {
         "host": opts.host,
         "port": opts.port,

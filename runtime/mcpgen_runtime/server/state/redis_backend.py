@@ -174,7 +174,7 @@ class RedisState(State):
                 self.listen_outage.ok()
                 synced = time.monotonic()
                 while True:
-                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=RESYNC_S)
                     if time.monotonic() - synced > RESYNC_S:
                         # anti-entropy: an announcement lost on the way (a publisher's
                         # connection dying mid-send) is made good within RESYNC_S
