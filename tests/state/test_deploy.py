@@ -92,7 +92,7 @@ def behind_haproxy(
         proc = subprocess.Popen(
             [haproxy, "-db", "-f", fh.name],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
         url = f"http://127.0.0.1:{front}/mcp"
@@ -102,7 +102,7 @@ def behind_haproxy(
                 httpx.get(f"http://127.0.0.1:{front}/", timeout=1)
                 break
             except httpx.HTTPError:
-                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                assert proc.poll() is None, f"haproxy exited with {proc.returncode}"
                 assert time.monotonic() < deadline, "haproxy did not listen"
                 time.sleep(0.1)
         yield url, servers

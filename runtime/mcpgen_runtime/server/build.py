@@ -147,6 +147,7 @@ def build_server(
         switches = [runtime.switches, *(x.switches for x in (res, runtime.prompts) if x)]
         replica = Replica(backend, switches, res.updated_here if res is not None else None)
         server.middleware.insert(0, replica.middleware)
+        replica.chain = server.middleware
     return server
 
 

@@ -12,6 +12,7 @@ the sets after an outage in which announcements may have been lost.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -75,16 +76,25 @@ class Replica:
         self.state, self.switches = state, {s.kind: s for s in switches}
         self.updated = updated
         self.started = False
+        self._starting: asyncio.Future[None] | None = None
+        self.chain: list[Any] | None = None
+        """The server's middleware list; the replica leaves it once started."""
         state.on_message(self.received)
         state.on_resync(self.reload)
 
     async def start(self) -> None:
-        """Start the backend's listener and load the sets (first request; idempotent)."""
-        if self.started:
-            return
-        self.started = True
+        """Start the backend's listener and load the sets (first request; idempotent: the
+        requests that arrive meanwhile wait for the same start)."""
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+        await asyncio.shield(self._starting)
+
+    async def _start(self) -> None:
         await self.state.start()
         await self.reload(announce=False)
+        self.started = True
+        if self.chain is not None and self.middleware in self.chain:
+            self.chain.remove(self.middleware)  # nothing left to do per request
 
     async def reload(self, announce: bool = True) -> None:
         for switch in self.switches.values():
@@ -106,7 +116,7 @@ class Replica:
                 await self.updated(uri)
 
     def middleware(self, ctx: Any, call_next: Any) -> Any:
-        """Server middleware: start on the first request, then pass straight through."""
+        """Server middleware: start on the first request (then it leaves the chain)."""
         if self.started:
             return call_next(ctx)
         return self._first(ctx, call_next)
