@@ -146,20 +146,21 @@ def build_server(
         res = runtime.resources
         switches = [runtime.switches, *(x.switches for x in (res, runtime.prompts) if x)]
         replica = Replica(backend, switches, res.updated_here if res is not None else None)
-        server.middleware.insert(0, replica.middleware)
-        replica.chain = server.middleware
+        replica.install(server.middleware)
     return server
 
 
 def _declared_headers(runtime: ToolsRuntime[Any]) -> dict[str, Any]:
     """The input schemas the SDK checks ``Mcp-Param-*`` headers against (2026-07-28 HTTP): only
-    those that declare an ``x-mcp-header``. For any other schema the SDK's check walks it twice
-    and finds nothing to compare, on every ``tools/call``; answering None skips the walk with the
-    same outcome. (A mention of the key in a name or a description only keeps the check.)"""
+    those with an ``x-mcp-header`` in some subschema. For any other schema the SDK's check walks
+    it twice and finds nothing to compare, on every ``tools/call``; answering None skips the
+    walk with the same outcome."""
+    from ..schemawalk import walk
+
     return {
         t.name: t.definition["inputSchema"]
         for t in runtime.tools
-        if '"x-mcp-header"' in json.dumps(t.definition.get("inputSchema"))
+        if any("x-mcp-header" in node.schema for node in walk(t.definition.get("inputSchema")))
     }
 
 

@@ -75,7 +75,7 @@ def parser(prog: str | None) -> argparse.ArgumentParser:
         "--rate-limit",
         default=None,
         metavar="PER_SECOND[/BURST]",
-        help="per tool and process, token bucket",
+        help="per tool: in this process (token bucket), or for all replicas with --state",
     )
     lim.add_argument(
         "--max-body-bytes",

@@ -33,7 +33,8 @@ class Limits:
     max_argument_bytes: int | None = 1024 * 1024
     """Size of the call's arguments as compact UTF-8 JSON; None: no limit."""
     rate_per_s: float | None = None
-    """Sustained calls per second of this tool in this process; None: no limit."""
+    """Sustained calls per second of this tool (in this process, or all replicas sharing
+    ``--state``); None: no limit."""
     burst: int | None = None
     """Bucket size (calls allowed at once); default: max(1, ceil(rate_per_s))."""
 

@@ -77,8 +77,7 @@ class Replica:
         self.updated = updated
         self.started = False
         self._starting: asyncio.Future[None] | None = None
-        self.chain: list[Any] | None = None
-        """The server's middleware list; the replica leaves it once started."""
+        self._chain: list[Any] | None = None
         state.on_message(self.received)
         state.on_resync(self.reload)
 
@@ -93,8 +92,13 @@ class Replica:
         await self.state.start()
         await self.reload(announce=False)
         self.started = True
-        if self.chain is not None and self.middleware in self.chain:
-            self.chain.remove(self.middleware)  # nothing left to do per request
+        if self._chain is not None and self.middleware in self._chain:
+            self._chain.remove(self.middleware)  # nothing left to do per request
+
+    def install(self, chain: list[Any]) -> None:
+        """Go first in the server's middleware ``chain``, until started."""
+        chain.insert(0, self.middleware)
+        self._chain = chain
 
     async def reload(self, announce: bool = True) -> None:
         for switch in self.switches.values():

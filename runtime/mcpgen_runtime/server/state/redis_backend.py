@@ -217,8 +217,10 @@ class RedisState(State):
         key = f"{self.prefix}:set:{name}"
         try:
             async with self.client.pipeline(transaction=True) as pipe:
-                if members:
-                    pipe.sadd(key, *members) if add else pipe.srem(key, *members)
+                if members and add:
+                    pipe.sadd(key, *members)
+                elif members:
+                    pipe.srem(key, *members)
                 pipe.smembers(key)
                 result = await pipe.execute()
         except (RedisError, OSError) as exc:
