@@ -4,9 +4,11 @@ mode while serving, never a traceback or a lost response."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -129,3 +131,64 @@ def test_redis_out_of_memory_degrades_without_losing_responses() -> None:
             anyio.run(main)
         finally:
             srv.stop()
+
+
+def test_a_hung_redis_costs_one_call_a_timeout_then_calls_are_judged_here() -> None:
+    """Redis stopped (SIGSTOP: connections accepted, nothing answered): the call waiting on it
+    is judged by this replica's bucket after the timeout; the calls after it do not wait;
+    once Redis answers again, the shared window is used again."""
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = RedisServer(free_port(), redis_server_binary(), Path(tmp))
+        srv.start()
+        assert srv.proc is not None
+        pid = srv.proc.pid
+        try:
+
+            async def main() -> None:
+                state = RedisState(srv.url, namespace="hang")
+                limiter = state.limiter("tool:x", 100.0, 1000)  # a 10 s window
+                assert await limiter.take() == 0.0
+                os.kill(pid, signal.SIGSTOP)
+                try:
+                    t0 = time.monotonic()
+                    assert await limiter.take() == 0.0
+                    waited = time.monotonic() - t0
+                    assert 1.9 <= waited < 4.0, waited
+                    assert state.limits_outage.down
+                    t0 = time.monotonic()
+                    for _ in range(20):
+                        assert await limiter.take() == 0.0
+                    assert time.monotonic() - t0 < 0.5  # no call waits on the hung Redis
+                finally:
+                    os.kill(pid, signal.SIGCONT)
+                await anyio.sleep(1.1)  # the next probe
+                assert await limiter.take() == 0.0
+                assert not state.limits_outage.down
+                # the hit went to Redis: the window holds the first hit and this one (and
+                # the hit that timed out, when Redis read it after SIGCONT: it counts)
+                held = int(srv.command("LLEN", "hang:limits:tool:x")[1:].split(b"\r")[0])
+                assert held in (2, 3), held
+                await state.close()
+
+            anyio.run(main)
+        finally:
+            srv.stop()
+
+
+def test_a_flushed_script_cache_is_loaded_again(redis_server: RedisServer) -> None:
+    """After a Redis restart (or SCRIPT FLUSH) EVALSHA answers NOSCRIPT: the limiter sends
+    the script itself and the shared window goes on counting."""
+
+    async def main() -> None:
+        state = RedisState(redis_server.url, namespace="flush")
+        limiter = state.limiter("tool:y", 1.0, 3)
+        assert await limiter.take() == 0.0
+        assert redis_server.command("SCRIPT", "FLUSH").startswith(b"+OK")
+        assert [await limiter.take() for _ in range(2)] == [0.0, 0.0]
+        assert not state.limits_outage.down
+        wait = await limiter.take()  # the 4th call in the window: refused by Redis
+        assert 0.0 < wait <= 3.0, wait
+        assert redis_server.command("LLEN", "flush:limits:tool:y").startswith(b":3")
+        await state.close()
+
+    anyio.run(main)

@@ -1,7 +1,7 @@
 """State on Redis (``--state redis://...``): what makes N replicas behave as one server.
 
-* **Rate limits**: the ``limits`` library's moving window on Redis (one Lua script per hit; see
-  https://limits.readthedocs.io/en/stable/strategies.html#moving-window). A limit of ``r`` calls
+* **Rate limits**: the ``limits`` library's moving window on Redis (its Lua script, one
+  ``EVALSHA`` per hit on connections of the limiter's own: see ``lane``). A limit of ``r`` calls
   per second with bursts of ``b`` is ``b`` calls per ``ceil(b / r)`` seconds, for all replicas
   together: the same burst, never more than ``r`` per second over a window.
 * **Sets** (disabled tools, resources, prompts): Redis sets, changed in a transaction that
@@ -30,9 +30,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
-from limits import RateLimitItemPerSecond
-from limits.aio.storage import RedisStorage
-from limits.aio.strategies import MovingWindowRateLimiter
 from mcp.server.streamable_http import EventCallback, EventMessage, EventStore
 from mcp.types import JSONRPCMessage, jsonrpc_message_adapter
 from redis.asyncio.retry import Retry
@@ -43,6 +40,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..resume import scoped, split_scope
 from .base import Limiter, Message, State, StateError, StateUnavailable
+from .lane import ACQUIRE, WINDOW, Lane
 from .memory import LocalLimiter
 
 __all__ = ["RedisEventStore", "RedisState"]
@@ -50,16 +48,21 @@ __all__ = ["RedisEventStore", "RedisState"]
 LOGGER = logging.getLogger("mcpgen.state")
 TIMEOUT_S = 2.0
 RESYNC_S = 10.0
+PROBE_S = 1.0
+"""In an outage, rate-limited calls are judged here at once; one of them tries Redis again
+this often."""
 """Each replica reloads the shared sets this often, whatever it heard."""
 
 
 class _Outage:
-    """Logs an outage once when it starts and once when it ends."""
+    """Logs an outage once when it starts and once when it ends; while it lasts, ``wait()``
+    says whether to spare a caller the trip to Redis (one probe per ``PROBE_S``)."""
 
     def __init__(self, what: str) -> None:
-        self.what, self.down = what, False
+        self.what, self.down, self.probe_at = what, False, 0.0
 
     def failed(self, exc: BaseException) -> None:
+        self.probe_at = time.monotonic() + PROBE_S
         if not self.down:
             self.down = True
             LOGGER.warning("Redis unreachable (%s): %s", self.what, str(exc)[:200])
@@ -69,24 +72,39 @@ class _Outage:
             self.down = False
             LOGGER.warning("Redis reachable again (%s)", self.what)
 
+    def wait(self) -> bool:
+        if not self.down:
+            return False
+        now = time.monotonic()
+        if now < self.probe_at:
+            return True
+        self.probe_at = now + PROBE_S  # this caller probes; the others keep waiting
+        return False
+
 
 class RedisLimiter(Limiter):
+    __slots__ = ("expiry", "key", "limit", "local", "state")
+
     def __init__(self, state: RedisState, key: str, rate: float, burst: int | None) -> None:
-        amount = int(burst) if burst else max(1, math.ceil(rate))
-        self.item = RateLimitItemPerSecond(amount, max(1, math.ceil(amount / rate)))
-        self.key, self.state = key, state
+        self.limit = int(burst) if burst else max(1, math.ceil(rate))
+        self.expiry = max(1, math.ceil(self.limit / rate))
+        self.key, self.state = f"{state.prefix}:limits:{key}", state
         self.local = LocalLimiter(rate, burst)
 
     async def take(self) -> float:
-        strategy = self.state.strategy()
+        if self.state.limits_outage.wait():
+            return await self.local.take()
+        lane = self.state.lane
         try:
-            if await strategy.hit(self.item, self.key):
+            now = time.time()
+            if await lane.script(ACQUIRE, self.key, now, self.limit, self.expiry, 1):
                 self.state.limits_outage.ok()
                 return 0.0
-            stats = await strategy.get_window_stats(self.item, self.key)
+            window = await lane.script(WINDOW, self.key, now - self.expiry, self.limit)
             self.state.limits_outage.ok()
-            return max(0.001, stats.reset_time - time.time())
-        except Exception as exc:  # the storage's errors (wrapped), timeouts, refused connections
+            oldest = float(window[0]) if window else now
+            return max(0.001, oldest + self.expiry - time.time())
+        except Exception as exc:  # refused or closed connections, timeouts, Redis errors (OOM)
             self.state.limits_outage.failed(exc)
             return await self.local.take()
 
@@ -102,7 +120,7 @@ class RedisState(State):
         self.listen_outage = _Outage("announcements")
         self.writes_outage = _Outage("shared switches")
         self._client: aioredis.Redis | None = None
-        self._strategy: MovingWindowRateLimiter | None = None
+        self._lane: Lane | None = None
         self._listener: asyncio.Task[None] | None = None
 
     def _new_client(self) -> aioredis.Redis:
@@ -122,21 +140,11 @@ class RedisState(State):
             self._client = self._new_client()
         return self._client
 
-    def strategy(self) -> MovingWindowRateLimiter:
-        if self._strategy is None:
-            storage = RedisStorage(
-                "async+" + self.url,
-                wrap_exceptions=True,
-                implementation="redispy",
-                key_prefix=f"{self.prefix}:limits",
-                socket_connect_timeout=TIMEOUT_S,
-                socket_timeout=TIMEOUT_S,
-                # one connection (commands take turns): ~30% less CPU per hit than the
-                # pool's checkout and return on this machine (bench/bench_state.py)
-                single_connection_client=True,
-            )
-            self._strategy = MovingWindowRateLimiter(storage)
-        return self._strategy
+    @property
+    def lane(self) -> Lane:
+        if self._lane is None:
+            self._lane = Lane(self.url, TIMEOUT_S)
+        return self._lane
 
     async def check(self) -> None:
         client = self._new_client()
@@ -158,6 +166,9 @@ class RedisState(State):
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+        if self._lane is not None:
+            await self._lane.close()
+            self._lane = None
 
     async def _listen(self) -> None:
         """Deliver every announcement of the other replicas; after a broken connection,
