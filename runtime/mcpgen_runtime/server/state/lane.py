@@ -54,18 +54,20 @@ class Lane:
         self._idle: list[AbstractConnection] = []
         self._busy: dict[AbstractConnection, float] = {}
         self._watchdog: asyncio.Task[None] | None = None
-        self._sha: dict[bytes, str] = {}
+        self._sha: dict[bytes, bytes] = {}
 
-    async def script(self, text: bytes, key: str, *args: float | int) -> Any:
+    async def script(self, text: bytes, key: bytes, *args: bytes) -> Any:
         """Run the Lua script ``text`` on ``key`` (``EVALSHA``, loaded again after a Redis
-        restart flushed it). Raises redis-py's errors."""
+        restart flushed it). Raises redis-py's errors. Arguments are bytes: redis-py packs
+        them as they are (an int or a float costs it a ``repr`` and several type checks)."""
         sha = self._sha.get(text)
         if sha is None:
-            sha = self._sha[text] = hashlib.sha1(text, usedforsecurity=False).hexdigest()
+            sha = hashlib.sha1(text, usedforsecurity=False).hexdigest().encode()
+            self._sha[text] = sha
         try:
-            return await self.command("EVALSHA", sha, 1, key, *args)
+            return await self.command(b"EVALSHA", sha, b"1", key, *args)
         except NoScriptError:
-            return await self.command("EVAL", text, 1, key, *args)
+            return await self.command(b"EVAL", text, b"1", key, *args)
 
     async def command(self, *args: Any) -> Any:
         if self._watchdog is None:

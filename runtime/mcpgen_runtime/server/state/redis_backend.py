@@ -83,12 +83,13 @@ class _Outage:
 
 
 class RedisLimiter(Limiter):
-    __slots__ = ("expiry", "key", "limit", "local", "state")
+    __slots__ = ("args", "expiry", "key", "limit", "local", "state")
 
     def __init__(self, state: RedisState, key: str, rate: float, burst: int | None) -> None:
         self.limit = int(burst) if burst else max(1, math.ceil(rate))
         self.expiry = max(1, math.ceil(self.limit / rate))
-        self.key, self.state = f"{state.prefix}:limits:{key}", state
+        self.key, self.state = f"{state.prefix}:limits:{key}".encode(), state
+        self.args = (b"%d" % self.limit, b"%d" % self.expiry, b"1")  # limit, expiry, amount
         self.local = LocalLimiter(rate, burst)
 
     async def take(self) -> float:
@@ -97,10 +98,10 @@ class RedisLimiter(Limiter):
         lane = self.state.lane
         try:
             now = time.time()
-            if await lane.script(ACQUIRE, self.key, now, self.limit, self.expiry, 1):
+            if await lane.script(ACQUIRE, self.key, b"%r" % now, *self.args):
                 self.state.limits_outage.ok()
                 return 0.0
-            window = await lane.script(WINDOW, self.key, now - self.expiry, self.limit)
+            window = await lane.script(WINDOW, self.key, b"%r" % (now - self.expiry), self.args[0])
             self.state.limits_outage.ok()
             oldest = float(window[0]) if window else now
             return max(0.001, oldest + self.expiry - time.time())
