@@ -199,10 +199,15 @@ def timed_run(
 
 
 def counted_run(
-    argv: list[str], env: dict[str, str], calls: int, out: Path, extra: bytes = b""
+    argv: list[str],
+    env: dict[str, str],
+    calls: int,
+    out: Path,
+    extra: bytes = b"",
+    loop: str = "asyncio",
 ) -> int:
     """Instructions the server executes over its life (start, ``calls`` checked calls on one
-    connection, exit on SIGINT), counted by callgrind (PYTHONHASHSEED=0, ``--loop asyncio``)."""
+    connection, exit on SIGINT), counted by callgrind (PYTHONHASHSEED=0, ``--loop LOOP``)."""
     import re
     import signal
 
@@ -219,7 +224,7 @@ def counted_run(
             str(port),
             "--json-response",
             "--loop",
-            "asyncio",
+            loop,
         ],
         env={**env, "PYTHONHASHSEED": "0"},
         stdin=subprocess.DEVNULL,

@@ -13,6 +13,11 @@ Per run: calls/s, the replicas' CPU per call (both processes, /proc), and redis-
 per call. Configurations are interleaved within each repeat; the table shows medians.
 
   .venv/bin/python bench/bench_state.py                 # N=3000, 3 repeats
+  .venv/bin/python bench/bench_state.py --connections 4  # 4 connections per replica
+  .venv/bin/python bench/bench_state.py --instructions [--loop uvloop]   # callgrind
+With one sequential connection a replica sleeps in epoll during every Redis round trip, and
+the wake-up (scheduler, cold caches on this 2-core box) is billed to its CPU; with several
+connections per replica it has other requests to work on meanwhile, as a loaded server does.
 Goal (issue 23): Redis costs <= 15% server CPU per call on a rate-limited call, and nothing
 (within noise) on a call that touches no shared state.
 """
@@ -98,7 +103,56 @@ def one_run(base: Server, state: str | None, n: int, redis_pid: int | None) -> d
     }
 
 
-def counted(servers: dict[str, Server], url: str, tmp: Path, lo: int, hi: int) -> None:
+def loaded_run(
+    base: Server, state: str | None, n: int, conns: int, redis_pid: int | None
+) -> dict[str, float]:
+    """``n`` checked calls over ``conns`` keep-alive connections to each of 2 replicas at once
+    (bench_http_workers' driver)."""
+    import asyncio
+
+    import bench_http_workers as http_driver
+
+    procs, ports = [], []
+    try:
+        for _ in range(2):
+            port = free_port()
+            procs.append(
+                subprocess.Popen(
+                    [*base.cmd, "--http", "--port", str(port), "--json-response"]
+                    + (["--state", state] if state else []),
+                    env=base.env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            )
+            ports.append(port)
+        for port, proc in zip(ports, procs, strict=True):
+            http_driver.wait_ready(port, proc)
+
+        async def both(total: int) -> float:
+            t0 = time.perf_counter()
+            await asyncio.gather(*(http_driver.drive(p, conns, total // 2) for p in ports))
+            return time.perf_counter() - t0
+
+        asyncio.run(both(400))  # warm-up
+        cpu0 = sum(cpu_seconds(p.pid) for p in procs)
+        r0 = cpu_seconds(redis_pid) if redis_pid else 0.0
+        wall = asyncio.run(both(n))
+        cpu = sum(cpu_seconds(p.pid) for p in procs) - cpu0
+        rcpu = (cpu_seconds(redis_pid) - r0) if redis_pid else 0.0
+    finally:
+        for proc in procs:
+            kill_group(proc)
+    return {
+        "calls_per_s": n / wall,
+        "cpu_us_per_call": cpu / n * 1e6,
+        "redis_cpu_us_per_call": rcpu / n * 1e6,
+    }
+
+
+def counted(servers: dict[str, Server], url: str, tmp: Path, lo: int, hi: int, loop: str) -> None:
     """Instructions per call of one replica under callgrind ((I(hi) - I(lo)) / (hi - lo)):
     deterministic where the timed runs swing by +-20% on this box."""
     import bench_http_workers as http_driver
@@ -108,7 +162,9 @@ def counted(servers: dict[str, Server], url: str, tmp: Path, lo: int, hi: int) -
         for state in ("memory", "redis"):
             argv = [*srv.cmd, *(["--state", url] if state == "redis" else [])]
             counts = [
-                http_driver.counted_run(argv, srv.env, calls, tmp / f"cg.{tool}.{state}.{calls}")
+                http_driver.counted_run(
+                    argv, srv.env, calls, tmp / f"cg.{tool}.{state}.{calls}", loop=loop
+                )
                 for calls in (lo, hi)
             ]
             rows[(tool, state)] = (counts[1] - counts[0]) / (hi - lo)
@@ -117,8 +173,8 @@ def counted(servers: dict[str, Server], url: str, tmp: Path, lo: int, hi: int) -
                 file=sys.stderr,
             )
     print(
-        f"\none replica, HTTP 2026-07-28, instructions per call ((I({hi}) - I({lo})) / "
-        f"{hi - lo}, callgrind)"
+        f"\none replica, HTTP 2026-07-28, --loop {loop}, instructions per call "
+        f"((I({hi}) - I({lo})) / {hi - lo}, callgrind)"
     )
     for (tool, state), v in rows.items():
         print(f"{tool:<9}{state:<8}{v:>14,.0f}")
@@ -134,9 +190,22 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument(
+        "--connections",
+        type=int,
+        default=0,
+        metavar="C",
+        help="C concurrent connections per replica (default: one sequential connection in all)",
+    )
     ap.add_argument("--instructions", action="store_true", help="count under callgrind instead")
     ap.add_argument("--lo", type=int, default=200)
     ap.add_argument("--hi", type=int, default=1000)
+    ap.add_argument(
+        "--loop",
+        choices=["asyncio", "uvloop"],
+        default="asyncio",
+        help="the replica's event loop under --instructions (served with uvloop by default)",
+    )
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="mcpgen-bench-state-"))
     redis = None
@@ -153,18 +222,18 @@ def main() -> int:
         servers = {"plain": generate(tmp), "limited": generate(tmp, manifest, "lim")}
         redis, url = redis_server(tmp)
         if a.instructions:
-            counted(servers, url, tmp, a.lo, a.hi)
+            counted(servers, url, tmp, a.lo, a.hi, a.loop)
             return 0
         configs = [(tool, state) for tool in servers for state in ("memory", "redis")]
         runs: dict[tuple[str, str], list[dict[str, float]]] = {c: [] for c in configs}
         for rep in range(a.repeat):
             for tool, state in configs[rep % 4 :] + configs[: rep % 4]:
-                r = one_run(
-                    servers[tool],
-                    url if state == "redis" else None,
-                    a.n,
-                    redis.pid if state == "redis" else None,
-                )
+                args = (servers[tool], url if state == "redis" else None, a.n)
+                rpid = redis.pid if state == "redis" else None
+                if a.connections:
+                    r = loaded_run(*args, a.connections, rpid)
+                else:
+                    r = one_run(*args, rpid)
                 runs[(tool, state)].append(r)
                 print(
                     f"repeat {rep + 1} {tool:<8} {state:<7} "
@@ -173,8 +242,13 @@ def main() -> int:
                 )
         med = {c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()}
         print(
-            f"\n2 replicas, HTTP 2026-07-28, N={a.n} sequential checked calls alternating "
-            f"between them, median of {a.repeat}"
+            f"\n2 replicas, HTTP 2026-07-28, N={a.n} checked calls, "
+            + (
+                f"{a.connections} connections per replica"
+                if a.connections
+                else "one sequential connection alternating between them"
+            )
+            + f", median of {a.repeat}"
         )
         print(
             f"{'tool':<9}{'state':<8}{'calls/s':>9}{'replica CPU us/call':>21}"
