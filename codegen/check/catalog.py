@@ -14,6 +14,7 @@ def load_lint() -> dict[str, registry.Rule]:
         rules_names,
         rules_schema,
         rules_surface,
+        rules_toolsets,
     )
 
     return registry.RULES

@@ -16,7 +16,7 @@ from codegen import __version__
 from codegen.manifest.model import Manifest
 from codegen.naming import class_name_from, snake_identifier
 from codegen.surface import PreparedSurface, SurfaceItem, prepare_surface
-from codegen.toolset import prepare_tools
+from codegen.toolset import canonical_json, prepare_tools
 from mcpgen_runtime import API_VERSION
 
 # Public attributes of mcpgen_runtime.ToolClient: a tool method must not shadow them
@@ -69,6 +69,8 @@ class ClientIR:
     surface: PreparedSurface = PreparedSurface((), (), ())
     namespace_methods: Mapping[tuple[str, int], str] | None = None
     """``(kind, index)`` -> the method of ``client.resources`` / ``client.prompts``."""
+    toolsets_json: str | None = None
+    """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
 
     def method_of(self, item: SurfaceItem) -> str:
         return (self.namespace_methods or {})[(item.kind, item.index)]
@@ -144,4 +146,5 @@ def build_client_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         generator=f"mcpgen {__version__}",
         surface=surface,
         namespace_methods=_namespace_methods(surface),
+        toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
     )

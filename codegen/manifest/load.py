@@ -226,7 +226,16 @@ def _server(value: dict[str, Any], path: str) -> ServerInfo:
         cache_ttl_ms=_cache(s).get("ttlMs", 0),
         cache_scope=_cache(s).get("scope", "private"),
         auth=dict(s["auth"]) if isinstance(s.get("auth"), dict) else None,
+        toolsets=_toolsets(s),
     )
+
+
+def _toolsets(server: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """``server.toolsets`` with only well-typed entries (the structure check reports the rest)."""
+    t = server.get("toolsets")
+    if not isinstance(t, dict):
+        return None
+    return {k: dict(v) for k, v in t.items() if isinstance(k, str) and isinstance(v, dict)}
 
 
 def _cache(server: dict[str, Any]) -> dict[str, Any]:

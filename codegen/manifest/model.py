@@ -87,6 +87,8 @@ class ServerInfo:
     auth: dict[str, Any] | None = None
     """``server.auth`` as written (JSON spelling; the runtime resolves it with the operator's
     start-up options)."""
+    toolsets: dict[str, dict[str, Any]] | None = None
+    """``server.toolsets`` as written: name -> ``{description, default}``."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,12 @@ class ToolDef:
         """``x-mcpgen.scopes``: the OAuth scopes a caller needs for this tool."""
         ext = self.raw.get("x-mcpgen")
         return _scopes(ext.get("scopes") if isinstance(ext, dict) else None)
+
+    @property
+    def toolsets(self) -> tuple[str, ...]:
+        """``x-mcpgen.toolsets``: the toolsets this tool belongs to."""
+        ext = self.raw.get("x-mcpgen")
+        return _scopes(ext.get("toolsets") if isinstance(ext, dict) else None)
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,11 @@ def schema_errors(
                     )
                 )
             continue
+        if "propertyNames" in err.schema_path and isinstance(err.instance, str):
+            # a bad key: placed at the key itself, not at its object
+            key_ptr = pointer_from_path([*path, err.instance])
+            out.append((key_ptr, _message(err, where + " key"), "MANIFEST_SCHEMA", True))
+            continue
         out.append((ptr, _message(err, where), "MANIFEST_SCHEMA", False))
     return out
 
@@ -149,6 +154,8 @@ def _message(err: Any, where: str) -> str:
         return f"{where} must not be empty"
     if v == "uniqueItems":
         return f"{where} lists the same item twice"
+    if v == "not" and isinstance(err.validator_value, dict) and "enum" in err.validator_value:
+        return f"{where}: {describe(err.instance)} is a reserved word here"
     msg = err.message if len(err.message) <= 160 else err.message[:157] + "..."
     return f"{where}: {msg}"
 

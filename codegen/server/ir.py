@@ -79,6 +79,8 @@ class ServerIR:
     cache_ttl_ms: int = 0
     cache_scope: str = "private"
     auth_json: str | None = None
+    toolsets_json: str | None = None
+    """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
     """``server.auth`` as compact JSON (the runtime resolves it with the operator's options)."""
     surface: PreparedSurface = PreparedSurface((), (), ())
     """The manifest's resources, resource templates and prompts."""
@@ -170,5 +172,6 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         cache_ttl_ms=server.cache_ttl_ms,
         cache_scope=server.cache_scope,
         auth_json=canonical_json(server.auth) if server.auth else None,
+        toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         surface=prepare_surface(manifest, [p.names for p in prepared]),
     )

@@ -784,6 +784,35 @@ x-mcp-header: Ok}
         """,
         [(3, 13), (5, 15)],
     ),
+    (
+        "TOOLSET_UNDECLARED",
+        """
+        server:
+          toolsets: {read: {}, write: {default: false}}
+        tools:
+          - name: t
+            inputSchema: {type: object}
+            x-mcpgen: {toolsets: [read, wrtie]}
+          - name: u
+            inputSchema: {type: object}
+            x-mcpgen: {toolsets: [admin]}
+        """,
+        [(6, 33), (9, 27)],
+    ),
+    (
+        "TOOLSET_EMPTY",
+        """
+        server:
+          toolsets:
+            read: {description: Reading.}
+            write: {description: Writing.}
+        tools:
+          - name: t
+            inputSchema: {type: object}
+            x-mcpgen: {toolsets: [read]}
+        """,
+        [(4, 5)],
+    ),
 ]
 
 
@@ -800,3 +829,26 @@ def test_every_lint_rule_has_a_case() -> None:
     lint_ids = {r.id for r in catalog.load_all().values() if r.category == LINT}
     covered = {c[0] for c in CASES if c[2]}
     assert lint_ids - covered == set()
+
+
+def test_toolset_names_follow_the_schema() -> None:
+    """Toolset names go into comma-separated command-line lists: lower-case, no spaces, and
+    not the reserved ``all``/``default``; the loader reports each at its place."""
+    from codegen.manifest.load import load_manifest_text
+
+    text = (
+        "server:\n"
+        "  toolsets: {all: {}, Read Only: {}, ok: {default: maybe}}\n"
+        "tools:\n"
+        "  - name: t\n"
+        "    inputSchema: {type: object}\n"
+        "    x-mcpgen: {toolsets: [ok, 'a,b']}\n"
+    )
+    res = load_manifest_text(text, "m.yaml")
+    got = [(d.line, d.col, d.rule_id, d.message) for d in res.diagnostics]
+    assert [(2, 14), (2, 23)] == [g[:2] for g in got][:2], got  # at the keys
+    messages = " | ".join(g[3] for g in got)
+    assert "the string 'all' is a reserved word here" in messages
+    assert "'Read Only' does not match" in messages
+    assert "`server.toolsets.ok.default` must be true or false" in messages
+    assert (6, 31) in [g[:2] for g in got]  # 'a,b'

@@ -82,6 +82,11 @@ class ClientOptions(TypedDict, total=False):
     logging_callback: LoggingFnT | None
     max_input_rounds: int
     client_info: Implementation | None
+    toolsets: Sequence[str] | None
+    """Narrow the client to these toolsets' tools (``all``, ``default`` or names the
+    manifest declares), as the server's ``--toolsets``; with ``tools``, their union."""
+    tools: Sequence[str] | None
+    """Narrow the client to these tools (and ``toolsets``')."""
 
 
 class ToolClient:
@@ -95,6 +100,8 @@ class ToolClient:
     """The tools this client was generated for (set by the generated subclass)."""
     MCPGEN_SERVER: ClassVar[str] = "server"
     """The manifest's server name (shown in errors)."""
+    MCPGEN_TOOLSETS: ClassVar[str] = "{}"
+    """The manifest's ``server.toolsets`` (JSON text)."""
 
     def __init__(
         self, server: Any, *, describe: str | None = None, **options: Unpack[ClientOptions]
@@ -114,6 +121,19 @@ class ToolClient:
         self._http_refusals: Refusals | None = None
         """HTTP: the last 401/403 the server answered (``http.Refusals``)."""
         self._credentials = False
+        from .narrow import narrowed
+
+        self._selected = narrowed(
+            self.MCPGEN_TOOLS, self.MCPGEN_TOOLSETS, options.get("toolsets"), options.get("tools")
+        )
+
+    @property
+    def selected_tools(self) -> tuple[ClientTool, ...]:
+        """The tools this client may call: all of ``MCPGEN_TOOLS``, or those of the
+        ``toolsets=``/``tools=`` it was narrowed to (e.g. to hand a model fewer tools)."""
+        if self._selected is None:
+            return self.MCPGEN_TOOLS
+        return tuple(t for t in self.MCPGEN_TOOLS if t.name in self._selected)
 
     @classmethod
     def stdio(
@@ -291,7 +311,8 @@ class ToolClient:
     async def drift(self) -> list[Change]:
         """Changes of the live tools (vs ``MCPGEN_TOOLS``) that break this client."""
         live = await self.list_live_tools()
-        return breaking_changes([t.definition for t in self.MCPGEN_TOOLS], live)
+        names = None if self._selected is None else sorted(self._selected)
+        return breaking_changes([t.definition for t in self.MCPGEN_TOOLS], live, names)
 
     # -- calls (used by the generated methods) -------------------------------------------------
 
@@ -308,6 +329,11 @@ class ToolClient:
     async def _mcpgen_call(
         self, tool: ClientTool, input_model: type[BaseModel], kwargs: Mapping[str, Any]
     ) -> CallToolResult:
+        if self._selected is not None and tool.name not in self._selected:
+            raise ClientError(
+                f"{self._label}: tool {tool.name!r} is not among the tools this client was "
+                "narrowed to (toolsets=/tools=)"
+            )
         arguments = self._mcpgen_arguments(tool, input_model, kwargs)
         client = self.mcp
         refusals: list[ErrorData] = []

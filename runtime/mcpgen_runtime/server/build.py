@@ -45,6 +45,8 @@ def build_server(
     templates: Sequence[TemplateBinding] = (),
     prompts: Sequence[PromptBinding] = (),
     state: State | str | None = None,
+    toolsets: Sequence[str] | None = None,
+    tools: Sequence[str] | None = None,
 ) -> Server[Any]:
     """An SDK ``Server`` serving ``bindings`` with ``handlers`` (an instance of the generated
     base class); each schema is compiled once, on the tool's first call.
@@ -54,7 +56,9 @@ def build_server(
     template exists). ``request_state_key``, ``limits`` and ``state`` are the start-up options
     (``options.StartupOptions``) ``run_cli`` passes through the generated ``create_server``;
     ``state``: a backend, its URL (``redis://...``), or None for ``$MCPGEN_STATE_URL`` or
-    memory."""
+    memory. ``toolsets``/``tools``: serve only these (``toolsets.select``; None: their
+    environment variables, else the manifest's defaults); an unknown name raises
+    ``toolsets.SelectionError``."""
     from .state import State as _State
     from .state import open_state
 
@@ -69,8 +73,7 @@ def build_server(
         json.loads(info.limits) if isinstance(info.limits, str) else info.limits
     )
     compiled = []
-    for b in bindings:
-        definition = json.loads(b.definition_json)
+    for b, definition in _selected(bindings, info, toolsets, tools):
         ext = definition.get("x-mcpgen")
         ext = ext if isinstance(ext, dict) else {}
         tool_limits = server_limits.merged(ext.get("limits")).merged(limits)
@@ -98,6 +101,14 @@ def build_server(
     surface = _surface(runtime, handlers, resources, templates, prompts, page_size)
     runtime.scopes = _scope_policy(runtime)
     runtime.auth_manifest = json.loads(info.auth) if isinstance(info.auth, str) else info.auth
+    from .toolsets import declared_toolsets
+
+    runtime.selection = (len(bindings), declared_toolsets(info.toolsets))
+    if len(compiled) < len(bindings):
+        served = {t.name for t in compiled}
+        runtime.switches.unserved = frozenset(
+            n for n in (json.loads(b.definition_json)["name"] for b in bindings) if n not in served
+        )
     cache = CacheHint(
         ttl_ms=info.cache_ttl_ms if list_ttl_ms is None else list_ttl_ms,
         # lists that show each caller what its scopes allow are that caller's alone
@@ -148,6 +159,21 @@ def build_server(
         replica = Replica(backend, switches, res.updated_here if res is not None else None)
         replica.install(server.middleware)
     return server
+
+
+def _selected(
+    bindings: Sequence[ToolBinding],
+    info: ServerInfo,
+    toolsets: Sequence[str] | None,
+    tools: Sequence[str] | None,
+) -> list[tuple[ToolBinding, dict[str, Any]]]:
+    """The bindings this process serves, with their parsed definitions."""
+    from .toolsets import declared_toolsets, from_environment, select
+
+    parsed = [(b, json.loads(b.definition_json)) for b in bindings]
+    chosen = from_environment(toolsets, tools)
+    keep = select([d for _, d in parsed], declared_toolsets(info.toolsets), *chosen, what="--")
+    return [pair for pair, kept in zip(parsed, keep, strict=True) if kept]
 
 
 def _declared_headers(runtime: ToolsRuntime[Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
 
-from . import flags
+from . import flags, toolsets
 
 if TYPE_CHECKING:
     from .options import StartupOptions
@@ -122,6 +122,8 @@ def _startup(spec: Mapping[str, Any]) -> StartupOptions:
         "limits": spec.get("limits"),
         "request_state_key": bytes.fromhex(key) if key else None,
         "state": spec.get("state"),
+        "toolsets": spec.get("toolsets"),
+        "tools": spec.get("tools"),
     }
 
 
@@ -177,6 +179,9 @@ def start_line(server: Server[Any], opts: argparse.Namespace, oauth: Any = None)
     else:
         where = "stdio"
     what = f"{server.name} {server.version}" if server.version else server.name
+    runtime = getattr(server, "mcpgen_runtime", None)
+    if runtime is not None and len(runtime.tools) < runtime.selection[0]:
+        where += f", {len(runtime.tools)} of {runtime.selection[0]} tools (--list-toolsets)"
     return (
         f"mcpgen: {what} serving MCP over {where} "
         f"(protocol revisions {REVISIONS[0]} to {REVISIONS[-1]})"
@@ -255,8 +260,18 @@ def run_cli(
         "oauth": oauth,
         "request_state_key": key.hex() if key else None,
         "state": opts.state,
+        "toolsets": ["all"] if opts.list_toolsets else toolsets.split(opts.toolsets),
+        "tools": toolsets.split(opts.tools),
     }
-    server = create(handlers, page_size=opts.page_size, **_startup(spec))
+    try:
+        server = create(handlers, page_size=opts.page_size, **_startup(spec))
+    except toolsets.SelectionError as exc:
+        parser.error(str(exc))
+    runtime = server.mcpgen_runtime  # type: ignore[attr-defined]
+    if opts.list_toolsets:
+        defs = [t.definition for t in runtime.tools]
+        print(toolsets.describe(defs, runtime.selection[1]))
+        return
     settings = None
     if opts.http:
         from .auth.config import AuthConfigError

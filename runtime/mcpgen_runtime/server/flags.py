@@ -68,6 +68,28 @@ def parser(prog: str | None) -> argparse.ArgumentParser:
         "updates, resumable streams): redis://HOST:PORT/DB (pip install "
         "'mcpgen-runtime[redis]'), or memory (default; also $MCPGEN_STATE_URL)",
     )
+    sel = parser.add_argument_group(
+        "which tools to serve (default: every tool except those of toolsets the manifest "
+        "marks default: false)"
+    )
+    sel.add_argument(
+        "--toolsets",
+        default=None,
+        metavar="A,B",
+        help="serve the tools of these toolsets ('all', 'default' or declared names; also "
+        "$MCPGEN_TOOLSETS)",
+    )
+    sel.add_argument(
+        "--tools",
+        default=None,
+        metavar="X,Y",
+        help="serve these tools (with --toolsets: these too; also $MCPGEN_TOOLS)",
+    )
+    sel.add_argument(
+        "--list-toolsets",
+        action="store_true",
+        help="print the toolsets and their tools, then exit",
+    )
     lim = parser.add_argument_group("limits (override the manifest for every tool; 0 = off)")
     lim.add_argument("--tool-timeout", type=float, default=None, metavar="SECONDS")
     lim.add_argument("--max-argument-bytes", type=int, default=None, metavar="BYTES")

@@ -26,6 +26,11 @@ class StartupOptions(TypedDict, total=False):
     limits: Mapping[str, Any] | None
     """Limits for every tool, JSON spelling (``timeoutSeconds``, ``maxArgumentBytes``,
     ``rateLimit``); they override the manifest's."""
+    toolsets: list[str] | None
+    """Serve only these toolsets' tools (``--toolsets``; ``all``, ``default``); None:
+    ``$MCPGEN_TOOLSETS``, else the manifest's default toolsets (see ``toolsets``)."""
+    tools: list[str] | None
+    """Serve these tools too (``--tools``); None: ``$MCPGEN_TOOLS``."""
     state: State | str | None
     """What replicas share (``--state``): a backend, ``redis://...``, or None for
     ``$MCPGEN_STATE_URL`` (unset: this process's memory)."""

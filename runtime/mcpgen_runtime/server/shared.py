@@ -27,7 +27,7 @@ __all__ = ["Replica", "Switches"]
 class Switches:
     """The disabled ``kind`` (``tools``, ``resources``, ``prompts``) of one server."""
 
-    __slots__ = ("kind", "known", "announce", "state", "disabled")
+    __slots__ = ("kind", "known", "announce", "state", "disabled", "unserved")
 
     def __init__(
         self,
@@ -38,12 +38,15 @@ class Switches:
     ) -> None:
         self.kind, self.known, self.announce, self.state = kind, known, announce, state
         self.disabled: frozenset[str] = frozenset()
+        self.unserved: frozenset[str] = frozenset()
+        """Names the package has but this process does not serve (``--toolsets``): they may
+        be switched (for the replicas that serve them) and are ignored here."""
 
     async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool:
         """Enable or disable ``names`` everywhere; announce a change once. True when the set
         changed. Raises ``ValueError`` for unknown names, and ``StateUnavailable`` (a
         ``ToolError``) when the shared state is unavailable."""
-        unknown = [n for n in names if n not in self.known]
+        unknown = [n for n in names if n not in self.known and n not in self.unserved]
         if unknown:
             raise ValueError(f"unknown {self.kind}: {', '.join(unknown)}")
         after = await self.state.update_set(self.kind, names, add=not enabled)

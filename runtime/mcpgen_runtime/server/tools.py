@@ -94,6 +94,9 @@ class ToolsRuntime(Generic[H]):
         """The manifest's ``server.auth`` (``ServerInfo.auth``), resolved by ``run_cli``."""
         self.expose_token = False
         """Whether handlers see the raw access token (``--auth-expose-token``)."""
+        self.selection: tuple[int, dict[str, dict[str, Any]]] = (0, {})
+        """(how many tools the package has, the toolsets it declares), set by ``build_server``;
+        ``tools`` holds the ones this process serves (``--toolsets``/``--tools``)."""
 
     # -- list_changed -------------------------------------------------------------------------
 

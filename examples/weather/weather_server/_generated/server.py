@@ -26,6 +26,7 @@ SERVER_INFO: Final = ServerInfo(
     description="Current weather and forecasts (demo data, no network).",
     instructions="Use get_weather for current conditions; get_forecast for the next days.",
     website_url=None,
+    toolsets='{"current":{"description":"Current conditions and maps."},"forecast":{"description":"Forecasts for the next days."},"diagnostics":{"description":"Tools that show how errors look."}}',
 )
 
 BINDINGS: Final[tuple[ToolBinding, ...]] = (

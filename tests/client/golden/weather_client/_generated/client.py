@@ -82,6 +82,9 @@ class WeatherClient(_rt.ToolClient):
 
     MCPGEN_TOOLS: ClassVar[tuple[_rt.ClientTool, ...]] = _TOOLS
     MCPGEN_SERVER: ClassVar[str] = "weather"
+    MCPGEN_TOOLSETS: ClassVar[str] = (
+        '{"current":{"description":"Current conditions and maps."},"forecast":{"description":"Forecasts for the next days."},"diagnostics":{"description":"Tools that show how errors look."}}'
+    )
 
     @property
     def resources(self) -> WeatherClientResources:

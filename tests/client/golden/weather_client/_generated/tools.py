@@ -14,22 +14,22 @@ from mcpgen_runtime import ClientTool
 TOOLS: Final[tuple[ClientTool, ...]] = (
     ClientTool(
         "get_weather",
-        '{"name":"get_weather","title":"Current weather","description":"Get the current weather for a city.","annotations":{"readOnlyHint":true,"openWorldHint":false},"inputSchema":{"type":"object","properties":{"city":{"type":"string","minLength":1,"description":"City name, e.g. \\"Paris\\"."},"units":{"type":"string","enum":["metric","imperial"],"default":"metric","description":"Unit system of the temperature."}},"required":["city"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"city":{"type":"string"},"temperature":{"type":"number","description":"Degrees in the requested units."},"units":{"type":"string","enum":["metric","imperial"]},"condition":{"type":"string"},"humidity":{"type":"integer","minimum":0,"maximum":100}},"required":["city","temperature","units","condition","humidity"]}}',
+        '{"name":"get_weather","title":"Current weather","description":"Get the current weather for a city.","annotations":{"readOnlyHint":true,"openWorldHint":false},"x-mcpgen":{"toolsets":["current"]},"inputSchema":{"type":"object","properties":{"city":{"type":"string","minLength":1,"description":"City name, e.g. \\"Paris\\"."},"units":{"type":"string","enum":["metric","imperial"],"default":"metric","description":"Unit system of the temperature."}},"required":["city"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"city":{"type":"string"},"temperature":{"type":"number","description":"Degrees in the requested units."},"units":{"type":"string","enum":["metric","imperial"]},"condition":{"type":"string"},"humidity":{"type":"integer","minimum":0,"maximum":100}},"required":["city","temperature","units","condition","humidity"]}}',
         "2020-12",
     ),
     ClientTool(
         "get_forecast",
-        '{"name":"get_forecast","title":"Forecast","description":"Daily forecast for the next days.","inputSchema":{"type":"object","properties":{"location":{"$ref":"#/$defs/Location","description":"Where to forecast."},"days":{"description":"How many days, 1 to 7.","type":"integer","minimum":1,"maximum":7,"default":3}},"required":["location"],"$defs":{"Location":{"type":"object","properties":{"city":{"type":"string"},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"required":["city"]}}},"outputSchema":{"type":"object","properties":{"location":{"$ref":"#/$defs/Location"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"condition":{"type":"string","enum":["sunny","cloudy","rain","snow"]}},"required":["date","high","low","condition"]}}},"required":["location","days"],"$defs":{"Location":{"type":"object","properties":{"city":{"type":"string"},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"required":["city"]}}}}',
+        '{"name":"get_forecast","title":"Forecast","description":"Daily forecast for the next days.","x-mcpgen":{"toolsets":["forecast"]},"inputSchema":{"type":"object","properties":{"location":{"$ref":"#/$defs/Location","description":"Where to forecast."},"days":{"description":"How many days, 1 to 7.","type":"integer","minimum":1,"maximum":7,"default":3}},"required":["location"],"$defs":{"Location":{"type":"object","properties":{"city":{"type":"string"},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"required":["city"]}}},"outputSchema":{"type":"object","properties":{"location":{"$ref":"#/$defs/Location"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"condition":{"type":"string","enum":["sunny","cloudy","rain","snow"]}},"required":["date","high","low","condition"]}}},"required":["location","days"],"$defs":{"Location":{"type":"object","properties":{"city":{"type":"string"},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"required":["city"]}}}}',
         "2020-12",
     ),
     ClientTool(
         "weather-map",
-        '{"name":"weather-map","title":"Weather map","description":"A small weather map image of a city, plus a link to the full map.","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name."}},"required":["city"]}}',
+        '{"name":"weather-map","title":"Weather map","description":"A small weather map image of a city, plus a link to the full map.","x-mcpgen":{"toolsets":["current"]},"inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name."}},"required":["city"]}}',
         None,
     ),
     ClientTool(
         "report_outage",
-        '{"name":"report_outage","description":"Always fails (demonstrates tool execution errors).","inputSchema":{"type":"object","properties":{"station":{"type":"string","description":"Weather station id."}},"required":["station"]}}',
+        '{"name":"report_outage","description":"Always fails (demonstrates tool execution errors).","x-mcpgen":{"toolsets":["diagnostics"]},"inputSchema":{"type":"object","properties":{"station":{"type":"string","description":"Weather station id."}},"required":["station"]}}',
         None,
     ),
 )
