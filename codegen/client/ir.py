@@ -30,6 +30,7 @@ RESERVED_METHODS: frozenset[str] = frozenset(
         "list_live_tools",
         "mcp",
         "protocol_version",
+        "selected_tools",
         "server_info",
         "stdio",
         "sync",

@@ -27,6 +27,7 @@ NASTY = [
     *SERVER_NASTY,
     "stdio",
     "with_options",
+    "selected_tools",
     "mcp",
     "sync",
     "a-b",
