@@ -55,6 +55,11 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
         "drift",
         "Compare a live MCP server's tools with a manifest (breaking-change rules).",
     ),
+    "install": (
+        "codegen.commands.install",
+        "install",
+        "Add a generated server to an MCP client's configuration (Claude, Cursor, VS Code, ...).",
+    ),
     "init": (
         "codegen.commands.init",
         "init",
