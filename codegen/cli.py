@@ -45,6 +45,11 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
         "client",
         "Generate a typed MCP client package from a manifest.",
     ),
+    "cli": (
+        "codegen.commands.client",
+        "cli",
+        "Generate a command line for a manifest's tools (a click CLI on the typed client).",
+    ),
     "pull": (
         "codegen.commands.pull",
         "pull",

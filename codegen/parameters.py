@@ -43,6 +43,8 @@ class Param:
     default: str | None
     """Python source of the default, or None for a required parameter."""
     description: str | None
+    prop: str = ""
+    """The inputSchema property this parameter fills (the JSON name)."""
 
     @property
     def required(self) -> bool:
@@ -221,6 +223,7 @@ def _param(f: ast.AnnAssign, name: str, rewrite: _Rewrite, props: Mapping[str, A
         annotation,
         default,
         desc if isinstance(desc, str) and desc.strip() else None,
+        prop,
     )
 
 

@@ -15,7 +15,16 @@ from codegen.packages import Generated, Outcome, PackageSpec, Rendered
 if TYPE_CHECKING:
     from codegen.manifest.model import Manifest
 
-__all__ = ["SPEC", "Outcome", "RenderedClient", "build_client_package", "render_client"]
+__all__ = [
+    "CLI_SPEC",
+    "SPEC",
+    "Outcome",
+    "RenderedClient",
+    "build_cli_package",
+    "build_client_package",
+    "render_cli",
+    "render_client",
+]
 
 OWNED_DIR = packages.OWNED_DIR
 USER_FILES = layout.USER_FILES
@@ -28,6 +37,13 @@ SPEC = PackageSpec(
     extra_parts=("python {}.{}".format(*sys.version_info[:2]),),
 )
 
+CLI_SPEC = PackageSpec(
+    kind="cli",
+    templates=layout.CLI_TEMPLATES,
+    user_files=layout.CLI_USER_FILES,
+    extra_parts=SPEC.extra_parts,
+)
+
 RenderedClient = Rendered
 
 
@@ -37,6 +53,25 @@ def _generate(loaded: Manifest, package: str, manifest_name: str) -> Generated:
 
     files = generate_client(build_client_ir(loaded, package=package, manifest_name=manifest_name))
     return Generated(owned=dict(files.owned), user=files.user)
+
+
+def _generate_cli(loaded: Manifest, package: str, manifest_name: str) -> Generated:
+    from codegen.client.generate import generate_client
+    from codegen.client.ir import build_client_ir
+
+    ir = build_client_ir(loaded, package=package, manifest_name=manifest_name, cli=True)
+    files = generate_client(ir)
+    return Generated(owned=dict(files.owned), user=files.user)
+
+
+def build_cli_package(manifest: Path, out_dir: Path, package: str, *, check: bool) -> Outcome:
+    """``mcpgen cli``: the client package plus ``_generated/cli.py`` and, once, ``__main__.py``."""
+    return packages.build(CLI_SPEC, manifest, out_dir, package, check=check, generate=_generate_cli)
+
+
+def render_cli(manifest: Path, package: str) -> Rendered:
+    """What ``mcpgen cli`` writes, in memory."""
+    return packages.render(CLI_SPEC, manifest, package, _generate_cli)
 
 
 def render_client(manifest: Path, package: str) -> Rendered:

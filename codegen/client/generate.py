@@ -13,7 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codegen.client.ir import ClientIR, ClientToolIR
-from codegen.client.layout import OWNED_TEMPLATES, USER_TEMPLATES
+from codegen.client.layout import (
+    CLI_OWNED_TEMPLATES,
+    CLI_USER_TEMPLATES,
+    OWNED_TEMPLATES,
+    USER_TEMPLATES,
+)
 from codegen.parameters import ModelsInfo, tool_models
 from codegen.render import header_line, render
 
@@ -35,6 +40,13 @@ def generate_client(ir: ClientIR) -> ClientFiles:
         for rel, template in OWNED_TEMPLATES.items()
     }
     user = {rel: render(template, ir=ir) for rel, template in USER_TEMPLATES.items()}
+    if ir.cli_names is not None:
+        from codegen.client.cli_table import cli_commands
+
+        commands = cli_commands(ir.cli_names, ir.tools, info.methods)
+        for rel, template in CLI_OWNED_TEMPLATES.items():
+            owned[rel] = render(template, header=header, ir=ir, commands=commands)
+        user.update({rel: render(t, ir=ir) for rel, t in CLI_USER_TEMPLATES.items()})
     return ClientFiles(owned=owned, user=user)
 
 

@@ -72,6 +72,8 @@ class ClientIR:
     """``(kind, index)`` -> the method of ``client.resources`` / ``client.prompts``."""
     toolsets_json: str | None = None
     """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
+    cli_names: tuple[str, ...] | None = None
+    """``mcpgen cli``: each tool's subcommand name (None: no CLI)."""
 
     def method_of(self, item: SurfaceItem) -> str:
         return (self.namespace_methods or {})[(item.kind, item.index)]
@@ -111,7 +113,14 @@ def _namespace_methods(surface: PreparedSurface) -> dict[tuple[str, int], str]:
     return out
 
 
-def build_client_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ClientIR:
+def build_client_ir(
+    manifest: Manifest, *, package: str, manifest_name: str, cli: bool = False
+) -> ClientIR:
+    cli_names = None
+    if cli:
+        from codegen.client.cli_table import command_names
+
+        cli_names = command_names(manifest)
     prepared = prepare_tools(manifest, package=package, reserved=RESERVED_METHODS)
     tools = [
         ClientToolIR(
@@ -148,4 +157,5 @@ def build_client_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         surface=surface,
         namespace_methods=_namespace_methods(surface),
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
+        cli_names=cli_names,
     )

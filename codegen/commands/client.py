@@ -27,3 +27,20 @@ def client(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
 
     outcome = build_client_package(manifest, out_dir, package, check=check)
     report(outcome, "client", manifest, out_dir, package, check)
+
+
+@click.command(name="cli")
+@package_options("weather_cli")
+def cli(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
+    """Generate a command line for MANIFEST's tools: the typed client package plus a click CLI,
+    one subcommand per tool with options typed from its inputSchema (required as required,
+    enums as choices, defaults shown), results as JSON.
+
+    Writes OUT/PACKAGE/_generated/ (rewritten every run) and, once, OUT/PACKAGE/__init__.py and
+    __main__.py. Run it: `python -m PACKAGE --stdio "python -m weather_server" get-weather
+    --city Paris`, or `--url http://127.0.0.1:8000/mcp`.
+    """
+    from codegen.client.build import build_cli_package
+
+    outcome = build_cli_package(manifest, out_dir, package, check=check)
+    report(outcome, "cli", manifest, out_dir, package, check)

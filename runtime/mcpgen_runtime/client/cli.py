@@ -1,0 +1,346 @@
+"""The command line of a generated CLI package (``mcpgen cli``): a click group on the typed
+client, one subcommand per tool, built from the table the package generates.
+
+Exit codes: 0 the call answered; 1 the tool answered an error (``isError``); 2 usage or
+arguments the tool's schema refuses; 3 the server could not be reached or answered outside
+the protocol. Results are JSON on stdout; messages on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import anyio
+import click
+
+from .base import ToolClient
+from .errors import ArgumentsError, ClientError, ToolCallError
+
+__all__ = ["CliOption", "ToolCommand", "run_tool_cli"]
+
+EXIT_TOOL_ERROR, EXIT_USAGE, EXIT_UNREACHABLE = 1, 2, 3
+
+
+class CliOption:
+    """One option of a tool's subcommand: ``--flag`` -> the client method's ``param``."""
+
+    __slots__ = ("flag", "param", "kind", "required", "help", "default", "choices", "multiple")
+
+    def __init__(
+        self,
+        flag: str,
+        param: str,
+        kind: str,
+        *,
+        required: bool = False,
+        help: str | None = None,  # noqa: A002 - click's word
+        default: str | None = None,
+        choices: Sequence[str] = (),
+        multiple: bool = False,
+    ) -> None:
+        self.flag, self.param, self.kind = flag, param, kind
+        """``kind``: str, int, float, bool or json (any other schema: a JSON text)."""
+        self.required, self.help, self.default = required, help, default
+        """``default``: the schema's default, shown in the help (the server applies it)."""
+        self.choices, self.multiple = tuple(choices), multiple
+
+    def click_option(self) -> click.Option:
+        types: dict[str, Any] = {"str": click.STRING, "int": click.INT, "float": click.FLOAT}
+        text = self.help or ""
+        if self.kind == "json":
+            text = (text + " (JSON)").strip()
+        if self.default is not None:
+            text = f"{text}  [default: {self.default}]".strip()
+        shown = False
+        if self.kind == "bool":
+            return click.Option(
+                [f"--{self.flag}/--no-{self.flag}", self.param],
+                default=None,
+                required=self.required,
+                help=text,
+                show_default=shown,
+            )
+        kind: Any = click.Choice(self.choices) if self.choices else types.get(self.kind, str)
+        return click.Option(
+            [f"--{self.flag}", self.param],
+            type=kind,
+            required=self.required,
+            multiple=self.multiple,
+            help=text,
+            show_default=shown,
+            metavar="JSON" if self.kind == "json" else None,
+        )
+
+    def value(self, raw: Any) -> Any:
+        if raw is None or (self.multiple and not raw):
+            return None
+        if self.kind == "json":
+            try:
+                return json.loads(raw)
+            except ValueError as exc:
+                raise click.BadParameter(f"not JSON: {exc}", param_hint=f"--{self.flag}") from None
+        return list(raw) if self.multiple else raw
+
+
+class ToolCommand:
+    """One tool as a subcommand: its name on the command line, the client method, the help."""
+
+    __slots__ = ("name", "tool", "method", "help", "options")
+
+    def __init__(
+        self, name: str, tool: str, method: str, help: str | None, options: Sequence[CliOption]
+    ) -> None:  # noqa: A002
+        self.name, self.tool, self.method, self.help = name, tool, method, help
+        self.options = tuple(options)
+
+
+def _json_out(value: Any) -> None:
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    elif hasattr(value, "content") and not isinstance(value, dict):  # CallResult
+        value = _content(value)
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _content(result: Any) -> Any:
+    from pydantic import BaseModel
+
+    blocks = [
+        b.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if isinstance(b, BaseModel)
+        else b
+        for b in getattr(result, "content", [])
+    ]
+    out: dict[str, Any] = {"content": blocks}
+    structured = getattr(result, "structured", None)
+    if structured is not None:
+        out["structuredContent"] = structured
+    return out
+
+
+def _connect(client_cls: type[ToolClient], params: dict[str, Any]) -> ToolClient:
+    stdio, url = params.get("stdio"), params.get("url")
+    if bool(stdio) == bool(url):
+        raise click.UsageError("give the server: --stdio COMMAND or --url URL")
+    options: dict[str, Any] = {}
+    for key in ("toolsets", "tools"):
+        names = [n.strip() for n in (params.get(key) or "").split(",") if n.strip()]
+        if names:
+            options[key] = names
+    if params.get("timeout") is not None:
+        options["timeout"] = params["timeout"]
+    try:
+        if stdio:
+            # the server command gets this shell's environment, as a command run from it would
+            return client_cls.stdio(stdio, env=dict(os.environ), **options)
+        return client_cls.http(str(url), token=params.get("token") or None, **options)
+    except ValueError as exc:  # an unknown toolset or tool
+        raise click.UsageError(str(exc)) from None
+
+
+def _call(ctx: click.Context, body: Callable[[ToolClient], Any]) -> None:
+    client = _connect(ctx.obj["client_cls"], ctx.obj["params"])
+
+    async def go() -> Any:
+        async with client as connected:
+            return await body(connected)
+
+    try:
+        result = anyio.run(go)
+    except click.ClickException:
+        raise
+    except ArgumentsError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    except ToolCallError as exc:
+        click.echo(f"error: {exc}", err=True)
+        if exc.structured is not None or exc.content:
+            _json_out({"isError": True, **_content(exc)})
+        sys.exit(EXIT_TOOL_ERROR)
+    except ClientError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_UNREACHABLE)
+    except Exception as exc:  # noqa: BLE001 - a bug here or in the SDK: one line, no traceback
+        click.echo(f"error: {type(exc).__name__}: {exc} (a bug: please report it)", err=True)
+        sys.exit(EXIT_UNREACHABLE)
+    _json_out(result)
+
+
+def _tool_command(cmd: ToolCommand) -> click.Command:
+    def callback(**kwargs: Any) -> None:
+        args = {o.param: o.value(kwargs.get(o.param)) for o in cmd.options}
+        args = {k: v for k, v in args.items() if v is not None}
+        ctx = click.get_current_context()
+
+        async def body(client: ToolClient) -> Any:
+            return await getattr(client, cmd.method)(**args)
+
+        _call(ctx, body)
+
+    return click.Command(
+        cmd.name,
+        callback=callback,
+        params=[o.click_option() for o in cmd.options],
+        help=cmd.help,
+        short_help=(cmd.help or "").split("\n")[0][:80] or None,
+    )
+
+
+def _surface_commands(resources: bool, prompts: bool) -> list[click.Command]:
+    out: list[click.Command] = []
+    if resources:
+        group = click.Group("resources", help="The server's resources.")
+
+        @group.command("list", help="resources/list (every page).")
+        @click.pass_context
+        def list_resources(ctx: click.Context) -> None:
+            async def body(client: ToolClient) -> Any:
+                found: list[Any] = []
+                cursor: str | None = None
+                for _ in range(1000):
+                    page = await client.mcp.list_resources(cursor=cursor)
+                    found.extend(page.resources)
+                    cursor = page.next_cursor
+                    if cursor is None:
+                        break
+                return {
+                    "resources": [
+                        r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in found
+                    ]
+                }
+
+            _call(ctx.find_root(), body)
+
+        @group.command("read", help="resources/read URI.")
+        @click.argument("uri")
+        @click.pass_context
+        def read_resource(ctx: click.Context, uri: str) -> None:
+            async def body(client: ToolClient) -> Any:
+                return await client.resources.read(uri)  # type: ignore[attr-defined]
+
+            _call(ctx.find_root(), body)
+
+        out.append(group)
+    if prompts:
+        group = click.Group("prompts", help="The server's prompts.")
+
+        @group.command("get", help="prompts/get NAME with --arg KEY=VALUE (repeatable).")
+        @click.argument("name")
+        @click.option("--arg", "pairs", multiple=True, metavar="KEY=VALUE")
+        @click.pass_context
+        def get_prompt(ctx: click.Context, name: str, pairs: tuple[str, ...]) -> None:
+            arguments: dict[str, str] = {}
+            for pair in pairs:
+                key, sep, value = pair.partition("=")
+                if not sep:
+                    raise click.BadParameter("use KEY=VALUE", param_hint="--arg")
+                arguments[key] = value
+
+            async def body(client: ToolClient) -> Any:
+                return await client.prompts.get(name, arguments)  # type: ignore[attr-defined]
+
+            _call(ctx.find_root(), body)
+
+        out.append(group)
+    return out
+
+
+def _names(text: str | None) -> list[str] | None:
+    return [n.strip() for n in (text or "").split(",") if n.strip()] or None
+
+
+class _NarrowedGroup(click.Group):
+    """Lists and runs only the subcommands of the tools ``--toolsets``/``--tools`` (or
+    ``$MCPGEN_TOOLSETS``/``$MCPGEN_TOOLS``) select, as the server and the client narrow."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tools: dict[str, str] = {}
+        self.client_cls: type[ToolClient] = ToolClient
+
+    def _selected(self, ctx: click.Context) -> frozenset[str] | None:
+        from .narrow import narrowed
+
+        # --help is eager: it runs before --toolsets/--tools are read; then the environment
+        sets = _names(ctx.params.get("toolsets") or os.environ.get("MCPGEN_TOOLSETS"))
+        tools = _names(ctx.params.get("tools") or os.environ.get("MCPGEN_TOOLS"))
+        try:
+            return narrowed(
+                self.client_cls.MCPGEN_TOOLS, self.client_cls.MCPGEN_TOOLSETS, sets, tools
+            )
+        except ValueError as exc:
+            raise click.UsageError(str(exc), ctx) from None
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        chosen = self._selected(ctx)
+        names = super().list_commands(ctx)
+        return [
+            n for n in names if chosen is None or n not in self.tools or self.tools[n] in chosen
+        ]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        chosen = self._selected(ctx)
+        if chosen is not None and cmd_name in self.tools and self.tools[cmd_name] not in chosen:
+            raise click.UsageError(
+                f"{cmd_name!r} is left out by --toolsets/--tools (selected: "
+                f"{', '.join(sorted(chosen)) or 'none'})",
+                ctx,
+            )
+        return super().get_command(ctx, cmd_name)
+
+
+def run_tool_cli(
+    client_cls: type[ToolClient],
+    commands: Sequence[ToolCommand],
+    *,
+    prog: str,
+    resources: bool = False,
+    prompts: bool = False,
+    argv: Sequence[str] | None = None,
+) -> None:
+    """Build the click group and run it (``argv`` None: the process's arguments)."""
+
+    @click.group(
+        cls=_NarrowedGroup,
+        name=prog,
+        help=f"Call the tools of the {client_cls.MCPGEN_SERVER!r} MCP server; results are JSON.",
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    @click.option(
+        "--stdio",
+        metavar="COMMAND",
+        envvar="MCPGEN_CLI_STDIO",
+        help="Start the server: a command line.",
+    )
+    @click.option("--url", metavar="URL", envvar="MCPGEN_CLI_URL", help="A Streamable HTTP server.")
+    @click.option(
+        "--token", envvar="MCPGEN_TOKEN", help="Bearer token for --url (prefer $MCPGEN_TOKEN)."
+    )
+    @click.option("--timeout", type=float, default=None, help="Seconds per call.")
+    @click.option(
+        "--toolsets",
+        default=None,
+        metavar="A,B",
+        envvar="MCPGEN_TOOLSETS",
+        help="Only these toolsets' tools.",
+    )
+    @click.option(
+        "--tools", default=None, metavar="X,Y", envvar="MCPGEN_TOOLS", help="Only these tools."
+    )
+    @click.pass_context
+    def group(ctx: click.Context, /, **params: Any) -> None:
+        ctx.obj = {"client_cls": client_cls, "params": params}
+
+    for cmd in commands:
+        group.add_command(_tool_command(cmd))
+        group.tools[cmd.name] = cmd.tool
+    group.client_cls = client_cls
+    for extra in _surface_commands(resources, prompts):
+        group.add_command(extra)
+    group.main(args=list(argv) if argv is not None else None, prog_name=prog)
