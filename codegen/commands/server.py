@@ -31,3 +31,10 @@ def server(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
         from codegen.server.registration import launch_for, registration_text
 
         echo(registration_text(outcome.name, launch_for(package, out_dir, sys.executable)))
+        import shlex
+
+        echo(
+            "  Or let mcpgen add it (claude-desktop, claude-code, cursor, vscode, gemini-cli):\n"
+            f"    mcpgen install vscode {shlex.quote(str(manifest))} --out "
+            f"{shlex.quote(str(out_dir))} --package {package}"
+        )

@@ -263,3 +263,32 @@ def test_bad_usage(tmp_path: Path, project: Path, args: list[str], message: str)
     assert message in done.stderr
     assert "Traceback" not in done.stderr
     assert not (home / ".cursor").exists()
+
+
+def test_the_next_step_mcpgen_server_prints_works_as_printed(tmp_path: Path) -> None:
+    """`mcpgen server` prints an `mcpgen install ...` line for a new package: run it as printed."""
+    import shlex
+
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(WEATHER / "tools.yaml", work / "tools.yaml")
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    made = subprocess.run(
+        [*_mcpgen(), "server", "tools.yaml", "--out", "build", "--package", "wx"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    (line,) = [
+        x.strip() for x in made.stderr.splitlines() if x.strip().startswith("mcpgen install ")
+    ]
+    argv = shlex.split(line)
+    done = subprocess.run(
+        [*_mcpgen(), *argv[1:]], cwd=work, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    entry = _plain((work / ".vscode" / "mcp.json").read_text())["servers"]["weather"]
+    assert entry["args"] == ["-m", "wx"] and entry["env"] == {"PYTHONPATH": str(work / "build")}
