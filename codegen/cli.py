@@ -60,6 +60,11 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
         "drift",
         "Compare a live MCP server's tools with a manifest (breaking-change rules).",
     ),
+    "export": (
+        "codegen.commands.export",
+        "export",
+        "Export documents derived from a manifest (the static capability summary).",
+    ),
     "install": (
         "codegen.commands.install",
         "install",
