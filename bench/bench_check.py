@@ -41,8 +41,8 @@ def wall(cmd: list[str], expect: int = 0) -> float:
 
 def in_process(path: Path, n: int) -> tuple[float, float]:
     """(median load seconds, median rules seconds) for a warm process."""
-    from codegen.check.runner import check_manifest
     from codegen.check.config import RuleConfig
+    from codegen.check.runner import check_manifest
     from codegen.manifest.load import load_manifest
 
     cfg = RuleConfig()
