@@ -65,6 +65,11 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
         "export",
         "Export documents derived from a manifest (the static capability summary).",
     ),
+    "import": (
+        "codegen.commands.importer",
+        "import_group",
+        "Write a manifest from an OpenAPI 3.0/3.1 document (mcpgen import openapi).",
+    ),
     "install": (
         "codegen.commands.install",
         "install",

@@ -1,0 +1,129 @@
+"""``mcpgen import openapi SPEC -o FILE``: a manifest from an OpenAPI 3.0/3.1 document.
+
+Thin: load and validate (``codegen.openapi.load``), convert (``codegen.openapi.convert``,
+pure), write the manifest atomically, report what was skipped or renamed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+
+from codegen.errors import McpgenError
+
+
+@click.group("import")
+def import_group() -> None:
+    """Write a manifest from another description of an API."""
+
+
+def _names(values: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(n.strip() for v in values for n in v.split(",") if n.strip())
+
+
+@import_group.command("openapi")
+@click.argument("spec")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The manifest to write (YAML).",
+)
+@click.option("--include-tags", multiple=True, metavar="A,B", help="Only operations with a tag.")
+@click.option("--exclude-tags", multiple=True, metavar="A,B", help="No operation with a tag.")
+@click.option("--operations", multiple=True, metavar="ID,ID", help="Only these operationIds.")
+@click.option("--paths", "path_globs", multiple=True, metavar="GLOB", help="Only paths matching.")
+@click.option(
+    "--name-max-length",
+    type=click.IntRange(8, 128),
+    default=64,
+    show_default=True,
+    help="Tool names are cut to this (64: what Claude Desktop and others accept).",
+)
+@click.option("--name", "server_name", default=None, help="server.name (default: from info.title).")
+@click.option("--force", is_flag=True, help="Overwrite OUTPUT if it exists.")
+def openapi(
+    spec: str,
+    output: Path,
+    include_tags: tuple[str, ...],
+    exclude_tags: tuple[str, ...],
+    operations: tuple[str, ...],
+    path_globs: tuple[str, ...],
+    name_max_length: int,
+    server_name: str | None,
+    force: bool,
+) -> None:
+    """Write a manifest from the OpenAPI 3.0 or 3.1 document SPEC (a file or an http(s) URL,
+    YAML or JSON): one tool per selected operation, its parameters and JSON body as the
+    inputSchema, its 2xx JSON response as the outputSchema, where each argument goes on the wire
+    in x-mcpgen.http (never served). Review and curate the result, then `mcpgen check` it."""
+    from codegen.openapi.convert import Selection, convert
+    from codegen.openapi.load import load_openapi
+
+    if output.exists() and not force:
+        raise McpgenError(f"{output} exists: pass --force to overwrite it")
+    doc = load_openapi(spec)
+    selection = Selection(
+        include_tags=_names(include_tags),
+        exclude_tags=_names(exclude_tags),
+        operations=_names(operations),
+        paths=tuple(path_globs),
+    )
+
+    def locate(pointer: str) -> tuple[int, int]:
+        return doc.source_map.locate(pointer)
+
+    try:
+        converted = convert(doc.value, locate, selection, name_max_length)
+    except McpgenError as exc:
+        exc.path = spec
+        raise
+    info: Any = doc.value.get("info") or {}
+    manifest: dict[str, Any] = {"server": _server(info, server_name)}
+    manifest["tools"] = converted.tools
+    if converted.defs:
+        manifest["$defs"] = converted.defs
+    header = (
+        f"# Imported by `mcpgen import openapi` from {spec}.\n"
+        "# Review it: rename tools, shorten descriptions, drop operations the model should not\n"
+        "# call. x-mcpgen.http records where each argument goes on the wire (never served).\n"
+    )
+    from codegen.manifest.dump import manifest_text
+
+    text = manifest_text(manifest, output, header)
+    from codegen.commands.install import _atomic
+
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        _atomic(output, text, 0o644)
+    except OSError as exc:
+        raise McpgenError(f"cannot write: {exc.strerror or exc}", path=str(output)) from None
+    click.echo(f"mcpgen: wrote {output}: {len(converted.tools)} tools", err=True)
+    for skipped in converted.skipped:
+        line, col = locate(skipped.pointer)
+        click.echo(f"{spec}:{line}:{col}: skipped {skipped.operation}: {skipped.reason}", err=True)
+    if converted.renamed:
+        click.echo(
+            f"mcpgen: {len(converted.renamed)} tool names differ from their operationId", err=True
+        )
+    if not converted.tools:
+        click.echo("mcpgen: warning: no operation was selected", err=True)
+    click.echo(f"next: mcpgen check {output}", err=True)
+
+
+def _server(info: Any, name: str | None) -> dict[str, Any]:
+    title = info.get("title") if isinstance(info, dict) else None
+    title = title if isinstance(title, str) and title.strip() else "api"
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "api"
+    server: dict[str, Any] = {"name": name or slug, "title": title}
+    version = info.get("version") if isinstance(info, dict) else None
+    if isinstance(version, str) and version.strip():
+        server["version"] = version
+    desc = info.get("description") if isinstance(info, dict) else None
+    if isinstance(desc, str) and desc.strip():
+        server["description"] = desc.strip()
+    return server

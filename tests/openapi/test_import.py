@@ -1,0 +1,356 @@
+"""``mcpgen import openapi``: a real FastAPI app's ``/openapi.json`` (served by uvicorn on
+127.0.0.1) becomes a manifest that ``mcpgen check`` accepts and ``mcpgen server`` generates;
+the converter's rules on small documents; bad documents get one located line."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen.errors import McpgenError
+from codegen.openapi.convert import Selection, convert, tool_name
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    script = Path(sys.executable).with_name("mcpgen")
+    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    return subprocess.run(
+        [*cmd, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture(scope="module")
+def shop_url() -> Iterator[str]:
+    """The FastAPI app of ``shop_app.py`` served by uvicorn in a thread on a free port."""
+    import uvicorn
+
+    from tests.openapi.shop_app import app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _yaml(path: Path) -> Any:
+    from codegen.manifest.sourcemap import parse_text
+
+    return parse_text(path.read_text(), path.name).value
+
+
+def test_a_fastapi_app_imports_checks_and_generates(shop_url: str, tmp_path: Path) -> None:
+    out = tmp_path / "shop.yaml"
+    done = _mcpgen("import", "openapi", f"{shop_url}/openapi.json", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "wrote" in done.stderr and "6 tools" in done.stderr
+    doc = _yaml(out)
+    tools = {t["name"]: t for t in doc["tools"]}
+    assert list(tools)[:5] == [
+        "list_items",
+        "create_item",
+        "get_item",
+        "replace_item",
+        "delete_item",
+    ]
+    assert doc["server"] == {
+        "name": "shop-api",
+        "title": "Shop API",
+        "version": "2.1.0",
+        "description": "Items of a small shop.",
+    }
+    listed = tools["list_items"]
+    assert listed["annotations"] == {"readOnlyHint": True}
+    assert listed["inputSchema"]["properties"]["limit"]["maximum"] == 100
+    assert listed["x-mcpgen"]["http"] == {
+        "method": "GET",
+        "path": "/items",
+        "parameters": {
+            "limit": {"in": "query", "name": "limit"},
+            "color": {"in": "query", "name": "color"},
+        },
+        "response": "wrapped",
+    }
+    assert listed["outputSchema"]["properties"]["result"]["items"] == {"$ref": "#/$defs/Item"}
+    created = tools["create_item"]
+    assert created["inputSchema"]["required"] == ["body"]
+    assert created["inputSchema"]["properties"]["body"] == {"$ref": "#/$defs/ItemIn"}
+    assert created["x-mcpgen"]["http"]["security"] == ["APIKeyHeader"]
+    assert "X-API-Key" not in json.dumps(created["inputSchema"])  # a credential, not an argument
+    assert created["outputSchema"]["type"] == "object"  # the Item component, inlined at the root
+    got = tools["get_item"]
+    assert got["inputSchema"]["required"] == ["item_id"]
+    assert got["x-mcpgen"]["http"]["parameters"] == {"item_id": {"in": "path", "name": "item_id"}}
+    assert tools["replace_item"]["annotations"] == {"idempotentHint": True}
+    deleted = tools["delete_item"]
+    assert deleted["annotations"] == {"destructiveHint": True}
+    assert deleted["description"].startswith("Deprecated.")
+    assert set(doc["$defs"]) >= {"Item", "ItemIn", "Color", "Dimensions"}
+    assert "&id" not in out.read_text()  # no YAML anchors
+    checked = _mcpgen("check", str(out))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "no findings" in checked.stderr
+    made = _mcpgen("server", str(out), "--out", str(tmp_path), "--package", "shop_server")
+    assert made.returncode == 0, made.stderr
+    probe = subprocess.run(
+        [sys.executable, "-c", "import shop_server.handlers, shop_server._generated.server"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert probe.returncode == 0, probe.stderr
+
+
+def test_selection_by_tag_operation_and_path(shop_url: str, tmp_path: Path) -> None:
+    spec = f"{shop_url}/openapi.json"
+    for args, expected in (
+        (["--include-tags", "admin"], ["delete_item"]),
+        (["--exclude-tags", "admin,items"], []),
+        (["--operations", "get_item,list_items"], ["list_items", "get_item"]),
+        (["--paths", "/items/*"], ["get_item", "replace_item", "delete_item"]),
+    ):
+        out = tmp_path / "sel.yaml"
+        done = _mcpgen("import", "openapi", spec, "-o", str(out), "--force", *args)
+        assert done.returncode == 0, done.stderr
+        assert [t["name"] for t in _yaml(out)["tools"]] == expected, args
+    exists = _mcpgen("import", "openapi", spec, "-o", str(tmp_path / "sel.yaml"))
+    assert exists.returncode == 2 and "--force" in exists.stderr
+
+
+def _doc(paths: dict[str, Any], version: str = "3.0.3", **extra: Any) -> dict[str, Any]:
+    return {"openapi": version, "info": {"title": "T", "version": "1"}, "paths": paths, **extra}
+
+
+def _convert(doc: dict[str, Any], **kw: Any) -> Any:
+    return convert(doc, lambda pointer: (1, 1), **kw)
+
+
+def test_openapi_30_schemas_become_2020_12() -> None:
+    op = {
+        "operationId": "find",
+        "parameters": [
+            {
+                "name": "n",
+                "in": "query",
+                "schema": {"type": "integer", "minimum": 1, "exclusiveMinimum": True, "example": 5},
+            },
+            {"name": "s", "in": "query", "schema": {"type": "string", "nullable": True}},
+            {"name": "class", "in": "query", "required": True, "schema": {"type": "string"}},
+        ],
+        "responses": {
+            "200": {
+                "description": "ok",
+                "content": {"application/json": {"schema": {"type": "string"}}},
+            }
+        },
+    }
+    tool = _convert(_doc({"/find": {"get": op}})).tools[0]
+    props = tool["inputSchema"]["properties"]
+    assert props["n"] == {"type": "integer", "exclusiveMinimum": 1, "examples": [5]}
+    assert props["s"] == {"type": ["string", "null"]}
+    assert tool["inputSchema"]["required"] == ["class"]  # a Python keyword stays the JSON name
+    assert tool["outputSchema"] == {
+        "type": "object",
+        "properties": {"result": {"type": "string"}},
+        "required": ["result"],
+    }
+
+
+def test_names_are_cleaned_cut_and_kept_apart() -> None:
+    long = "get_" + "very_long_operation_name_" * 5
+    ops = {
+        "/a": {"get": {"operationId": "list items!", "responses": {}}},
+        "/b": {"get": {"operationId": "list_items", "responses": {}}},
+        "/c/{id}": {"get": {"responses": {}}},
+        "/d": {"get": {"operationId": long, "responses": {}}},
+        "/e": {"get": {"operationId": long + "x", "responses": {}}},
+    }
+    names = [t["name"] for t in _convert(_doc(ops)).tools]
+    assert names[:3] == ["list_items", "list_items_2", "get__c_id"]
+    assert all(len(n) <= 64 for n in names) and len(set(names)) == 5
+    assert names[3] != names[4] and names[3].startswith("get_very_long")
+    assert tool_name("a" * 200, 64) == tool_name("a" * 200, 64)  # deterministic
+
+
+def test_a_non_json_body_is_a_counted_skip() -> None:
+    ops = {
+        "/upload": {
+            "post": {
+                "operationId": "upload",
+                "requestBody": {"content": {"multipart/form-data": {"schema": {"type": "object"}}}},
+                "responses": {},
+            }
+        },
+        "/ok": {"get": {"operationId": "ok", "responses": {}}},
+    }
+    out = _convert(_doc(ops))
+    assert [t["name"] for t in out.tools] == ["ok"]
+    assert [(s.operation, s.reason) for s in out.skipped] == [
+        ("upload", "the request body is not JSON (multipart/form-data)")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [
+        ({"$ref": "other.yaml#/components/schemas/X"}, "external $ref"),
+        ({"$ref": "https://example.com/s.json"}, "external $ref"),
+        ({"$ref": "#/components/schemas/Missing"}, "points at nothing"),
+    ],
+)
+def test_refs_outside_or_missing_are_refused(schema: dict[str, Any], message: str) -> None:
+    op = {
+        "operationId": "x",
+        "parameters": [{"name": "p", "in": "query", "schema": schema}],
+        "responses": {},
+    }
+    with pytest.raises(McpgenError, match=re.escape(message)):
+        _convert(_doc({"/x": {"get": op}}))
+
+
+def test_recursive_schemas_and_parameter_ref_cycles() -> None:
+    node = {
+        "type": "object",
+        "properties": {
+            "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}}
+        },
+    }
+    op = {
+        "operationId": "tree",
+        "responses": {
+            "200": {
+                "description": "",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}},
+            }
+        },
+    }
+    out = _convert(_doc({"/t": {"get": op}}, components={"schemas": {"Node": node}}))
+    assert out.defs["Node"]["properties"]["children"]["items"] == {"$ref": "#/$defs/Node"}
+    cyc = {
+        "operationId": "c",
+        "parameters": [{"$ref": "#/components/parameters/A"}],
+        "responses": {},
+    }
+    params = {
+        "A": {"$ref": "#/components/parameters/B"},
+        "B": {"$ref": "#/components/parameters/A"},
+    }
+    with pytest.raises(McpgenError, match="cycle"):
+        _convert(_doc({"/c": {"get": cyc}}, components={"parameters": params}))
+
+
+def test_bad_documents_get_one_located_line(tmp_path: Path) -> None:
+    cases = {
+        "swagger.yaml": (
+            "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n",
+            ":1:10:",
+            "Swagger 2.0",
+        ),
+        "old.yaml": (
+            "openapi: 2.5.0\ninfo: {title: t, version: '1'}\npaths: {}\n",
+            ":1:10:",
+            "3.0 and 3.1",
+        ),
+        "bad.yaml": (
+            "openapi: 3.0.3\ninfo: {title: t}\npaths: {}\n",
+            ":2:7:",
+            '"version" is a required',
+        ),
+        "broken.yaml": ("openapi: 3.0.3\ninfo: [\n", ":3:1:", "invalid YAML"),
+    }
+    for name, (text, where, message) in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        done = _mcpgen("import", "openapi", str(path), "-o", str(tmp_path / "out.yaml"))
+        assert done.returncode == 2, (name, done.stderr)
+        line = done.stderr.strip().splitlines()[-1]
+        assert f"{name}{where}" in line and message in line, (name, line)
+        assert "Traceback" not in done.stderr
+        assert not (tmp_path / "out.yaml").exists()
+    missing = _mcpgen(
+        "import", "openapi", str(tmp_path / "nope.yaml"), "-o", str(tmp_path / "o.yaml")
+    )
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    unreachable = _mcpgen(
+        "import", "openapi", "http://127.0.0.1:9/openapi.json", "-o", str(tmp_path / "o.yaml")
+    )
+    assert unreachable.returncode == 2 and "cannot fetch" in unreachable.stderr
+
+
+def test_hostile_strings_stay_data(tmp_path: Path) -> None:
+    """Quotes, newlines, YAML syntax and code in every field reach the manifest as data, and
+    the generated server imports."""
+    nasty = 'x\'"\n# y: z\n- ${{}}"""; import os; os._exit(3) #'
+    doc = _doc(
+        {
+            "/h": {
+                "post": {
+                    "operationId": "hostile",
+                    "summary": nasty,
+                    "parameters": [
+                        {
+                            "name": nasty,
+                            "in": "query",
+                            "description": nasty,
+                            "schema": {"type": "string", "default": nasty},
+                        }
+                    ],
+                    "responses": {"200": {"description": nasty}},
+                }
+            }
+        },
+        version="3.1.0",
+    )
+    doc["info"]["title"] = nasty
+    spec = tmp_path / "h.json"
+    spec.write_text(json.dumps(doc))
+    out = tmp_path / "h.yaml"
+    done = _mcpgen("import", "openapi", str(spec), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    tool = _yaml(out)["tools"][0]
+    assert tool["description"] == nasty.strip()
+    assert list(tool["inputSchema"]["properties"]) == [nasty]
+    made = _mcpgen("server", str(out), "--out", str(tmp_path), "--package", "h_server")
+    assert made.returncode == 0, made.stderr
+    probe = subprocess.run(
+        [sys.executable, "-c", "import h_server._generated.server"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
+    )
+    assert probe.returncode == 0, probe.stderr
+
+
+def test_selection_object() -> None:
+    sel = Selection(include_tags=frozenset({"a"}), paths=("/x/*",))
+    assert sel.wants({"tags": ["a"]}, "/x/1") and not sel.wants({"tags": ["b"]}, "/x/1")
+    assert not sel.wants({"tags": ["a"]}, "/y")
