@@ -84,6 +84,9 @@ def openapi(
         raise
     info: Any = doc.value.get("info") or {}
     manifest: dict[str, Any] = {"server": _server(info, server_name)}
+    http = _http(doc.value, spec)
+    if http:
+        manifest["server"]["http"] = http
     manifest["tools"] = converted.tools
     if converted.defs:
         manifest["$defs"] = converted.defs
@@ -113,6 +116,45 @@ def openapi(
     if not converted.tools:
         click.echo("mcpgen: warning: no operation was selected", err=True)
     click.echo(f"next: mcpgen check {output}", err=True)
+
+
+def _http(doc: Any, spec: str) -> dict[str, Any]:
+    """``server.http``: the first server URL (relative ones resolved against an http(s) SPEC)
+    and the security schemes mcpgen can forward credentials for."""
+    from urllib.parse import urljoin
+
+    out: dict[str, Any] = {}
+    servers = doc.get("servers")
+    url = (
+        servers[0].get("url")
+        if isinstance(servers, list) and servers and isinstance(servers[0], dict)
+        else None
+    )
+    if isinstance(url, str) and "{" not in url:
+        if spec.startswith(("http://", "https://")):
+            url = urljoin(spec, url)
+        if url.startswith(("http://", "https://")):
+            out["baseUrl"] = url.rstrip("/")
+    elif url is None and spec.startswith(("http://", "https://")):
+        out["baseUrl"] = urljoin(spec, "/").rstrip("/")  # no servers: the document's own host
+    components = doc.get("components")
+    schemes = components.get("securitySchemes") if isinstance(components, dict) else None
+    kept: dict[str, Any] = {}
+    for name, scheme in (schemes or {}).items() if isinstance(schemes, dict) else ():
+        if not isinstance(scheme, dict):
+            continue
+        kind = scheme.get("type")
+        if kind == "http" and str(scheme.get("scheme", "")).lower() in ("bearer", "basic"):
+            kept[str(name)] = {"type": "http", "scheme": str(scheme["scheme"]).lower()}
+        elif kind == "apiKey" and scheme.get("in") in ("header", "query", "cookie"):
+            kept[str(name)] = {
+                "type": "apiKey",
+                "in": scheme["in"],
+                "name": str(scheme.get("name", "")),
+            }
+    if kept:
+        out["securitySchemes"] = kept
+    return out
 
 
 def _server(info: Any, name: str | None) -> dict[str, Any]:

@@ -227,6 +227,7 @@ def _server(value: dict[str, Any], path: str) -> ServerInfo:
         cache_scope=_cache(s).get("scope", "private"),
         auth=dict(s["auth"]) if isinstance(s.get("auth"), dict) else None,
         toolsets=_toolsets(s),
+        http=dict(s["http"]) if isinstance(s.get("http"), dict) else None,
     )
 
 

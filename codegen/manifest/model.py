@@ -89,6 +89,8 @@ class ServerInfo:
     start-up options)."""
     toolsets: dict[str, dict[str, Any]] | None = None
     """``server.toolsets`` as written: name -> ``{description, default}``."""
+    http: dict[str, Any] | None = None
+    """``server.http`` as written: the API that tools with an ``x-mcpgen.http`` call."""
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ def _generate(loaded: Manifest, package: str, manifest_name: str) -> Generated:
     files = generate_server(ir)
     tools = [
         {"tool": t.name, "method": t.method_name, "input": t.input_model, "output": t.output_model}
+        | ({"forwarded": t.forwarded} if t.forwarded else {})
         for t in ir.tools
     ]
     surface = [
@@ -132,7 +133,11 @@ def user_file_warnings(
         source = handlers.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return warnings
-    tools = {t["method"]: t for t in (facts or {}).get("tools", []) if isinstance(t, dict)}
+    tools = {
+        t["method"]: t
+        for t in (facts or {}).get("tools", [])
+        if isinstance(t, dict) and not t.get("forwarded")  # the runtime forwards these
+    }
     surface = {s["method"]: s for s in (facts or {}).get("surface", []) if isinstance(s, dict)}
     labels = {m: f"tool {t['tool']!r}" for m, t in tools.items()}
     labels.update({m: f"{s['kind']} {s['key']!r}" for m, s in surface.items()})

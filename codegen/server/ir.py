@@ -45,6 +45,9 @@ class ToolIR:
     title: str | None
     description: str | None
     pointer: str
+    forwarded: str | None = None
+    """``GET /items`` when the runtime forwards the tool to the HTTP API (``x-mcpgen.http``
+    and ``server.http``): handlers.py gets no stub for it."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,8 @@ class ServerIR:
     cache_scope: str = "private"
     auth_json: str | None = None
     toolsets_json: str | None = None
+    http_json: str | None = None
+    """``server.http`` (canonical JSON): the API forwarded calls go to."""
     """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
     """``server.auth`` as compact JSON (the runtime resolves it with the operator's options)."""
     surface: PreparedSurface = PreparedSurface((), (), ())
@@ -112,6 +117,8 @@ class ServerIR:
         """The model names ``handlers.py`` imports: each tool's input and output models."""
         names: list[str] = []
         for tool in self.tools:
+            if tool.forwarded:
+                continue
             names.append(tool.input_model)
             if tool.output_model is not None:
                 names.append(tool.output_model)
@@ -127,6 +134,14 @@ BASE_CLASS = "ToolsBase"
 def _legacy_alias(server_name: str) -> str | None:
     alias = class_name_from(server_name, suffix=BASE_CLASS, fallback="Server")
     return None if alias == BASE_CLASS else alias
+
+
+def _forwarded(raw: Mapping[str, Any], api: Mapping[str, Any] | None) -> str | None:
+    ext = raw.get("x-mcpgen")
+    http = ext.get("http") if isinstance(ext, Mapping) else None
+    if api is None or not isinstance(http, Mapping):
+        return None
+    return f"{http.get('method')} {http.get('path')}"
 
 
 def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ServerIR:
@@ -145,6 +160,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
             output_schema=p.tool.output_schema,
             input_dialect=p.input_dialect,
             output_dialect=p.output_dialect,
+            forwarded=_forwarded(p.tool.raw, manifest.server.http),
             title=p.tool.title,
             description=p.tool.description,
             pointer=p.tool.pointer,
@@ -173,5 +189,6 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         cache_scope=server.cache_scope,
         auth_json=canonical_json(server.auth) if server.auth else None,
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
+        http_json=canonical_json(server.http) if server.http else None,
         surface=prepare_surface(manifest, [p.names for p in prepared]),
     )

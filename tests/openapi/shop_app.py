@@ -5,13 +5,29 @@ from __future__ import annotations
 
 from enum import Enum
 
-from fastapi import Depends, FastAPI, HTTPException, Query
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.security import APIKeyHeader
 from pydantic import BaseModel, Field
 
 app = FastAPI(title="Shop API", version="2.1.0", description="Items of a small shop.")
 ITEMS: dict[int, dict[str, object]] = {}
 SEEN: list[dict[str, object]] = []
+"""Every request as it arrived: method, path, query, the API key header, the body."""
+
+
+@app.middleware("http")
+async def record(request: Request, call_next):  # type: ignore[no-untyped-def]
+    body = await request.body()
+    SEEN.append(
+        {
+            "method": request.method,
+            "path": request.url.path,
+            "query": str(request.url.query),
+            "key": request.headers.get("x-api-key"),
+            "body": body.decode() if body else None,
+        }
+    )
+    return await call_next(request)
 
 
 class Color(str, Enum):
@@ -46,7 +62,6 @@ def api_key(x_api_key: str = Depends(API_KEY)) -> str:
 
 @app.get("/items", tags=["items"], operation_id="list_items", summary="List items")
 def list_items(limit: int = Query(10, ge=1, le=100), color: Color | None = None) -> list[Item]:
-    SEEN.append({"op": "list", "limit": limit, "color": color})
     return [Item(id=i, **v) for i, v in ITEMS.items()][:limit]  # type: ignore[arg-type]
 
 

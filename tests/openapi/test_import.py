@@ -84,6 +84,12 @@ def test_a_fastapi_app_imports_checks_and_generates(shop_url: str, tmp_path: Pat
         "title": "Shop API",
         "version": "2.1.0",
         "description": "Items of a small shop.",
+        "http": {
+            "baseUrl": shop_url,  # no `servers`: the host the document came from
+            "securitySchemes": {
+                "APIKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"}
+            },
+        },
     }
     listed = tools["list_items"]
     assert listed["annotations"] == {"readOnlyHint": True}
@@ -354,3 +360,132 @@ def test_selection_object() -> None:
     sel = Selection(include_tags=frozenset({"a"}), paths=("/x/*",))
     assert sel.wants({"tags": ["a"]}, "/x/1") and not sel.wants({"tags": ["b"]}, "/x/1")
     assert not sel.wants({"tags": ["a"]}, "/y")
+
+
+def test_generated_handlers_call_the_api(shop_url: str, tmp_path: Path) -> None:
+    """The imported server forwards every call to the running app; the app sees each request
+    as it should arrive (method, path, query, API key, JSON body)."""
+    from mcp import Client, StdioServerParameters
+
+    from tests.openapi import shop_app
+
+    out = tmp_path / "shop.yaml"
+    assert _mcpgen("import", "openapi", f"{shop_url}/openapi.json", "-o", str(out)).returncode == 0
+    made = _mcpgen("server", str(out), "--out", str(tmp_path), "--package", "shop_fwd")
+    assert made.returncode == 0, made.stderr
+    assert "NotImplementedError" not in (tmp_path / "shop_fwd" / "handlers.py").read_text()
+
+    def env(**extra: str) -> dict[str, str]:
+        base = {k: v for k, v in os.environ.items() if not k.startswith("MCPGEN_HTTP")}
+        return {**base, **extra}
+
+    async def calls(environ: dict[str, str], todo: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "shop_fwd"], cwd=str(tmp_path), env=environ
+        )
+        results = []
+        async with Client(params, mode="legacy") as client:
+            for name, arguments in todo:
+                res = await client.call_tool(name, arguments)
+                text = " ".join(getattr(b, "text", "") for b in res.content)
+                results.append((res.is_error, res.structured_content, text))
+        return results
+
+    import anyio
+
+    shop_app.ITEMS.clear()
+    shop_app.SEEN.clear()
+    lamp = {
+        "name": "Lamp",
+        "color": "green",
+        "dimensions": {"width": 1.5, "height": 2},
+        "tags": ["a b", "c"],
+    }
+    keyed = env(MCPGEN_HTTP_AUTH_APIKEYHEADER="secret-key")
+    got = anyio.run(
+        calls,
+        keyed,
+        [
+            ("create_item", {"body": lamp}),
+            ("get_item", {"item_id": 1}),
+            ("list_items", {"limit": 5, "color": "green"}),
+            ("replace_item", {"item_id": 1, "body": {**lamp, "name": "Big lamp"}}),
+            ("get_item", {"item_id": 999}),
+            ("count_items_count_get", {}),
+            ("delete_item", {"item_id": 1}),
+        ],
+    )
+    created, fetched, listed, replaced, missing, counted, deleted = got
+    assert created[0] is False and created[1]["id"] == 1 and created[1]["name"] == "Lamp"
+    assert fetched[1]["dimensions"] == {"width": 1.5, "height": 2.0}
+    assert listed[1] == {"result": [fetched[1]]}
+    assert replaced[1]["name"] == "Big lamp"
+    assert missing[0] is True and "HTTP 404" in missing[2] and "no such item" in missing[2]
+    assert counted[1] == {"result": 1}
+    assert deleted[1] == {"deleted": True}
+    seen = [(r["method"], r["path"], r["query"], r["key"]) for r in shop_app.SEEN]
+    assert seen == [
+        ("POST", "/items", "", "secret-key"),
+        ("GET", "/items/1", "", None),
+        ("GET", "/items", "limit=5&color=green", None),
+        ("PUT", "/items/1", "", "secret-key"),
+        ("GET", "/items/999", "", None),
+        ("GET", "/count", "", None),
+        ("DELETE", "/items/1", "", "secret-key"),
+    ]
+    assert json.loads(str(shop_app.SEEN[0]["body"])) == lamp
+    # no credential, a wrong one, and no API at all: tool errors that say what is wrong
+    shop_app.SEEN.clear()
+    (no_key,) = anyio.run(calls, env(), [("create_item", {"body": lamp})])
+    assert no_key[0] is True and "MCPGEN_HTTP_AUTH_APIKEYHEADER" in no_key[2]
+    assert shop_app.SEEN == []  # never sent without its credential
+    (wrong,) = anyio.run(
+        calls, env(MCPGEN_HTTP_AUTH_APIKEYHEADER="nope"), [("create_item", {"body": lamp})]
+    )
+    assert wrong[0] is True and "HTTP 401" in wrong[2] and "nope" not in wrong[2]
+    (gone,) = anyio.run(
+        calls, env(MCPGEN_HTTP_BASE_URL="http://127.0.0.1:9"), [("get_item", {"item_id": 1})]
+    )
+    assert gone[0] is True and "could not be reached" in gone[2]
+
+
+def test_a_handler_written_in_handlers_py_wins(shop_url: str, tmp_path: Path) -> None:
+    from mcp import Client, StdioServerParameters
+
+    from tests.openapi import shop_app
+
+    out = tmp_path / "shop.yaml"
+    assert _mcpgen("import", "openapi", f"{shop_url}/openapi.json", "-o", str(out)).returncode == 0
+    pkg = tmp_path / "shop_own"
+    assert (
+        _mcpgen("server", str(out), "--out", str(tmp_path), "--package", "shop_own").returncode == 0
+    )
+    (pkg / "handlers.py").write_text(
+        "from mcpgen_runtime import ToolContext\n"
+        "from ._generated import ToolsBase\n"
+        "from ._generated.models import CountItemsCountGetInput\n\n\n"
+        "class Handlers(ToolsBase):\n"
+        "    async def count_items_count_get(\n"
+        "        self, args: CountItemsCountGetInput, ctx: ToolContext\n"
+        "    ) -> dict[str, int]:\n"
+        "        return {'result': 42}\n"
+    )
+    rerun = _mcpgen("server", str(out), "--out", str(tmp_path), "--package", "shop_own")
+    assert rerun.returncode == 0 and "missing" not in rerun.stderr.lower(), rerun.stderr
+
+    async def go() -> tuple[Any, Any]:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "shop_own"], cwd=str(tmp_path), env=dict(os.environ)
+        )
+        async with Client(params, mode="legacy") as client:
+            mine = await client.call_tool("count_items_count_get", {})
+            theirs = await client.call_tool("get_item", {"item_id": 12345})
+            return mine.structured_content, theirs.is_error
+
+    import anyio
+
+    shop_app.SEEN.clear()
+    mine, forwarded_error = anyio.run(go)
+    assert mine == {"result": 42}
+    assert forwarded_error is True  # get_item still forwarded: 404 from the app
+    assert [r["path"] for r in shop_app.SEEN] == ["/items/12345"]

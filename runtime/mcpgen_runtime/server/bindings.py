@@ -49,6 +49,9 @@ class ServerInfo:
     auth: Mapping[str, Any] | str | None = None
     """The manifest's ``server.auth`` (JSON spelling or its JSON text, see ``auth.config``):
     the OAuth resource-server settings an operator may override at start-up."""
+    http: Mapping[str, Any] | str | None = None
+    """The manifest's ``server.http`` (or its JSON text): where tools with an ``x-mcpgen.http``
+    binding and no handler of their own forward their calls (see ``forward``)."""
     toolsets: Mapping[str, Any] | str | None = None
     """The manifest's ``server.toolsets`` (or its JSON text): name -> ``{description,
     default}``; the operator chooses among them at start-up (see ``toolsets``)."""

@@ -73,16 +73,26 @@ def build_server(
         json.loads(info.limits) if isinstance(info.limits, str) else info.limits
     )
     compiled = []
+    forwarder = None
     for b, definition in _selected(bindings, info, toolsets, tools):
         ext = definition.get("x-mcpgen")
         ext = ext if isinstance(ext, dict) else {}
+        invoke = bind_handler(handlers, b)
+        if isinstance(ext.get("http"), dict) and info.http is not None:
+            from .forward import Forwarder, inherited
+
+            if inherited(handlers, b.method):  # handlers.py did not write it: forward
+                if forwarder is None:
+                    api = json.loads(info.http) if isinstance(info.http, str) else info.http
+                    forwarder = Forwarder(api)
+                invoke = forwarder.invoke_for(definition)
         tool_limits = server_limits.merged(ext.get("limits")).merged(limits)
         rate = tool_limits.rate_per_s
         compiled.append(
             CompiledTool(
                 definition,
                 b,
-                bind_handler(handlers, b),
+                invoke,
                 tool_limits,
                 tuple(ext.get("scopes") or ()),
                 backend.limiter(f"tool:{definition['name']}", rate, tool_limits.burst)
