@@ -109,6 +109,13 @@ def openapi(
     for skipped in converted.skipped:
         line, col = locate(skipped.pointer)
         click.echo(f"{spec}:{line}:{col}: skipped {skipped.operation}: {skipped.reason}", err=True)
+    if converted.dropped_patterns:
+        line, col = locate(converted.dropped_patterns[0])
+        click.echo(
+            f"{spec}:{line}:{col}: {len(converted.dropped_patterns)} pattern(s) left out: not "
+            "regular expressions mcpgen can check (e.g. \\p{L}); the API still checks them",
+            err=True,
+        )
     if converted.renamed:
         click.echo(
             f"mcpgen: {len(converted.renamed)} tool names differ from their operationId", err=True

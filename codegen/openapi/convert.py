@@ -73,6 +73,8 @@ class Converted:
     skipped: list[Skipped] = field(default_factory=list)
     renamed: list[tuple[str, str]] = field(default_factory=list)
     """(operation, tool name) where the name is not the operationId as written."""
+    dropped_patterns: list[str] = field(default_factory=list)
+    """Where a ``pattern`` was left out (not a regex mcpgen can check)."""
 
 
 class _Refs:
@@ -82,6 +84,8 @@ class _Refs:
     def __init__(self, doc: Mapping[str, Any], locate: Any) -> None:
         self.doc, self.locate = doc, locate
         self.used: dict[str, Any] = {}
+        self.dropped: list[str] = []
+        """Pointers of ``pattern``s left out: not a regex mcpgen can check (``\\p{L}``...)."""
 
     def fail(self, message: str, pointer: str) -> McpgenError:
         line, col = self.locate(pointer)
@@ -136,7 +140,29 @@ class _Refs:
                 out[key] = value
         if openapi30:
             _from_openapi30(out)
+        self._mend(out, pointer)
         return out
+
+    def _mend(self, out: dict[str, Any], pointer: str) -> None:
+        """What real documents get wrong that mcpgen would refuse: a ``pattern`` that is not
+        a regex ``check`` can compile (left out, and reported), and ``required`` names the
+        object does not declare (declared, unconstrained: the same meaning)."""
+        from codegen.check.dialects import regex_ok
+
+        pattern = out.get("pattern")
+        if isinstance(pattern, str) and not regex_ok(pattern):
+            del out["pattern"]
+            self.dropped.append(f"{pointer}/pattern")
+        pprops = out.get("patternProperties")
+        if isinstance(pprops, dict):
+            for key in [k for k in pprops if not regex_ok(str(k))]:
+                del pprops[key]
+                self.dropped.append(f"{pointer}/patternProperties/{escape_token(str(key))}")
+        required, props = out.get("required"), out.get("properties")
+        if isinstance(required, list) and isinstance(props, dict):
+            for name in required:
+                if isinstance(name, str) and name not in props:
+                    props[name] = {}
 
     def _schema_ref(self, ref: str, pointer: str, openapi30: bool) -> str:
         if not ref.startswith("#/"):
@@ -237,6 +263,7 @@ def convert(
                 out.renamed.append((label, name))
             out.tools.append({"name": name, **tool})
     out.defs = {k: v for k, v in refs.used.items() if v is not None}
+    out.dropped_patterns = sorted(set(refs.dropped))
     return out
 
 
@@ -262,6 +289,7 @@ def _tool(
                 isinstance(p, Mapping)
                 and p.get("in") in _LOCATIONS
                 and isinstance(p.get("name"), str)
+                and p["name"]  # a parameter without a name cannot be sent
             ):
                 params[(p["in"], p["name"])] = (p, p_ptr)  # the operation's win
     properties: dict[str, Any] = {}

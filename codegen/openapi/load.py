@@ -76,6 +76,12 @@ def _validate(doc: Document, spec: str, version: str) -> None:
         errors = list(cls(doc.value).iter_errors())
     except RecursionError:
         raise McpgenError("the document nests too deeply or refers to itself", path=spec) from None
+    except Exception as exc:  # noqa: BLE001 - the validator gave up on this document
+        raise McpgenError(
+            f"openapi-spec-validator could not read the document ({type(exc).__name__}: "
+            f"{str(exc)[:120]})",
+            path=spec,
+        ) from None
     if not errors:
         return
     located = []

