@@ -45,7 +45,20 @@ def _names(values: tuple[str, ...]) -> frozenset[str]:
     help="Tool names are cut to this (64: what Claude Desktop and others accept).",
 )
 @click.option("--name", "server_name", default=None, help="server.name (default: from info.title).")
-@click.option("--force", is_flag=True, help="Overwrite OUTPUT if it exists.")
+@click.option(
+    "--overlay",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Your curation, applied to every import: renames, descriptions, tighter schemas, "
+    "removed operations (keyed by `METHOD /path`; see the README).",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Write nothing: report how OUTPUT differs from a fresh import (upstream changes), "
+    "with the breaking changes that means for clients; exit 1 when it differs.",
+)
+@click.option("--force", is_flag=True, help="Overwrite OUTPUT even if the import did not write it.")
 def openapi(
     spec: str,
     output: Path,
@@ -55,6 +68,8 @@ def openapi(
     path_globs: tuple[str, ...],
     name_max_length: int,
     server_name: str | None,
+    overlay: Path | None,
+    check: bool,
     force: bool,
 ) -> None:
     """Write a manifest from the OpenAPI 3.0 or 3.1 document SPEC (a file or an http(s) URL,
@@ -64,8 +79,12 @@ def openapi(
     from codegen.openapi.convert import Selection, convert
     from codegen.openapi.load import load_openapi
 
-    if output.exists() and not force:
-        raise McpgenError(f"{output} exists: pass --force to overwrite it")
+    previous = _previous(output)
+    if previous is not None and not previous.startswith(HEADER_START) and not force and not check:
+        raise McpgenError(
+            f"{output} exists and was not written by mcpgen import: pass --force to overwrite "
+            "it (keep curation in an --overlay file, which every import applies)"
+        )
     doc = load_openapi(spec)
     selection = Selection(
         include_tags=_names(include_tags),
@@ -90,14 +109,22 @@ def openapi(
     manifest["tools"] = converted.tools
     if converted.defs:
         manifest["$defs"] = converted.defs
+    applied = _overlay(manifest, overlay)
+    manifest = applied.manifest
     header = (
-        f"# Imported by `mcpgen import openapi` from {spec}.\n"
-        "# Review it: rename tools, shorten descriptions, drop operations the model should not\n"
-        "# call. x-mcpgen.http records where each argument goes on the wire (never served).\n"
+        f"{HEADER_START} from {spec}"
+        + (f" with the overlay {overlay}" if overlay else "")
+        + ".\n# Do not edit: curate in an --overlay file, which every re-import applies.\n"
+        "# x-mcpgen.http records where each argument goes on the wire (never served).\n"
     )
     from codegen.manifest.dump import manifest_text
 
     text = manifest_text(manifest, output, header)
+    for key in applied.stale:
+        click.echo(f"{overlay}: warning: no operation {key} any more (stale curation)", err=True)
+    if check:
+        _report_upstream(output, previous, text)
+        return
     from codegen.commands.install import _atomic
 
     try:
@@ -105,7 +132,8 @@ def openapi(
         _atomic(output, text, 0o644)
     except OSError as exc:
         raise McpgenError(f"cannot write: {exc.strerror or exc}", path=str(output)) from None
-    click.echo(f"mcpgen: wrote {output}: {len(converted.tools)} tools", err=True)
+    removed = f" ({len(applied.removed)} removed by the overlay)" if applied.removed else ""
+    click.echo(f"mcpgen: wrote {output}: {len(manifest['tools'])} tools{removed}", err=True)
     for skipped in converted.skipped:
         line, col = locate(skipped.pointer)
         click.echo(f"{spec}:{line}:{col}: skipped {skipped.operation}: {skipped.reason}", err=True)
@@ -123,6 +151,79 @@ def openapi(
     if not converted.tools:
         click.echo("mcpgen: warning: no operation was selected", err=True)
     click.echo(f"next: mcpgen check {output}", err=True)
+
+
+HEADER_START = "# Imported by `mcpgen import openapi`"
+
+
+def _previous(output: Path) -> str | None:
+    try:
+        return output.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise McpgenError(f"cannot read: {exc}", path=str(output)) from None
+
+
+def _overlay(manifest: dict[str, Any], overlay: Path | None) -> Any:
+    from codegen.openapi.overlay import apply_overlay
+
+    if overlay is None:
+        return apply_overlay(manifest, None, "", None)
+    from codegen.manifest.sourcemap import load_document
+
+    doc = load_document(overlay)
+    if doc.diagnostics:
+        first = doc.diagnostics[0]
+        raise McpgenError(first.message, path=str(overlay), line=first.line, col=first.col)
+    return apply_overlay(manifest, doc.value, str(overlay), doc.source_map.locate)
+
+
+def _report_upstream(output: Path, previous: str | None, text: str) -> None:
+    """``--check``: the difference between OUTPUT and a fresh import, and what it breaks."""
+    import difflib
+    import sys
+
+    from codegen.errors import EXIT_FINDINGS
+
+    if previous is None:
+        raise McpgenError(f"{output}: no such file to check against (import it first)")
+    old_body = previous.split("\n", 3)[-1] if previous.startswith(HEADER_START) else previous
+    new_body = text.split("\n", 3)[-1]
+    if old_body == new_body:
+        click.echo(f"mcpgen: {output} is up to date with the document", err=True)
+        return
+    sys.stdout.writelines(
+        difflib.unified_diff(
+            previous.splitlines(keepends=True),
+            text.splitlines(keepends=True),
+            fromfile=str(output),
+            tofile=f"{output} (fresh import)",
+        )
+    )
+    from codegen.check import catalog
+    from codegen.check.breaking import compare
+    from codegen.check.config import RuleConfig
+    from codegen.check.runner import active_rules
+    from codegen.diagnostics import Severity
+    from codegen.manifest.load import load_manifest_text
+    from codegen.manifest.model import KNOWN_REVISIONS
+    from codegen.report import render
+
+    catalog.load_all()
+    old = load_manifest_text(previous, str(output), base_dir=output.parent).manifest
+    new = load_manifest_text(text, str(output), base_dir=output.parent).manifest
+    if old is not None and new is not None:
+        active = active_rules(("breaking",), KNOWN_REVISIONS, RuleConfig())
+        diags = [d for d in compare(old, new, active) if d.severity >= Severity.WARNING]
+        if diags:
+            click.echo(render(diags, "text"), err=True, nl=False)
+        click.echo(
+            f"mcpgen: {output} differs from a fresh import; {len(diags)} change(s) break "
+            "clients (mcpgen breaking lists them with their rules)",
+            err=True,
+        )
+    sys.exit(EXIT_FINDINGS)
 
 
 def _http(doc: Any, spec: str) -> dict[str, Any]:

@@ -489,3 +489,84 @@ def test_a_handler_written_in_handlers_py_wins(shop_url: str, tmp_path: Path) ->
     assert mine == {"result": 42}
     assert forwarded_error is True  # get_item still forwarded: 404 from the app
     assert [r["path"] for r in shop_app.SEEN] == ["/items/12345"]
+
+
+def test_curation_survives_a_reimport_and_check_reports_upstream_changes(tmp_path: Path) -> None:
+    """The overlay (keyed by METHOD /path) renames, rewrites, tightens and removes; a changed
+    document re-imports with the curation kept; --check shows the upstream change and what it
+    breaks, and writes nothing."""
+    from tests.openapi.shop_app import app
+
+    doc = app.openapi()
+    spec = tmp_path / "shop.json"
+    spec.write_text(json.dumps(doc))
+    overlay = tmp_path / "curation.yaml"
+    overlay.write_text(
+        "server: {name: shop}\n"
+        "tools:\n"
+        "  GET /items:\n"
+        "    name: list_inventory\n"
+        "    description: Items in stock.\n"
+        "    inputSchema: {properties: {limit: {maximum: 20}}}\n"
+        "  DELETE /items/{item_id}: {remove: true}\n"
+    )
+    out = tmp_path / "shop.yaml"
+    args = ["import", "openapi", str(spec), "-o", str(out), "--overlay", str(overlay)]
+    first = _mcpgen(*args)
+    assert first.returncode == 0, first.stderr
+    assert "5 tools (1 removed by the overlay)" in first.stderr
+
+    def tools() -> dict[str, Any]:
+        return {t["name"]: t for t in _yaml(out)["tools"]}
+
+    got = tools()
+    assert _yaml(out)["server"]["name"] == "shop"
+    assert "delete_item" not in got and "list_items" not in got
+    assert got["list_inventory"]["description"] == "Items in stock."
+    assert got["list_inventory"]["inputSchema"]["properties"]["limit"]["maximum"] == 20
+    assert got["list_inventory"]["inputSchema"]["properties"]["limit"]["minimum"] == 1  # kept
+    unchanged = _mcpgen(*args, "--check")
+    assert unchanged.returncode == 0 and "up to date" in unchanged.stderr
+    # upstream: get_item is gone, list gains a required parameter, a new operation appears
+    doc["paths"]["/items/{item_id}"].pop("get")
+    doc["paths"]["/items"]["get"]["parameters"].append(
+        {"name": "page", "in": "query", "required": True, "schema": {"type": "integer"}}
+    )
+    doc["paths"]["/health"] = {
+        "get": {"operationId": "health", "responses": {"200": {"description": "ok"}}}
+    }
+    spec.write_text(json.dumps(doc))
+    before = out.read_text()
+    checked = _mcpgen(*args, "--check")
+    assert checked.returncode == 1, checked.stderr
+    assert "+- name: health" in checked.stdout and "-- name: get_item" in checked.stdout
+    assert "TOOL_NO_DELETE tool 'get_item' was removed" in checked.stderr
+    assert "INPUT_REQUIRED_NO_ADD tool 'list_inventory'" in checked.stderr
+    assert out.read_text() == before  # --check writes nothing
+    again = _mcpgen(*args)
+    assert again.returncode == 0, again.stderr
+    got = tools()
+    assert "list_inventory" in got and "health" in got and "get_item" not in got
+    assert got["list_inventory"]["description"] == "Items in stock."  # curation kept
+    # a stale key is reported; a hand-written manifest is not overwritten without --force
+    overlay.write_text("tools:\n  GET /items/{item_id}: {description: gone}\n")
+    stale = _mcpgen(*args)
+    assert stale.returncode == 0 and "no operation GET /items/{item_id} any more" in stale.stderr
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("tools: []\n")
+    refused = _mcpgen("import", "openapi", str(spec), "-o", str(mine))
+    assert refused.returncode == 2 and "was not written by mcpgen import" in refused.stderr
+    assert mine.read_text() == "tools: []\n"
+    overlay.write_text("tools: [1, 2]\n")
+    bad = _mcpgen(*args)
+    assert bad.returncode == 2 and f"{overlay}:1:8:" in bad.stderr, bad.stderr
+
+
+def test_merge_patch_is_rfc_7396() -> None:
+    from codegen.openapi.overlay import merge_patch
+
+    target = {"a": "b", "c": {"d": "e", "f": "g"}}
+    assert merge_patch(target, {"a": "z", "c": {"f": None}}) == {"a": "z", "c": {"d": "e"}}
+    assert merge_patch({"a": [1]}, {"a": [2]}) == {"a": [2]}
+    assert merge_patch({"a": 1}, {"b": {"c": None}}) == {"a": 1, "b": {}}
+    assert target == {"a": "b", "c": {"d": "e", "f": "g"}}  # not mutated
