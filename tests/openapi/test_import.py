@@ -571,3 +571,18 @@ def test_merge_patch_is_rfc_7396() -> None:
     assert merge_patch({"a": [1]}, {"a": [2]}) == {"a": [2]}
     assert merge_patch({"a": 1}, {"b": {"c": None}}) == {"a": 1, "b": {}}
     assert target == {"a": "b", "c": {"d": "e", "f": "g"}}  # not mutated
+
+
+def test_a_50_mb_document_is_refused_in_one_line(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    pad = "x" * 1000
+    with big.open("w") as fh:
+        fh.write('{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {')
+        fh.write(",".join(f'"/p{i}": {{"description": "{pad}"}}' for i in range(50_000)))
+        fh.write("}}")
+    assert big.stat().st_size > 50_000_000
+    done = _mcpgen("import", "openapi", str(big), "-o", str(tmp_path / "o.yaml"))
+    assert done.returncode == 2, done.stderr[-500:]
+    assert "MiB" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "o.yaml").exists()
