@@ -2,8 +2,9 @@
 pinned in tests/openapi/js/package-lock.json, installed with ``npm ci`` on the wheel's Node).
 
 Each document imports, or is refused with one located message (counted); none raises. Every
-imported manifest checks with zero errors; a sub-sample's servers generate and import. The
-draw (``$MCPGEN_CORPUS_SEED``, default below) and the figures are printed (``pytest -s``).
+imported manifest checks with zero errors, and its server generates and imports (about 3 min
+for the default draw). The draw (``$MCPGEN_CORPUS_SEED``, default below) and the figures are
+printed (``pytest -s``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from codegen.errors import McpgenError
 JS = Path(__file__).resolve().parent / "js"
 SEED = int(os.environ.get("MCPGEN_CORPUS_SEED", "20261125"))
 SAMPLE = 100
-GENERATE = 8
-"""How many of the imported manifests (with at most 40 tools) also get a server generated."""
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +85,8 @@ def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> 
         print("  refused", line)
     assert check_errors == []
     assert len(imported) >= 85, refused  # real documents are mostly valid
-    small = [(p, t) for p, t, n in imported if 0 < n <= 40][:GENERATE]
-    for i, (path, text) in enumerate(small):
+    generated = [(p, t) for p, t, n in imported if n > 0]
+    for i, (path, text) in enumerate(generated):
         manifest = tmp_path / f"m{i}.yaml"
         manifest.write_text(text)
         package = f"corpus_{i}"
@@ -108,4 +107,4 @@ def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> 
             timeout=120,
         )
         assert probe.returncode == 0, (path, probe.stderr[-2000:])
-    print(f"generated and imported {len(small)} servers")
+    print(f"generated and imported {len(generated)} servers")
