@@ -197,6 +197,29 @@ def write_owned_tree(
     return sorted(files)
 
 
+def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
+    """Write one file whole or not at all (a temporary file in the same folder, fsynced,
+    renamed over ``path``); folders are created. ``McpgenError`` when it cannot be written."""
+    from codegen.errors import McpgenError
+
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise McpgenError(
+            f"cannot write: {exc.strerror or exc}", path=str(exc.filename or path)
+        ) from None
+
+
 def create_user_files(root: Path, files: dict[str, str], result: EmitResult) -> None:
     """Create each file only if it does not exist yet; never touch an existing one."""
     for rel, text in sorted(files.items()):

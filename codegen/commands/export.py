@@ -11,8 +11,6 @@ from pathlib import Path
 
 import click
 
-from codegen.errors import McpgenError
-
 
 @click.group("export")
 def export() -> None:
@@ -42,11 +40,7 @@ def summary(manifest: Path, output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    from codegen.commands.install import _atomic
+    from codegen.emit import write_text_atomic
 
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        _atomic(output, text, 0o644)
-    except OSError as exc:
-        raise McpgenError(f"cannot write: {exc.strerror or exc}", path=str(output)) from None
+    write_text_atomic(output, text)
     click.echo(f"mcpgen: wrote {output}", err=True)

@@ -125,13 +125,9 @@ def openapi(
     if check:
         _report_upstream(output, previous, text)
         return
-    from codegen.commands.install import _atomic
+    from codegen.emit import write_text_atomic
 
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        _atomic(output, text, 0o644)
-    except OSError as exc:
-        raise McpgenError(f"cannot write: {exc.strerror or exc}", path=str(output)) from None
+    write_text_atomic(output, text)
     removed = f" ({len(applied.removed)} removed by the overlay)" if applied.removed else ""
     click.echo(f"mcpgen: wrote {output}: {len(manifest['tools'])} tools{removed}", err=True)
     for skipped in converted.skipped:

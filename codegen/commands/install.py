@@ -8,13 +8,12 @@ are kept byte for byte.
 from __future__ import annotations
 
 import difflib
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
+from codegen.emit import write_text_atomic
 from codegen.errors import EXIT_FINDINGS, McpgenError
 from codegen.install.targets import CLIENTS, Target
 
@@ -187,32 +186,15 @@ def _read(path: Path) -> str:
 
 
 def _write(path: Path, old: str, new: str) -> Path | None:
-    """Replace ``path`` atomically (same directory, same mode); the old file, when there was
-    one, is kept as ``path.bak``. Returns the backup's path."""
+    """Replace ``path`` atomically (same mode); the old file, when there was one, is kept as
+    ``path.bak``. Returns the backup's path."""
     backup: Path | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-        if path.exists():
-            backup = path.with_name(path.name + ".bak")
-            _atomic(backup, old, mode)
-        _atomic(path, new, mode)
     except OSError as exc:
-        raise McpgenError(
-            f"cannot write: {exc.strerror or exc}", path=str(exc.filename or path)
-        ) from None
+        raise McpgenError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
+    if path.exists():
+        backup = path.with_name(path.name + ".bak")
+        write_text_atomic(backup, old, mode)
+    write_text_atomic(path, new, mode)
     return backup
-
-
-def _atomic(path: Path, text: str, mode: int) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -39,6 +39,7 @@ _NAME_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
 _SCHEMA_PREFIX = "#/components/schemas/"
 _DROPPED = ("xml", "externalDocs")
 _LOCATIONS = ("path", "query", "header", "cookie")
+_COMPOSED = ("$ref", "allOf", "oneOf", "anyOf")
 
 
 @dataclass(frozen=True)
@@ -190,10 +191,7 @@ def _from_openapi30(schema: dict[str, Any]) -> None:
             schema["type"] = [typ, "null"]
             if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
                 schema["enum"] = [*schema["enum"], None]
-        elif "$ref" in schema or "allOf" in schema or "oneOf" in schema or "anyOf" in schema:
-            inner = {
-                k: schema.pop(k) for k in list(schema) if k in ("$ref", "allOf", "oneOf", "anyOf")
-            }
+        elif inner := {k: schema.pop(k) for k in _COMPOSED if k in schema}:
             schema["anyOf"] = [inner, {"type": "null"}]
     for bound, limit in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
         flag = schema.get(bound)
@@ -202,8 +200,7 @@ def _from_openapi30(schema: dict[str, Any]) -> None:
             if flag and limit in schema:
                 schema[bound] = schema.pop(limit)
     if "example" in schema:
-        example = schema.pop("example")
-        schema.setdefault("examples", [example])
+        schema.setdefault("examples", [schema.pop("example")])
 
 
 def tool_name(raw: str, max_name: int) -> str:

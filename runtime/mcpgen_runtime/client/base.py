@@ -50,6 +50,7 @@ from .errors import (
 )
 from .failures import DECLINES, describe, leaf, map_error, recording_declines
 from .http import Refusals
+from .narrow import Narrowable
 from .results import CallResult, decode_content
 from .sync import SyncClient
 from .tool import ClientTool
@@ -70,7 +71,8 @@ _NO_LIMIT = 10.0**9  # seconds: a call without a timeout
 
 
 class ClientOptions(TypedDict, total=False):
-    """Keyword options of ``ToolClient`` and its ``stdio``/``http`` constructors."""
+    """Keyword options of ``ToolClient`` and its ``stdio``/``http`` constructors
+    (``toolsets``/``tools``: narrow the client as the server's ``--toolsets``/``--tools``)."""
 
     mode: Mode
     timeout: float | None
@@ -83,25 +85,18 @@ class ClientOptions(TypedDict, total=False):
     max_input_rounds: int
     client_info: Implementation | None
     toolsets: Sequence[str] | None
-    """Narrow the client to these toolsets' tools (``all``, ``default`` or names the
-    manifest declares), as the server's ``--toolsets``; with ``tools``, their union."""
     tools: Sequence[str] | None
-    """Narrow the client to these tools (and ``toolsets``')."""
 
 
-class ToolClient:
+class ToolClient(Narrowable):
     """Base of every generated client. Use it as an async context manager::
 
     async with WeatherClient.stdio(["python", "-m", "weather_server"]) as weather:
         report = await weather.get_weather(city="Paris")
     """
 
-    MCPGEN_TOOLS: ClassVar[tuple[ClientTool, ...]] = ()
-    """The tools this client was generated for (set by the generated subclass)."""
     MCPGEN_SERVER: ClassVar[str] = "server"
     """The manifest's server name (shown in errors)."""
-    MCPGEN_TOOLSETS: ClassVar[str] = "{}"
-    """The manifest's ``server.toolsets`` (JSON text)."""
 
     def __init__(
         self, server: Any, *, describe: str | None = None, **options: Unpack[ClientOptions]
@@ -121,19 +116,7 @@ class ToolClient:
         self._http_refusals: Refusals | None = None
         """HTTP: the last 401/403 the server answered (``http.Refusals``)."""
         self._credentials = False
-        from .narrow import narrowed
-
-        self._selected = narrowed(
-            self.MCPGEN_TOOLS, self.MCPGEN_TOOLSETS, options.get("toolsets"), options.get("tools")
-        )
-
-    @property
-    def selected_tools(self) -> tuple[ClientTool, ...]:
-        """The tools this client may call: all of ``MCPGEN_TOOLS``, or those of the
-        ``toolsets=``/``tools=`` it was narrowed to (e.g. to hand a model fewer tools)."""
-        if self._selected is None:
-            return self.MCPGEN_TOOLS
-        return tuple(t for t in self.MCPGEN_TOOLS if t.name in self._selected)
+        self._narrow(options.get("toolsets"), options.get("tools"))
 
     @classmethod
     def stdio(
@@ -310,9 +293,8 @@ class ToolClient:
 
     async def drift(self) -> list[Change]:
         """Changes of the live tools (vs ``MCPGEN_TOOLS``) that break this client."""
-        live = await self.list_live_tools()
-        names = None if self._selected is None else sorted(self._selected)
-        return breaking_changes([t.definition for t in self.MCPGEN_TOOLS], live, names)
+        defs = [t.definition for t in self.MCPGEN_TOOLS]
+        return breaking_changes(defs, await self.list_live_tools(), self._selected_names())
 
     # -- calls (used by the generated methods) -------------------------------------------------
 
@@ -329,11 +311,7 @@ class ToolClient:
     async def _mcpgen_call(
         self, tool: ClientTool, input_model: type[BaseModel], kwargs: Mapping[str, Any]
     ) -> CallToolResult:
-        if self._selected is not None and tool.name not in self._selected:
-            raise ClientError(
-                f"{self._label}: tool {tool.name!r} is not among the tools this client was "
-                "narrowed to (toolsets=/tools=)"
-            )
+        self._refuse_unselected(tool.name)
         arguments = self._mcpgen_arguments(tool, input_model, kwargs)
         client = self.mcp
         refusals: list[ErrorData] = []

@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 import click
 
+from ..server.toolsets import TOOLS_ENV, TOOLSETS_ENV, split
 from .base import ToolClient
 from .errors import ArgumentsError, ClientError, ToolCallError
 
@@ -130,7 +131,7 @@ def _connect(client_cls: type[ToolClient], params: dict[str, Any]) -> ToolClient
         raise click.UsageError("give the server: --stdio COMMAND or --url URL")
     options: dict[str, Any] = {}
     for key in ("toolsets", "tools"):
-        names = [n.strip() for n in (params.get(key) or "").split(",") if n.strip()]
+        names = split(params.get(key))
         if names:
             options[key] = names
     if params.get("timeout") is not None:
@@ -251,10 +252,6 @@ def _surface_commands(resources: bool, prompts: bool) -> list[click.Command]:
     return out
 
 
-def _names(text: str | None) -> list[str] | None:
-    return [n.strip() for n in (text or "").split(",") if n.strip()] or None
-
-
 class _NarrowedGroup(click.Group):
     """Lists and runs only the subcommands of the tools ``--toolsets``/``--tools`` (or
     ``$MCPGEN_TOOLSETS``/``$MCPGEN_TOOLS``) select, as the server and the client narrow."""
@@ -268,8 +265,8 @@ class _NarrowedGroup(click.Group):
         from .narrow import narrowed
 
         # --help is eager: it runs before --toolsets/--tools are read; then the environment
-        sets = _names(ctx.params.get("toolsets") or os.environ.get("MCPGEN_TOOLSETS"))
-        tools = _names(ctx.params.get("tools") or os.environ.get("MCPGEN_TOOLS"))
+        sets = split(ctx.params.get("toolsets") or os.environ.get(TOOLSETS_ENV))
+        tools = split(ctx.params.get("tools") or os.environ.get(TOOLS_ENV))
         try:
             return narrowed(
                 self.client_cls.MCPGEN_TOOLS, self.client_cls.MCPGEN_TOOLSETS, sets, tools
@@ -327,11 +324,11 @@ def run_tool_cli(
         "--toolsets",
         default=None,
         metavar="A,B",
-        envvar="MCPGEN_TOOLSETS",
+        envvar=TOOLSETS_ENV,
         help="Only these toolsets' tools.",
     )
     @click.option(
-        "--tools", default=None, metavar="X,Y", envvar="MCPGEN_TOOLS", help="Only these tools."
+        "--tools", default=None, metavar="X,Y", envvar=TOOLS_ENV, help="Only these tools."
     )
     @click.pass_context
     def group(ctx: click.Context, /, **params: Any) -> None:

@@ -74,7 +74,8 @@ def build_server(
     )
     compiled = []
     forwarder = None
-    for b, definition in _selected(bindings, info, toolsets, tools):
+    kept, unserved, declared = _selected(bindings, info, toolsets, tools)
+    for b, definition in kept:
         ext = definition.get("x-mcpgen")
         ext = ext if isinstance(ext, dict) else {}
         invoke = bind_handler(handlers, b)
@@ -111,14 +112,8 @@ def build_server(
     surface = _surface(runtime, handlers, resources, templates, prompts, page_size)
     runtime.scopes = _scope_policy(runtime)
     runtime.auth_manifest = json.loads(info.auth) if isinstance(info.auth, str) else info.auth
-    from .toolsets import declared_toolsets
-
-    runtime.selection = (len(bindings), declared_toolsets(info.toolsets))
-    if len(compiled) < len(bindings):
-        served = {t.name for t in compiled}
-        runtime.switches.unserved = frozenset(
-            n for n in (json.loads(b.definition_json)["name"] for b in bindings) if n not in served
-        )
+    runtime.selection = (len(bindings), declared)
+    runtime.switches.unserved = unserved
     cache = CacheHint(
         ttl_ms=info.cache_ttl_ms if list_ttl_ms is None else list_ttl_ms,
         # lists that show each caller what its scopes allow are that caller's alone
@@ -176,14 +171,17 @@ def _selected(
     info: ServerInfo,
     toolsets: Sequence[str] | None,
     tools: Sequence[str] | None,
-) -> list[tuple[ToolBinding, dict[str, Any]]]:
-    """The bindings this process serves, with their parsed definitions."""
+) -> tuple[list[tuple[ToolBinding, dict[str, Any]]], frozenset[str], dict[str, Any]]:
+    """(the bindings this process serves with their parsed definitions, the names of those it
+    leaves out, the manifest's toolsets)."""
     from .toolsets import declared_toolsets, from_environment, select
 
     parsed = [(b, json.loads(b.definition_json)) for b in bindings]
-    chosen = from_environment(toolsets, tools)
-    keep = select([d for _, d in parsed], declared_toolsets(info.toolsets), *chosen, what="--")
-    return [pair for pair, kept in zip(parsed, keep, strict=True) if kept]
+    declared = declared_toolsets(info.toolsets)
+    keep = select([d for _, d in parsed], declared, *from_environment(toolsets, tools), what="--")
+    kept = [pair for pair, k in zip(parsed, keep, strict=True) if k]
+    left_out = frozenset(d["name"] for (_, d), k in zip(parsed, keep, strict=True) if not k)
+    return kept, left_out, declared
 
 
 def _declared_headers(runtime: ToolsRuntime[Any]) -> dict[str, Any]:
