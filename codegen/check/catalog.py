@@ -12,6 +12,7 @@ def load_lint() -> dict[str, registry.Rule]:
         rules_icons,
         rules_meta,
         rules_names,
+        rules_profiles,
         rules_schema,
         rules_surface,
         rules_toolsets,

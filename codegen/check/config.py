@@ -9,6 +9,7 @@ Only the ``check`` and ``breaking`` tables are read here::
     severity = { TOOL_DESCRIPTION_MISSING = "error", ANNOTATION_REDUNDANT = "off" }
     fail-on = "warning"                            # error (default) | warning | info | none
     name-max-length = 64                           # 1..128; e.g. 64 for Claude Desktop
+    target = ["openai-strict", "gemini"]           # model-API profiles (`mcpgen rules`)
 
     [tool.mcpgen.breaking]
     disable = ["ANNOTATION_SAFETY_NO_WEAKEN"]
@@ -21,6 +22,7 @@ accepted and means the current one. Other ``[tool.mcpgen.*]`` tables belong to o
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -32,7 +34,7 @@ from codegen.errors import McpgenError
 from codegen.project import find_pyproject
 
 FAIL_ON_CHOICES = ("error", "warning", "info", "none")
-_KEYS = {"enable", "disable", "severity", "fail-on", "name-max-length"}
+_KEYS = {"enable", "disable", "severity", "fail-on", "name-max-length", "target"}
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,21 @@ class RuleConfig:
     fail_on: Severity | None = Severity.ERROR
     """Lowest severity that makes the command exit 1; None: findings never fail."""
     name_max_length: int = 128
+    targets: frozenset[str] = frozenset()
+    """Model-API profiles turned on (codegen.check.profiles)."""
+
+    @functools.cached_property
+    def target_rules(self) -> frozenset[str]:
+        """Rules the targets turn on, and default rules they restate (turned off)."""
+        from codegen.check.profiles import rules_for
+
+        return rules_for(self.targets)
+
+    @functools.cached_property
+    def superseded(self) -> frozenset[str]:
+        from codegen.check.profiles import superseded_by
+
+        return superseded_by(self.targets)
 
     def merged(
         self,
@@ -52,14 +69,16 @@ class RuleConfig:
         disable: Collection[str] = (),
         fail_on: str | None = None,
         name_max_length: int | None = None,
+        targets: Collection[str] = (),
     ) -> RuleConfig:
-        """Command-line flags on top of the file (flags win)."""
+        """Command-line flags on top of the file (flags win; targets add up)."""
         return RuleConfig(
             enable=(self.enable - set(disable)) | set(enable),
             disable=(self.disable - set(enable)) | set(disable),
             severity=self.severity,
             fail_on=self.fail_on if fail_on is None else parse_fail_on(fail_on, "--fail-on"),
             name_max_length=self.name_max_length if name_max_length is None else name_max_length,
+            targets=self.targets | set(targets),
         )
 
 
@@ -162,4 +181,29 @@ def parse_rule_config(t: Any, where: str, known: Collection[str], path: str) -> 
     nml = t.get("name-max-length", 128)
     if isinstance(nml, bool) or not isinstance(nml, int) or not 1 <= nml <= 128:
         raise fail("name-max-length must be an integer from 1 to 128")
-    return RuleConfig(rule_list("enable"), rule_list("disable"), severity, fail_on, nml)
+    targets = t.get("target", [])
+    if not isinstance(targets, list) or not all(isinstance(x, str) for x in targets):
+        raise fail("target must be a list of profile names")
+    try:
+        parsed = parse_targets(targets)
+    except ValueError as exc:
+        raise fail(f"target: {exc}") from None
+    return RuleConfig(rule_list("enable"), rule_list("disable"), severity, fail_on, nml, parsed)
+
+
+def parse_targets(values: Collection[str]) -> frozenset[str]:
+    """Profile names from ``--target a,b`` or ``target = [...]``; ValueError names a bad one."""
+    from codegen.check.profiles import PROFILES
+
+    out = set()
+    for v in values:
+        for part in v.split(","):
+            name = part.strip().lower()
+            if not name:
+                continue
+            if name not in PROFILES:
+                raise ValueError(
+                    f"unknown target {part.strip()!r} (known: {', '.join(sorted(PROFILES))})"
+                )
+            out.add(name)
+    return frozenset(out)

@@ -26,6 +26,10 @@ def rule_severity(r: Rule, cfg: RuleConfig) -> Severity | None:
         return None
     if r.id in cfg.severity:
         return cfg.severity[r.id]
+    if r.id in cfg.target_rules:
+        return r.severity
+    if r.id in cfg.superseded and r.id not in cfg.enable:
+        return None
     if not r.default_enabled and r.id not in cfg.enable:
         return None
     return r.severity

@@ -35,6 +35,7 @@ Configuration, in the nearest pyproject.toml (found by walking up from the curre
   severity = { TOOL_DESCRIPTION_MISSING = "error", ANNOTATION_REDUNDANT = "off" }
   fail-on = "warning"                       # error (default) | warning | info | none
   name-max-length = 64                      # the 64-character tool-name profile
+  target = ["openai-strict", "gemini"]      # model-API profiles, off by default
 
 \b
 Inline, in YAML: a `# mcpgen: ignore RULE_ID[, RULE_ID]` comment at the end of a line silences
@@ -76,6 +77,14 @@ def _fail_on_option(f: click.decorators.FC) -> click.decorators.FC:
 @click.option("--enable", multiple=True, metavar="RULE", help="Turn a rule on (repeatable).")
 @click.option("--disable", multiple=True, metavar="RULE", help="Turn a rule off (repeatable).")
 @click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="NAMES",
+    help="Model-API profiles to check against, comma-separated: openai-strict, anthropic, "
+    "anthropic-strict, gemini (`mcpgen rules` lists their rules and sources).",
+)
+@click.option(
     "--config",
     "config_path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -105,6 +114,7 @@ def check(
     name_profile: int | None,
     enable: tuple[str, ...],
     disable: tuple[str, ...],
+    targets: tuple[str, ...],
     config_path: Path | None,
     show_info: bool,
     verbose: bool,
@@ -112,7 +122,7 @@ def check(
     statistics: bool,
 ) -> None:
     from codegen.check import catalog
-    from codegen.check.config import load_config
+    from codegen.check.config import load_config, parse_targets
     from codegen.check.runner import check_file, exit_code
     from codegen.diagnostics import Severity
     from codegen.report import render, summary
@@ -121,12 +131,17 @@ def check(
     if statistics and fmt not in ("text", "json"):
         raise click.UsageError("--statistics prints text or json")
     rules = catalog.load_all()
+    try:
+        wanted = parse_targets(targets)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--target'") from None
     cfg = load_config(rules, explicit=config_path).check
     cfg = cfg.merged(
         enable=_ids(enable, rules),
         disable=_ids(disable, rules),
         fail_on=fail_on,
         name_max_length=name_profile,
+        targets=wanted,
     )
     results = [check_file(f, cfg) for f in files]
     diags = [d for r in results for d in r.diagnostics]

@@ -24,6 +24,10 @@ DUMPS = sorted(DATA.glob("*.json"))
 
 # file -> (errors, warnings, infos) with the default configuration
 EXPECTED = {
+    "arxiv-mcp-server@0.8.2.json": (0, 0, 0),
+    "mcp-atlassian@0.23.1.json": (0, 0, 0),
+    "notion-mcp-server@2.5.2.json": (0, 0, 32),
+    "server-github@2025.4.8.json": (0, 0, 77),
     "mcp-server-fetch@2026.10.24.json": (0, 0, 2),
     "mcp-server-git@2026.10.19.json": (0, 0, 36),
     "mcp-server-time@2026.10.19.json": (0, 0, 4),

@@ -26,6 +26,20 @@ from mcp import Client, StdioServerParameters
 HERE = Path(__file__).resolve().parent
 
 
+# Servers that need credentials to start get fake ones: listing tools never uses them.
+ENV = {
+    "mcp-atlassian": {
+        "JIRA_URL": "https://jira.invalid",
+        "JIRA_USERNAME": "u",
+        "JIRA_API_TOKEN": "t",
+        "CONFLUENCE_URL": "https://confluence.invalid/wiki",
+        "CONFLUENCE_USERNAME": "u",
+        "CONFLUENCE_API_TOKEN": "t",
+    },
+    "@notionhq/notion-mcp-server": {"NOTION_TOKEN": "ntn_fake"},
+}
+
+
 def npm_servers(prefix: Path) -> list[tuple[str, str, list[str]]]:
     node = shutil.which("node") or str(Path(sys.executable).parent / "node")
     try:
@@ -41,10 +55,14 @@ def npm_servers(prefix: Path) -> list[tuple[str, str, list[str]]]:
         ("server-memory", []),
         ("server-filesystem", [scratch]),
         ("server-sequential-thinking", []),
+        ("server-github", []),
     ):
         pkg = prefix / "node_modules" / "@modelcontextprotocol" / name
         meta = json.loads((pkg / "package.json").read_text())
         out.append((meta["name"], meta["version"], [node, str(pkg / "dist" / "index.js"), *extra]))
+    pkg = prefix / "node_modules" / "@notionhq" / "notion-mcp-server"
+    meta = json.loads((pkg / "package.json").read_text())
+    out.append((meta["name"], meta["version"], [node, str(pkg / "bin" / "cli.mjs")]))
     return out
 
 
@@ -56,6 +74,8 @@ def py_servers(venv: Path) -> list[tuple[str, str, list[str]]]:
         ("mcp-server-time", ["--local-timezone", "UTC"]),
         ("mcp-server-fetch", []),
         ("mcp-server-git", []),
+        ("arxiv-mcp-server", ["--storage-path", tempfile.mkdtemp()]),
+        ("mcp-atlassian", []),
     ):
         version = subprocess.run(
             [
@@ -71,8 +91,9 @@ def py_servers(venv: Path) -> list[tuple[str, str, list[str]]]:
     return out
 
 
-async def list_tools(cmd: list[str]) -> list[dict[str, Any]]:
-    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env={"PATH": "/usr/bin:/bin"})
+async def list_tools(cmd: list[str], env: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    path = "/usr/bin:/bin:" + str(Path(cmd[0]).parent)
+    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env={"PATH": path, **(env or {})})
     tools: list[dict[str, Any]] = []
     async with Client(params, read_timeout_seconds=30) as client:
         cursor = None
@@ -89,12 +110,12 @@ async def list_tools(cmd: list[str]) -> list[dict[str, Any]]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--npm", type=Path, help="npm prefix holding the @modelcontextprotocol servers")
-    ap.add_argument("--py", type=Path, help="venv holding mcp-server-time, -fetch, -git")
+    ap.add_argument("--py", type=Path, help="venv holding the PyPI servers (README.md)")
     args = ap.parse_args()
     servers = (npm_servers(args.npm) if args.npm else []) + (py_servers(args.py) if args.py else [])
     for name, version, cmd in servers:
-        tools = asyncio.run(list_tools(cmd))
-        fname = f"{name.replace('@modelcontextprotocol/', '')}@{version}.json"
+        tools = asyncio.run(list_tools(cmd, ENV.get(name)))
+        fname = f"{name.rsplit('/', 1)[-1]}@{version}.json"
         (HERE / fname).write_text(json.dumps({"tools": tools}, indent=2, ensure_ascii=False) + "\n")
         print(f"{fname}: {len(tools)} tools")
 
