@@ -97,6 +97,7 @@ class CompiledTool:
     __slots__ = (
         "name",
         "definition",
+        "served",
         "binding",
         "invoke",
         "_checks",
@@ -118,6 +119,9 @@ class CompiledTool:
     ) -> None:
         self.name: str = definition["name"]
         self.definition = definition
+        self.served = definition
+        """What tools/list shows: the definition, or with ``--inline-schema-refs`` its
+        model-friendly form (``schemainline``); calls are checked against ``definition``."""
         self.binding = binding
         self.invoke = invoke
         self._checks: tuple[SchemaCheck, SchemaCheck | None] | None = None

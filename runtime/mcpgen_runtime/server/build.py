@@ -8,6 +8,8 @@ The generated ``server.py`` passes its binding table (one ``ToolBinding`` per to
 from __future__ import annotations
 
 import json
+import logging
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,7 +28,10 @@ if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _sur
     from .resources import ResourceBinding, TemplateBinding
     from .state import State
 
-__all__ = ["build_server"]
+__all__ = ["INLINE_ENV", "build_server"]
+
+INLINE_ENV = "MCPGEN_INLINE_SCHEMA_REFS"
+_TRUE = ("1", "true", "yes", "on")
 
 H = TypeVar("H")
 
@@ -47,6 +52,7 @@ def build_server(
     state: State | str | None = None,
     toolsets: Sequence[str] | None = None,
     tools: Sequence[str] | None = None,
+    inline_schema_refs: bool | None = None,
 ) -> Server[Any]:
     """An SDK ``Server`` serving ``bindings`` with ``handlers`` (an instance of the generated
     base class); each schema is compiled once, on the tool's first call.
@@ -58,7 +64,9 @@ def build_server(
     ``state``: a backend, its URL (``redis://...``), or None for ``$MCPGEN_STATE_URL`` or
     memory. ``toolsets``/``tools``: serve only these (``toolsets.select``; None: their
     environment variables, else the manifest's defaults); an unknown name raises
-    ``toolsets.SelectionError``."""
+    ``toolsets.SelectionError``. ``inline_schema_refs``: list each inputSchema with its
+    non-recursive ``$ref``s inlined and ``$defs`` dropped (``schemainline``; None:
+    ``$MCPGEN_INLINE_SCHEMA_REFS``); calls are still checked against the schema as written."""
     from .state import State as _State
     from .state import open_state
 
@@ -101,6 +109,10 @@ def build_server(
                 else None,
             )
         )
+    if inline_schema_refs or (
+        inline_schema_refs is None and os.environ.get(INLINE_ENV, "").lower() in _TRUE
+    ):
+        _serve_inlined(compiled)
     key = (
         request_state_key
         if isinstance(request_state_key, RequestStateKey)
@@ -279,3 +291,20 @@ def _surface(
         hooks["on_completion"] = completions.complete
     hooks["cacheable"] = cacheable
     return hooks
+
+
+def _serve_inlined(compiled: Sequence[CompiledTool]) -> None:
+    """``--inline-schema-refs``: each tool lists its model-friendly inputSchema."""
+    from ..schemainline import InlineTooLarge, inline_refs
+
+    for t in compiled:
+        schema = t.definition.get("inputSchema")
+        try:
+            served = inline_refs(schema)
+        except InlineTooLarge as exc:
+            logging.getLogger("mcpgen_runtime").warning(
+                "tool %r is listed with its $refs: %s", t.name, exc
+            )
+            continue
+        if served is not schema:
+            t.served = {**t.definition, "inputSchema": served}

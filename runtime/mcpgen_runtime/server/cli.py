@@ -124,6 +124,7 @@ def _startup(spec: Mapping[str, Any]) -> StartupOptions:
         "state": spec.get("state"),
         "toolsets": spec.get("toolsets"),
         "tools": spec.get("tools"),
+        "inline_schema_refs": spec.get("inline_schema_refs"),
     }
 
 
@@ -262,6 +263,7 @@ def run_cli(
         "state": opts.state,
         "toolsets": ["all"] if opts.list_toolsets else toolsets.split(opts.toolsets),
         "tools": toolsets.split(opts.tools),
+        "inline_schema_refs": True if opts.inline_schema_refs else None,
     }
     try:
         server = create(handlers, page_size=opts.page_size, **_startup(spec))

@@ -86,6 +86,13 @@ def parser(prog: str | None) -> argparse.ArgumentParser:
         help="serve these tools (with --toolsets: these too; also $MCPGEN_TOOLS)",
     )
     sel.add_argument(
+        "--inline-schema-refs",
+        action="store_true",
+        help="list each inputSchema with its $refs inlined and $defs dropped, for model APIs "
+        "that refuse them (calls are still checked against the schema as written; also "
+        "$MCPGEN_INLINE_SCHEMA_REFS=1)",
+    )
+    sel.add_argument(
         "--list-toolsets",
         action="store_true",
         help="print the toolsets and their tools, then exit",

@@ -31,6 +31,9 @@ class StartupOptions(TypedDict, total=False):
     ``$MCPGEN_TOOLSETS``, else the manifest's default toolsets (see ``toolsets``)."""
     tools: list[str] | None
     """Serve these tools too (``--tools``); None: ``$MCPGEN_TOOLS``."""
+    inline_schema_refs: bool | None
+    """List inputSchemas with non-recursive ``$ref``s inlined and ``$defs`` dropped
+    (``--inline-schema-refs``); None: ``$MCPGEN_INLINE_SCHEMA_REFS``."""
     state: State | str | None
     """What replicas share (``--state``): a backend, ``redis://...``, or None for
     ``$MCPGEN_STATE_URL`` (unset: this process's memory)."""

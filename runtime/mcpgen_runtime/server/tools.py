@@ -162,7 +162,7 @@ class ToolsRuntime(Generic[H]):
         end = len(tools) if not self.page_size else min(start + self.page_size, len(tools))
         version = ctx.protocol_version
         result: dict[str, Any] = {
-            "tools": [shape_tool(t.definition, version) for t in tools[start:end]]
+            "tools": [shape_tool(t.served, version) for t in tools[start:end]]
         }
         if end < len(tools):
             result["nextCursor"] = f"mcpgen-offset:{end}"
@@ -197,8 +197,8 @@ class ToolsRuntime(Generic[H]):
                 if known is None:
                     continue
                 for key in ("inputSchema", "outputSchema"):
-                    if key in tool and key in known.definition:
-                        tool[key] = known.definition[key]
+                    if key in tool and key in known.served:
+                        tool[key] = known.served[key]
         return result
 
     # -- tools/call ---------------------------------------------------------------------
