@@ -58,6 +58,12 @@ def _names(values: tuple[str, ...]) -> frozenset[str]:
     help="Write nothing: report how OUTPUT differs from a fresh import (upstream changes), "
     "with the breaking changes that means for clients; exit 1 when it differs.",
 )
+@click.option(
+    "--allow-external-refs",
+    is_flag=True,
+    help="Follow $refs to other files in SPEC's directory (never outside it, never a URL); "
+    "refused by default.",
+)
 @click.option("--force", is_flag=True, help="Overwrite OUTPUT even if the import did not write it.")
 def openapi(
     spec: str,
@@ -70,6 +76,7 @@ def openapi(
     server_name: str | None,
     overlay: Path | None,
     check: bool,
+    allow_external_refs: bool,
     force: bool,
 ) -> None:
     """Write a manifest from the OpenAPI 3.0 or 3.1 document SPEC (a file or an http(s) URL,
@@ -85,7 +92,8 @@ def openapi(
             f"{output} exists and was not written by mcpgen import: pass --force to overwrite "
             "it (keep curation in an --overlay file, which every import applies)"
         )
-    doc = load_openapi(spec)
+    sources = load_openapi(spec, allow_external_refs=allow_external_refs)
+    doc = sources.main
     selection = Selection(
         include_tags=_names(include_tags),
         exclude_tags=_names(exclude_tags),
@@ -96,11 +104,7 @@ def openapi(
     def locate(pointer: str) -> tuple[int, int]:
         return doc.source_map.locate(pointer)
 
-    try:
-        converted = convert(doc.value, locate, selection, name_max_length)
-    except McpgenError as exc:
-        exc.path = spec
-        raise
+    converted = convert(doc.value, locate, selection, name_max_length, sources)
     info: Any = doc.value.get("info") or {}
     manifest: dict[str, Any] = {"server": _server(info, server_name)}
     http = _http(doc.value, spec)
@@ -131,12 +135,12 @@ def openapi(
     removed = f" ({len(applied.removed)} removed by the overlay)" if applied.removed else ""
     click.echo(f"mcpgen: wrote {output}: {len(manifest['tools'])} tools{removed}", err=True)
     for skipped in converted.skipped:
-        line, col = locate(skipped.pointer)
-        click.echo(f"{spec}:{line}:{col}: skipped {skipped.operation}: {skipped.reason}", err=True)
+        where, line, col = sources.where(skipped.pointer)
+        click.echo(f"{where}:{line}:{col}: skipped {skipped.operation}: {skipped.reason}", err=True)
     if converted.dropped_patterns:
-        line, col = locate(converted.dropped_patterns[0])
+        where, line, col = sources.where(converted.dropped_patterns[0])
         click.echo(
-            f"{spec}:{line}:{col}: {len(converted.dropped_patterns)} pattern(s) left out: not "
+            f"{where}:{line}:{col}: {len(converted.dropped_patterns)} pattern(s) left out: not "
             "regular expressions mcpgen can check (e.g. \\p{L}); the API still checks them",
             err=True,
         )

@@ -15,8 +15,8 @@ One tool per selected operation:
   (parameters, request bodies, responses) resolved; OpenAPI 3.0's ``nullable``, boolean
   ``exclusiveMinimum``/``exclusiveMaximum`` and ``example`` rewritten as JSON Schema 2020-12.
 
-An operation mcpgen cannot serve (a body that is not JSON) is skipped with a reason; a
-``$ref`` outside the document is refused with its location.
+An operation mcpgen cannot serve (a body that is not JSON) is skipped with a reason. Schemas in
+other files (``--allow-external-refs``, see ``external``) become ``$defs`` entries too.
 """
 
 from __future__ import annotations
@@ -24,18 +24,18 @@ from __future__ import annotations
 import copy
 import fnmatch
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.errors import McpgenError
-from mcpgen_runtime.jsonschema_facts import escape_token, resolve_pointer
+from codegen.openapi.external import Sources
+from codegen.openapi.schemas import NAME_BAD as _NAME_BAD
+from codegen.openapi.schemas import Refs as _Refs
+from mcpgen_runtime.jsonschema_facts import escape_token
 
 __all__ = ["Selection", "Skipped", "Converted", "convert"]
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
-_NAME_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
 _SCHEMA_PREFIX = "#/components/schemas/"
 _DROPPED = ("xml", "externalDocs")
 _LOCATIONS = ("path", "query", "header", "cookie")
@@ -78,131 +78,6 @@ class Converted:
     """Where a ``pattern`` was left out (not a regex mcpgen can check)."""
 
 
-class _Refs:
-    """Local ``$ref`` handling for one document: schema refs kept (as ``$defs``), the rest
-    resolved; cycles and external refs refused with their pointer."""
-
-    def __init__(self, doc: Mapping[str, Any], locate: Any) -> None:
-        self.doc, self.locate = doc, locate
-        self.used: dict[str, Any] = {}
-        self.dropped: list[str] = []
-        """Pointers of ``pattern``s left out: not a regex mcpgen can check (``\\p{L}``...)."""
-
-    def fail(self, message: str, pointer: str) -> McpgenError:
-        line, col = self.locate(pointer)
-        return McpgenError(message, line=line, col=col)
-
-    def resolve(self, node: Any, pointer: str, seen: tuple[str, ...] = ()) -> tuple[Any, str]:
-        """A parameter, request body or response object with its ``$ref`` followed."""
-        while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
-            if not ref.startswith("#/"):
-                raise self.fail(
-                    f"external $ref {ref!r} is not supported (local refs only)", pointer
-                )
-            if ref in seen:
-                raise self.fail(f"$ref cycle through {ref!r}", pointer)
-            seen = (*seen, ref)
-            ok, target = resolve_pointer(self.doc, ref[1:])
-            if not ok:
-                raise self.fail(f"$ref {ref!r} points at nothing in the document", pointer)
-            node, pointer = target, ref[1:]
-        return node, pointer
-
-    def schema(self, node: Any, pointer: str, openapi30: bool) -> Any:
-        """A schema rewritten for JSON Schema 2020-12, component refs kept as ``$defs``."""
-        if isinstance(node, list):
-            return [self.schema(v, f"{pointer}/{i}", openapi30) for i, v in enumerate(node)]
-        if not isinstance(node, Mapping):
-            return node
-        out: dict[str, Any] = {}
-        for key, value in node.items():
-            here = f"{pointer}/{escape_token(str(key))}"
-            if key == "$ref" and isinstance(value, str):
-                out[key] = self._schema_ref(value, here, openapi30)
-            elif key in _DROPPED:
-                continue
-            elif key in ("properties", "patternProperties", "$defs", "definitions") and isinstance(
-                value, Mapping
-            ):
-                out[key] = {
-                    k: self.schema(v, f"{here}/{escape_token(str(k))}", openapi30)
-                    for k, v in value.items()
-                }
-            elif isinstance(value, (Mapping, list)) and key not in (
-                "enum",
-                "const",
-                "example",
-                "examples",
-                "default",
-            ):
-                out[key] = self.schema(value, here, openapi30)
-            else:
-                out[key] = value
-        if openapi30:
-            _from_openapi30(out)
-        self._mend(out, pointer)
-        return out
-
-    def _mend(self, out: dict[str, Any], pointer: str) -> None:
-        """What real documents get wrong that mcpgen would refuse: a ``pattern`` that is not
-        a regex ``check`` can compile (left out, and reported), and ``required`` names the
-        object does not declare (declared, unconstrained: the same meaning)."""
-        from codegen.check.dialects import regex_ok
-
-        pattern = out.get("pattern")
-        if isinstance(pattern, str) and not regex_ok(pattern):
-            del out["pattern"]
-            self.dropped.append(f"{pointer}/pattern")
-        pprops = out.get("patternProperties")
-        if isinstance(pprops, dict):
-            for key in [k for k in pprops if not regex_ok(str(k))]:
-                del pprops[key]
-                self.dropped.append(f"{pointer}/patternProperties/{escape_token(str(key))}")
-        required, props = out.get("required"), out.get("properties")
-        if isinstance(required, list) and isinstance(props, dict):
-            for name in required:
-                if isinstance(name, str) and name not in props:
-                    props[name] = {}
-
-    def _schema_ref(self, ref: str, pointer: str, openapi30: bool) -> str:
-        if not ref.startswith("#/"):
-            raise self.fail(f"external $ref {ref!r} is not supported (local refs only)", pointer)
-        if not ref.startswith(_SCHEMA_PREFIX) or "/" in ref[len(_SCHEMA_PREFIX) :]:
-            raise self.fail(
-                f"$ref {ref!r}: only #/components/schemas/<name> refs are supported in schemas",
-                pointer,
-            )
-        name = ref[len(_SCHEMA_PREFIX) :]
-        if name not in self.used:
-            ok, target = resolve_pointer(self.doc, ref[1:])
-            if not ok:
-                raise self.fail(f"$ref {ref!r} points at nothing in the document", pointer)
-            self.used[name] = None  # placeholder: a recursive schema refers to itself
-            self.used[name] = self.schema(target, ref[1:], openapi30)
-        return "#/$defs/" + name
-
-
-def _from_openapi30(schema: dict[str, Any]) -> None:
-    """OpenAPI 3.0's schema dialect -> JSON Schema 2020-12, in place."""
-    if schema.pop("nullable", False) is True:
-        typ = schema.get("type")
-        if isinstance(typ, str):
-            schema["type"] = [typ, "null"]
-            if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
-                schema["enum"] = [*schema["enum"], None]
-        elif inner := {k: schema.pop(k) for k in _COMPOSED if k in schema}:
-            schema["anyOf"] = [inner, {"type": "null"}]
-    for bound, limit in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
-        flag = schema.get(bound)
-        if isinstance(flag, bool):
-            del schema[bound]
-            if flag and limit in schema:
-                schema[bound] = schema.pop(limit)
-    if "example" in schema:
-        schema.setdefault("examples", [schema.pop("example")])
-
-
 def tool_name(raw: str, max_name: int) -> str:
     name = _NAME_BAD.sub("_", raw).strip("_.-") or "operation"
     if len(name) > max_name:
@@ -224,11 +99,18 @@ def _json_content(content: Any) -> tuple[str | None, Any]:
 
 
 def convert(
-    doc: Mapping[str, Any], locate: Any, selection: Selection = Selection(), max_name: int = 64
+    doc: Mapping[str, Any],
+    locate: Any,
+    selection: Selection = Selection(),
+    max_name: int = 64,
+    sources: Sources | None = None,
 ) -> Converted:
-    """``locate(pointer) -> (line, col)`` places errors in the source document."""
+    """``locate(pointer) -> (line, col)`` places errors in the source document; ``sources``
+    (``external.collect``) adds the files external ``$ref``s reach."""
     openapi30 = str(doc.get("openapi", "")).startswith("3.0")
-    refs = _Refs(doc, locate)
+    if sources is None:
+        sources = Sources.single(doc, locate)
+    refs = _Refs(sources)
     out = Converted()
     taken: set[str] = set()
     paths = doc.get("paths") or {}

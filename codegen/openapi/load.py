@@ -8,6 +8,7 @@ from typing import Any
 
 from codegen.errors import McpgenError
 from codegen.manifest.sourcemap import MAX_BYTES, Document, load_document, parse_text
+from codegen.openapi.external import Sources, collect
 from mcpgen_runtime.jsonschema_facts import pointer_from_path
 
 __all__ = ["load_openapi"]
@@ -34,8 +35,9 @@ def _fetch(url: str) -> str:
         raise McpgenError("not UTF-8 text", path=url) from None
 
 
-def load_openapi(spec: str) -> Document:
-    """The parsed, validated document. Swagger 2.0 is refused with what to do instead."""
+def load_openapi(spec: str, *, allow_external_refs: bool = False) -> Sources:
+    """The parsed, validated document and the files its external ``$ref``s reach (refused
+    unless ``allow_external_refs``). Swagger 2.0 is refused with what to do instead."""
     if spec.startswith(("http://", "https://")):
         doc = parse_text(_fetch(spec), spec)
     else:
@@ -64,16 +66,18 @@ def load_openapi(spec: str) -> Document:
             line=line,
             col=col,
         )
-    _validate(doc, spec, version)
-    return doc
+    sources = collect(doc, spec, allow_external_refs)
+    base = Path(spec).resolve().as_uri() if sources.docs else ""
+    _validate(doc, spec, version, base)
+    return sources
 
 
-def _validate(doc: Document, spec: str, version: str) -> None:
+def _validate(doc: Document, spec: str, version: str, base_uri: str) -> None:
     from openapi_spec_validator import OpenAPIV30SpecValidator, OpenAPIV31SpecValidator
 
     cls: Any = OpenAPIV30SpecValidator if version.startswith("3.0.") else OpenAPIV31SpecValidator
     try:
-        errors = list(cls(doc.value).iter_errors())
+        errors = list(cls(doc.value, base_uri=base_uri).iter_errors())
     except RecursionError:
         raise McpgenError("the document nests too deeply or refers to itself", path=spec) from None
     except Exception as exc:  # noqa: BLE001 - the validator gave up on this document
