@@ -21,7 +21,6 @@ def manifest_text(doc: Any, path: Path, head: str = "") -> str:
     ``McpgenError`` when neither can carry ``doc``."""
     if path.suffix.lower() == ".json":
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    as_json = _yaml_safe_json(doc)
     import yaml  # type: ignore[import-untyped]
 
     from codegen.manifest.sourcemap import parse_text
@@ -40,6 +39,7 @@ def manifest_text(doc: Any, path: Path, head: str = "") -> str:
             return text
     except (yaml.YAMLError, McpgenError, ValueError):
         pass
+    as_json = _yaml_safe_json(doc)
     try:
         if as_json is not None and parse_text(as_json, path.name).value == doc:
             return as_json

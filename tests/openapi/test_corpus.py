@@ -41,8 +41,9 @@ def _import(path: Path) -> tuple[str, int]:
     from codegen.openapi.convert import convert
     from codegen.openapi.load import load_openapi
 
-    doc = load_openapi(str(path))
-    converted = convert(doc.value, doc.source_map.locate)
+    sources = load_openapi(str(path))
+    doc = sources.main
+    converted = convert(doc.value, doc.source_map.locate, sources=sources)
     server = _server(doc.value.get("info") or {}, None)
     http = _http(doc.value, str(path))
     if http:
