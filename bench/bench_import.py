@@ -75,7 +75,7 @@ def phases(github: Path, tmp: Path) -> dict[str, float]:
     doc = load_document(github)
     out["parse with positions"] = time.perf_counter() - t
     t = time.perf_counter()
-    _validate(doc, str(github), str(doc.value["openapi"]))
+    _validate(doc, str(github), str(doc.value["openapi"]), "")
     out["validate (openapi-spec-validator)"] = time.perf_counter() - t
     t = time.perf_counter()
     conv = convert(doc.value, doc.source_map.locate)
@@ -116,6 +116,7 @@ def main() -> int:
             "GitHub, --include-tags repos": [],
             f"{kept} operations: import + server": [],
         }
+        parts: list[tuple[float, float]] = []
         for i in range(a.repeat):
             rows["GitHub, whole"].append(
                 run(["import", "openapi", str(github), "-o", str(tmp / "gh.yaml"), "--force"])
@@ -139,6 +140,7 @@ def main() -> int:
                 ["server", str(tmp / "f.yaml"), "--out", str(tmp / f"s{i}"), "--package", "fifty"]
             )
             rows[f"{kept} operations: import + server"].append((w1 + w2, max(m1, m2)))
+            parts.append((w1, w2))
             print(f"repeat {i + 1} done", file=sys.stderr)
         from codegen.manifest.sourcemap import load_document
 
@@ -149,6 +151,8 @@ def main() -> int:
         for name, vals in rows.items():
             secs, peak = statistics.median(v[0] for v in vals), max(v[1] for v in vals)
             print(f"{name:<40}{secs:>9.2f}{peak:>14.0f}")
+        imp, srv = (statistics.median(p[i] for p in parts) for i in (0, 1))
+        print(f"  of which: import {imp:.2f} s, mcpgen server {srv:.2f} s")
         print(f"GitHub: {tools} tools from {len(doc['paths'])} paths")
         print("\nwhole GitHub import, in process:")
         for name, secs in phases(github, tmp).items():
