@@ -127,10 +127,34 @@ def generate_tool_models(
     # must stay a class (the runtime and clients validate with it), so a manifest where one
     # would become an alias (a root anyOf input, a non-object output) is generated with
     # wrappers, as before, in a second run of the same pinned generator.
+    # A root that surely becomes an alias skips the first run (it would be thrown away).
+    if any(_surely_alias(i) or _surely_alias(o) for _s, i, o in tools):
+        return _checked(tools, _tool_models_source(doc, base_import, use_type_alias=False))
     src = _tool_models_source(doc, base_import, use_type_alias=True)
     aliases = type_aliases(src)
     if any(f"{stem}Input" in aliases or f"{stem}Output" in aliases for stem, _i, _o in tools):
         src = _tool_models_source(doc, base_import, use_type_alias=False)
+    return _checked(tools, src)
+
+
+_SCALARS = ("array", "string", "integer", "number", "boolean")
+_SHAPING = ("properties", "patternProperties", "allOf", "anyOf", "oneOf", "not", "if", "$ref")
+
+
+def _surely_alias(schema: Mapping[str, Any] | None) -> bool:
+    """A tool root the generator writes as a type alias, not a class, whatever else the
+    manifest holds: a scalar or array type, or an object that is only a map
+    (``additionalProperties`` a schema, nothing else that shapes it)."""
+    if not isinstance(schema, Mapping) or any(k in schema for k in _SHAPING):
+        return False
+    kind = schema.get("type")
+    if kind == "object":
+        extra = schema.get("additionalProperties")
+        return isinstance(extra, Mapping) and bool(extra)
+    return kind in _SCALARS
+
+
+def _checked(tools: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]], src: str) -> str:
     for stem, _inp, out in tools:
         for cls in [f"{stem}Input"] + ([f"{stem}Output"] if out is not None else []):
             if f"\nclass {cls}(" not in "\n" + src:
