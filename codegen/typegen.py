@@ -129,12 +129,48 @@ def generate_tool_models(
     # wrappers, as before, in a second run of the same pinned generator.
     # A root that surely becomes an alias skips the first run (it would be thrown away).
     if any(_surely_alias(i) or _surely_alias(o) for _s, i, o in tools):
-        return _checked(tools, _tool_models_source(doc, base_import, use_type_alias=False))
+        return _checked(tools, _wrapped(doc, base_import))
     src = _tool_models_source(doc, base_import, use_type_alias=True)
     aliases = type_aliases(src)
     if any(f"{stem}Input" in aliases or f"{stem}Output" in aliases for stem, _i, _o in tools):
-        src = _tool_models_source(doc, base_import, use_type_alias=False)
+        src = _wrapped(doc, base_import)
     return _checked(tools, src)
+
+
+def _wrapped(doc: list[dict[str, Any]], base_import: str) -> str:
+    """The run with wrapper classes. A wrapper cannot take a plain default
+    (``color: Color | None = "red"`` does not type-check), so a ``$ref`` to a non-object
+    definition with a default is inlined first: ``color: Literal["red", "blue"] | None``.
+    The schemas served and validated are not changed; only the models' input is."""
+    shaped = [
+        {k: (_inline_scalar_defaults(v, v) if k != "name" else v) for k, v in item.items()}
+        for item in doc
+    ]
+    return _tool_models_source(shaped, base_import, use_type_alias=False)
+
+
+def _inline_scalar_defaults(node: Any, root: Any) -> Any:
+    if isinstance(node, list):
+        return [_inline_scalar_defaults(v, root) for v in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        from mcpgen_runtime.schemawalk import get_pointer
+
+        found, target = get_pointer(root, ref[1:])
+        if (
+            found
+            and isinstance(target, dict)
+            and target.get("type") != "object"
+            and "properties" not in target
+            and "$ref" not in target
+            and ("default" in node or "default" in target)
+        ):
+            merged = {k: v for k, v in target.items() if k not in ("$defs", "definitions")}
+            merged.update({k: v for k, v in node.items() if k != "$ref"})
+            return {k: _inline_scalar_defaults(v, root) for k, v in merged.items()}
+    return {k: _inline_scalar_defaults(v, root) for k, v in node.items()}
 
 
 _SCALARS = ("array", "string", "integer", "number", "boolean")

@@ -41,3 +41,73 @@ def test_mypy_strict_on_generated_packages(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+WRAPPED = """\
+server: {name: wrapped}
+tools:
+  - name: paint
+    description: Paint.
+    inputSchema:
+      type: object
+      properties:
+        color: {$ref: "#/$defs/Color", default: red}
+        shade: {$ref: "#/$defs/Shade"}
+        size: {type: integer, minimum: 1, default: 3}
+      $defs:
+        Color: {type: string, enum: [red, blue]}
+        Shade: {type: string, enum: [light, dark], default: dark}
+  - name: stats
+    description: A map as output, so the models are generated with wrapper classes.
+    inputSchema: {type: object}
+    outputSchema: {type: object, additionalProperties: {type: integer}}
+"""
+
+WRAPPED_HANDLERS = """\
+from __future__ import annotations
+
+from mcpgen_runtime import ToolContext
+
+from ._generated import ToolsBase
+from ._generated import models as m
+
+
+class Handlers(ToolsBase):
+    async def paint(self, args: m.PaintInput, ctx: ToolContext) -> str:
+        color: str | None = args.color
+        return f"{color} {args.shade} {args.size}"
+
+    async def stats(self, args: m.StatsInput, ctx: ToolContext) -> m.StatsOutput:
+        return m.StatsOutput({"calls": 1})
+"""
+
+
+@pytest.mark.slow
+def test_wrapper_models_with_defaults_type_check_and_run(tmp_path: Path) -> None:
+    """A manifest whose models need wrapper classes (a map output) and has `$ref` enums with
+    defaults: the fields are the enums' literals (mypy --strict clean), and the defaults
+    arrive as plain values."""
+    manifest = tmp_path / "wrapped.yaml"
+    manifest.write_text(WRAPPED)
+    write_package(manifest, tmp_path, "wrapped_typed", WRAPPED_HANDLERS)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "wrapped_typed"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from wrapped_typed._generated import models as m; "
+            "a = m.PaintInput.model_validate({}); print(a.color, a.shade, a.size); "
+            "print(m.StatsOutput.model_validate({'x': 2}).root)",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[:2] == ["red dark 3", "{'x': 2}"]
