@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from codegen.check.profiles import PROFILES
 from codegen.report import FORMATS
 
 _CHECK_HELP = """Lint MCP tool manifests (YAML or JSON) against the spec's rules.
@@ -81,8 +82,8 @@ def _fail_on_option(f: click.decorators.FC) -> click.decorators.FC:
     "targets",
     multiple=True,
     metavar="NAMES",
-    help="Model-API profiles to check against, comma-separated: openai-strict, anthropic, "
-    "anthropic-strict, gemini (`mcpgen rules` lists their rules and sources).",
+    help=f"Model-API profiles to check against, comma-separated: {', '.join(PROFILES)} "
+    "(`mcpgen rules` lists their rules and sources).",
 )
 @click.option(
     "--config",
