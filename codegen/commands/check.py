@@ -194,16 +194,26 @@ def _ids(values: tuple[str, ...], rules: Collection[str]) -> list[str]:
     default=None,
     help="Only rules of this category.",
 )
-def rules(fmt: str, category: str | None) -> None:
+@click.option(
+    "--target",
+    type=click.Choice(tuple(PROFILES)),
+    default=None,
+    help="Only the rules this model-API profile turns on (`mcpgen check --target`).",
+)
+def rules(fmt: str, category: str | None, target: str | None) -> None:
     """List every rule: id, category, default severity, revisions, purpose and why it has that
     default."""
     from codegen.check import catalog
+    from codegen.check.profiles import rules_for
     from codegen.check.registry import CATEGORIES, describe_revisions
 
     table = catalog.load_all()
     ordered = sorted(table.values(), key=lambda r: (CATEGORIES.index(r.category), r.id))
     if category:
         ordered = [r for r in ordered if r.category == category]
+    if target:
+        wanted = rules_for(frozenset([target]))
+        ordered = [r for r in ordered if r.id in wanted]
     if fmt == "json":
         click.echo(json.dumps([r.as_dict() for r in ordered], indent=2))
         return

@@ -199,3 +199,13 @@ def test_rules_lists_the_sources() -> None:
     rows = {r["id"]: r for r in json.loads(p.stdout)}
     for r in RULES:
         assert rows[r.id]["why"] == r.why
+
+
+def test_rules_filters_by_target() -> None:
+    p = _run("rules", "--target", "gemini", "--format", "json", cwd=Path.cwd())
+    assert p.returncode == 0, p.stderr
+    assert [r["id"] for r in json.loads(p.stdout)] == sorted(
+        r.id for r in RULES if r.target == "gemini"
+    )
+    bad = _run("rules", "--target", "claude", cwd=Path.cwd())
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
