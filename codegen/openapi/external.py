@@ -118,15 +118,36 @@ class Sources:
         return None if key == "." else key
 
 
+_ROOT_REFS = ("#", "#/")
+
+
+def find_ref(value: Any, wanted: str) -> str | None:
+    """The pointer of the first ``$ref`` whose text is ``wanted`` or points at the pointer
+    ``wanted`` (to place a validator's unlocated complaint), else None."""
+    stack = [(value, "")]
+    while stack:
+        node, ptr = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            frag = ref.partition("#")[2] if isinstance(ref, str) else ""
+            if isinstance(ref, str) and wanted in (ref, frag, unquote(frag)):
+                return f"{ptr}/$ref"
+            stack.extend((v, f"{ptr}/{escape_token(str(k))}") for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend((v, f"{ptr}/{i}") for i, v in reversed(list(enumerate(node))))
+    return None
+
+
 def _refs(value: Any, pointer: str) -> list[tuple[str, str]]:
-    """(``$ref`` text, pointer of the ``$ref`` key) for every external ref in ``value``."""
+    """(``$ref`` text, pointer of the ``$ref`` key) for every external ref in ``value``, and
+    every ref to a whole document (``#``)."""
     out = []
     stack = [(value, pointer)]
     while stack:
         node, ptr = stack.pop()
         if isinstance(node, dict):
             ref = node.get("$ref")
-            if isinstance(ref, str) and not ref.startswith("#"):
+            if isinstance(ref, str) and (not ref.startswith("#") or ref in _ROOT_REFS):
                 out.append((ref, f"{ptr}/$ref"))
             stack.extend((v, f"{ptr}/{escape_token(str(k))}") for k, v in node.items())
         elif isinstance(node, list):
@@ -146,8 +167,10 @@ def collect(main: Document, spec: str, allow: bool) -> Sources:
     while todo:
         key, value = todo.pop()
         for ref, at in _refs(value, "" if key is None else f"{key}#"):
-            sites.append((ref, at))
             at_ptr = at  # FILE#/ptr for another file already
+            if ref in _ROOT_REFS:
+                raise src.fail(f"$ref {ref!r} points at the whole document, not a schema", at_ptr)
+            sites.append((ref, at))
             if not allow:
                 raise src.fail(
                     f"external $ref {ref!r} is refused: pass --allow-external-refs to read "

@@ -3,13 +3,14 @@ with openapi-spec-validator; every problem is ``McpgenError`` with ``file:line:c
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from codegen.errors import McpgenError
 from codegen.manifest.sourcemap import MAX_BYTES, Document, load_document, parse_text
-from codegen.openapi.external import Sources, collect
-from mcpgen_runtime.jsonschema_facts import pointer_from_path
+from codegen.openapi.external import Sources, collect, find_ref
+from mcpgen_runtime.jsonschema_facts import pointer_from_path, resolve_pointer
 
 __all__ = ["load_openapi"]
 
@@ -102,6 +103,14 @@ def _validate(doc: Document, spec: str, version: str, base_uri: str) -> None:
     except RecursionError:
         raise McpgenError("the document nests too deeply or refers to itself", path=spec) from None
     except Exception as exc:  # noqa: BLE001 - the validator gave up on this document
+        quoted = re.search(r"'([^']*)'", str(exc))
+        at = find_ref(doc.value, quoted.group(1)) if quoted else None
+        if at is not None:
+            line, col = doc.source_map.locate(at)
+            ref = str(resolve_pointer(doc.value, at)[1])
+            raise McpgenError(
+                f"$ref {ref!r} points at nothing in the document", path=spec, line=line, col=col
+            ) from None
         raise McpgenError(
             f"openapi-spec-validator could not read the document ({type(exc).__name__}: "
             f"{str(exc)[:120]})",

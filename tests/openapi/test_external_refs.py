@@ -179,3 +179,20 @@ def test_a_cycle_across_files_is_located(api: Path) -> None:
     p = _mcpgen("import", "openapi", "api.yaml", "-o", "t.yaml", "--allow-external-refs", cwd=api)
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert "$ref cycle through" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [
+        ("#", "$ref '#' points at the whole document, not a schema"),
+        ("#/components/schemas/Missing", "$ref '#/components/schemas/Missing' points at nothing"),
+        ("schemas/pet.yaml#/nope", "$ref 'schemas/pet.yaml#/nope' points at nothing"),
+    ],
+)
+def test_refs_to_nothing_are_located(api: Path, ref: str, message: str) -> None:
+    (api / "api.yaml").write_text(
+        API.replace('"schemas/pet.yaml"}\n  /pets:', f'"{ref}"}}\n  /pets:')
+    )
+    p = _mcpgen("import", "openapi", "api.yaml", "-o", "t.yaml", "--allow-external-refs", cwd=api)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.startswith("mcpgen: error: api.yaml:15:30: ") and message in p.stderr, p.stderr
