@@ -68,6 +68,7 @@ def phases(github: Path, tmp: Path) -> dict[str, float]:
     from codegen.manifest.dump import manifest_text
     from codegen.manifest.sourcemap import load_document
     from codegen.openapi.convert import convert
+    from codegen.openapi.external import Sources
     from codegen.openapi.load import _validate
 
     out: dict[str, float] = {}
@@ -78,7 +79,7 @@ def phases(github: Path, tmp: Path) -> dict[str, float]:
     _validate(doc, str(github), str(doc.value["openapi"]), "")
     out["validate (openapi-spec-validator)"] = time.perf_counter() - t
     t = time.perf_counter()
-    conv = convert(doc.value, doc.source_map.locate)
+    conv = convert(Sources(doc, str(github), None))
     out["convert"] = time.perf_counter() - t
     t = time.perf_counter()
     server = _server(doc.value["info"], None) | {"http": _http(doc.value, str(github))}

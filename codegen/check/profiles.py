@@ -192,8 +192,6 @@ RULES: tuple[ProfileRule, ...] = (
     ),
 )
 
-BY_ID: dict[str, ProfileRule] = {r.id: r for r in RULES}
-
 # --- keyword tables ---------------------------------------------------------------------------
 
 GEMINI_KEYWORDS = frozenset(

@@ -101,10 +101,7 @@ def openapi(
         paths=tuple(path_globs),
     )
 
-    def locate(pointer: str) -> tuple[int, int]:
-        return doc.source_map.locate(pointer)
-
-    converted = convert(doc.value, locate, selection, name_max_length, sources)
+    converted = convert(sources, selection, name_max_length)
     info: Any = doc.value.get("info") or {}
     manifest: dict[str, Any] = {"server": _server(info, server_name)}
     http = _http(doc.value, spec)

@@ -98,18 +98,11 @@ def _json_content(content: Any) -> tuple[str | None, Any]:
     return None, None
 
 
-def convert(
-    doc: Mapping[str, Any],
-    locate: Any,
-    selection: Selection = Selection(),
-    max_name: int = 64,
-    sources: Sources | None = None,
-) -> Converted:
-    """``locate(pointer) -> (line, col)`` places errors in the source document; ``sources``
-    (``external.collect``) adds the files external ``$ref``s reach."""
+def convert(sources: Sources, selection: Selection = Selection(), max_name: int = 64) -> Converted:
+    """``sources`` (``load.load_openapi``): the document, and the files its external
+    ``$ref``s reach; errors are placed in whichever holds them."""
+    doc = sources.main.value
     openapi30 = str(doc.get("openapi", "")).startswith("3.0")
-    if sources is None:
-        sources = Sources.single(doc, locate)
     refs = _Refs(sources)
     out = Converted()
     taken: set[str] = set()

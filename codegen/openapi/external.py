@@ -13,6 +13,7 @@ passes one string around and ``Sources`` knows which document it means.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -35,14 +36,6 @@ class Sources:
     """The main document's directory (None for a URL: no file is ever read)."""
     docs: dict[str, Document] = field(default_factory=dict)
     """Other files, by their POSIX path relative to ``root``."""
-
-    @classmethod
-    def single(cls, value: Any, locate: Any) -> Sources:
-        """One document and its ``locate(pointer) -> (line, col)``, no other file."""
-        from types import SimpleNamespace
-
-        sm = SimpleNamespace(locate=lambda pointer, key=False: locate(pointer))
-        return cls(Document("<document>", value, sm, []), "<document>", None)  # type: ignore[arg-type]
 
     @staticmethod
     def split(pointer: str) -> tuple[str | None, str]:
@@ -111,7 +104,7 @@ class Sources:
         base = self.root / (PurePosixPath(here).parent if here else PurePosixPath("."))
         try:
             resolved = (base / unquote(file_part)).resolve()
-            rel = resolved.relative_to(self.root.resolve())
+            rel = resolved.relative_to(self.root)  # resolved by collect
         except (ValueError, OSError):
             return None
         key = rel.as_posix()
@@ -121,39 +114,29 @@ class Sources:
 _ROOT_REFS = ("#", "#/")
 
 
-def find_ref(value: Any, wanted: str) -> str | None:
-    """The pointer of the first ``$ref`` whose text is ``wanted`` or points at the pointer
-    ``wanted`` (to place a validator's unlocated complaint), else None."""
-    stack = [(value, "")]
-    while stack:
-        node, ptr = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            frag = ref.partition("#")[2] if isinstance(ref, str) else ""
-            if isinstance(ref, str) and wanted in (ref, frag, unquote(frag)):
-                return f"{ptr}/$ref"
-            stack.extend((v, f"{ptr}/{escape_token(str(k))}") for k, v in reversed(node.items()))
-        elif isinstance(node, list):
-            stack.extend((v, f"{ptr}/{i}") for i, v in reversed(list(enumerate(node))))
-    return None
-
-
-def _refs(value: Any, pointer: str) -> list[tuple[str, str]]:
-    """(``$ref`` text, pointer of the ``$ref`` key) for every external ref in ``value``, and
-    every ref to a whole document (``#``)."""
-    out = []
+def ref_sites(value: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
+    """(``$ref`` text, pointer of the ``$ref`` key) of every ``$ref`` in ``value``, in
+    document order; ``pointer`` prefixes each (``FILE#`` for another file)."""
     stack = [(value, pointer)]
     while stack:
         node, ptr = stack.pop()
         if isinstance(node, dict):
             ref = node.get("$ref")
-            if isinstance(ref, str) and (not ref.startswith("#") or ref in _ROOT_REFS):
-                out.append((ref, f"{ptr}/$ref"))
-            stack.extend((v, f"{ptr}/{escape_token(str(k))}") for k, v in node.items())
+            if isinstance(ref, str):
+                yield ref, f"{ptr}/$ref"
+            stack.extend((v, f"{ptr}/{escape_token(str(k))}") for k, v in reversed(node.items()))
         elif isinstance(node, list):
-            stack.extend((v, f"{ptr}/{i}") for i, v in enumerate(node))
-    out.reverse()
-    return out
+            stack.extend((v, f"{ptr}/{i}") for i, v in reversed(list(enumerate(node))))
+
+
+def find_ref(value: Any, wanted: str) -> str | None:
+    """The pointer of the first ``$ref`` whose text is ``wanted`` or points at the pointer
+    ``wanted`` (to place a validator's unlocated complaint), else None."""
+    for ref, at in ref_sites(value):
+        frag = ref.partition("#")[2]
+        if wanted in (ref, frag, unquote(frag)):
+            return at
+    return None
 
 
 def collect(main: Document, spec: str, allow: bool) -> Sources:
@@ -166,11 +149,12 @@ def collect(main: Document, spec: str, allow: bool) -> Sources:
     sites: list[tuple[str, str]] = []
     while todo:
         key, value = todo.pop()
-        for ref, at in _refs(value, "" if key is None else f"{key}#"):
-            at_ptr = at  # FILE#/ptr for another file already
+        for ref, at_ptr in ref_sites(value, "" if key is None else f"{key}#"):
+            if ref.startswith("#") and ref not in _ROOT_REFS:
+                continue  # within this file: the validator and the converter follow it
             if ref in _ROOT_REFS:
                 raise src.fail(f"$ref {ref!r} points at the whole document, not a schema", at_ptr)
-            sites.append((ref, at))
+            sites.append((ref, at_ptr))
             if not allow:
                 raise src.fail(
                     f"external $ref {ref!r} is refused: pass --allow-external-refs to read "

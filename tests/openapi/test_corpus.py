@@ -43,7 +43,7 @@ def _import(path: Path) -> tuple[str, int]:
 
     sources = load_openapi(str(path))
     doc = sources.main
-    converted = convert(doc.value, doc.source_map.locate, sources=sources)
+    converted = convert(sources)
     server = _server(doc.value.get("info") or {}, None)
     http = _http(doc.value, str(path))
     if http:

@@ -156,7 +156,10 @@ def _doc(paths: dict[str, Any], version: str = "3.0.3", **extra: Any) -> dict[st
 
 
 def _convert(doc: dict[str, Any], **kw: Any) -> Any:
-    return convert(doc, lambda pointer: (1, 1), **kw)
+    from codegen.manifest.sourcemap import parse_text
+    from codegen.openapi.external import Sources
+
+    return convert(Sources(parse_text(json.dumps(doc), "t.json"), "t.json", None), **kw)
 
 
 def test_openapi_30_schemas_become_2020_12() -> None:
