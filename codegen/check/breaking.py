@@ -1,9 +1,9 @@
 """`mcpgen breaking`: changes between two manifests that make an existing client or model fail.
 
 The rules themselves live in ``mcpgen_runtime.breaking`` (one place for ``mcpgen breaking``,
-``mcpgen drift`` and a generated client's ``verify=True``); this module registers them with the
-rule registry (ids, severities, purposes, reasons) and turns their JSON pointers into file
-positions: every finding points at the new manifest and names the old location in ``related``.
+``mcpgen drift`` and a generated client's ``verify=True``; ``rules_breaking`` registers them with
+the rule registry); this module runs them on two manifests and turns their JSON pointers into
+file positions: every finding points at the new manifest and names the old location in ``related``.
 """
 
 from __future__ import annotations
@@ -11,14 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.check.registry import register
+from codegen.check import rules_breaking  # noqa: F401  (the rules this module emits)
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.manifest.model import Manifest
-from mcpgen_runtime.breaking import RULES as BREAKING_RULES
-from mcpgen_runtime.breaking import ToolRef, compare_surface, compare_tools
-
-for _rule in BREAKING_RULES.values():
-    register(_rule)
+from mcpgen_runtime.breaking.pairs import ToolRef
+from mcpgen_runtime.breaking.surface import compare_surface
+from mcpgen_runtime.breaking.tools import compare_tools
 
 
 @dataclass

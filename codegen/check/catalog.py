@@ -23,6 +23,6 @@ def load_lint() -> dict[str, registry.Rule]:
 
 def load_all() -> dict[str, registry.Rule]:
     load_lint()
-    from codegen.check import breaking  # noqa: F401
+    from codegen.check import rules_breaking  # noqa: F401
 
     return registry.RULES

@@ -7,7 +7,6 @@ from typing import Any
 
 from codegen.check.context import ManifestCtx
 from codegen.check.registry import LINT, E, W, checker, rule
-from mcpgen_runtime.server.auth.config import is_loopback_url
 
 rule(
     "AUTH_SCOPE_UNKNOWN",
@@ -116,6 +115,9 @@ def check_auth(ctx: ManifestCtx) -> None:
 
 
 def _url(ctx: ManifestCtx, name: str, value: Any, pointer: str) -> None:
+    # the runtime's auth config (ipaddress, urllib) is loaded only for manifests with server.auth
+    from mcpgen_runtime.server.auth.config import is_loopback_url
+
     if isinstance(value, str) and value.startswith("http://") and not is_loopback_url(value):
         ctx.emit(
             "AUTH_INSECURE_URL",

@@ -22,6 +22,7 @@ __all__ = [
     "ServerInfo",
     "SourceMap",
     "ToolDef",
+    "sha256_hex",
 ]
 
 
@@ -188,6 +189,14 @@ class Dependency:
     path: str
     sha256: str
     resolved: str
+
+
+def sha256_hex(data: bytes) -> str:
+    """The digest a ``Dependency`` records (hashlib, i.e. OpenSSL, is loaded only for manifests
+    that read other files)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True)

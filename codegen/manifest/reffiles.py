@@ -4,14 +4,13 @@ the ref spelled, so that an up-to-date check can hash the inputs without loading
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
 
 from codegen.diagnostics import Diagnostic
 from codegen.errors import McpgenError
-from codegen.manifest.model import Dependency
+from codegen.manifest.model import Dependency, sha256_hex
 from codegen.manifest.sourcemap import MAX_BYTES, Document, decode, load_document, parse_text
 
 __all__ = ["RefFiles"]
@@ -71,7 +70,7 @@ class RefFiles:
                         "refusing to load it",
                         path=shown,
                     )
-                self._sha[key] = hashlib.sha256(data).hexdigest()
+                self._sha[key] = sha256_hex(data)
                 doc = parse_text(decode(data, shown), shown)
             except McpgenError as exc:
                 self._files[key] = exc
@@ -81,7 +80,7 @@ class RefFiles:
         if key not in self._files:
             try:  # hash first: a file changed between hashing and parsing reads as changed later
                 with open(path, "rb") as fh:
-                    self._sha[key] = hashlib.sha256(fh.read(MAX_BYTES + 1)).hexdigest()
+                    self._sha[key] = sha256_hex(fh.read(MAX_BYTES + 1))
             except OSError:
                 pass  # load_document reports it
             try:

@@ -4,11 +4,10 @@ checked to be a regular file inside the manifest's directory (symlinks resolved)
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
-from codegen.manifest.model import Dependency
+from codegen.manifest.model import Dependency, sha256_hex
 
 __all__ = ["MAX_RESOURCE_FILE_BYTES", "read_resource_file"]
 
@@ -47,4 +46,4 @@ def read_resource_file(base_dir: Path, spelled: str) -> tuple[bytes, Dependency]
         return f"file {spelled!r} grew past the limit of {MAX_RESOURCE_FILE_BYTES} bytes"
     shown = Path(os.path.normpath(spelled)).as_posix()
     resolved = path.relative_to(root).as_posix()
-    return data, Dependency(shown, hashlib.sha256(data).hexdigest(), resolved)
+    return data, Dependency(shown, sha256_hex(data), resolved)

@@ -10,7 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..breaking import RULES, ToolRef, compare_tools
+from ..breaking.pairs import ToolRef
+from ..breaking.rules import RULES
+from ..breaking.tools import compare_tools
 
 __all__ = ["Change", "breaking_changes"]
 
