@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from mcpgen_runtime.rules import Severity as Severity
 
 __all__ = ["Diagnostic", "Location", "Severity"]
 
 
-@dataclass(frozen=True, order=True)
-class Location:
+class Location(NamedTuple):
     path: str
     line: int = 1
     col: int = 1
@@ -20,13 +19,12 @@ class Location:
         return f"{self.path}:{self.line}:{self.col}"
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     rule_id: str
     severity: Severity
     location: Location
     message: str
-    related: tuple[Location, ...] = field(default=())
+    related: tuple[Location, ...] = ()
 
     @property
     def path(self) -> str:

@@ -8,8 +8,7 @@ the JSON pointer into a file position. Checkers never see the config directly.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from codegen.check.registry import RULES, revision_order
 from codegen.diagnostics import Diagnostic, Location, Severity
@@ -17,17 +16,18 @@ from codegen.manifest.model import Manifest, SourceMap, ToolDef
 from mcpgen_runtime.schemawalk import LocalRefs, Node, walk
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     name_max_length: int = 128
 
 
-@dataclass
 class Sink:
-    path: str
-    source_map: SourceMap
-    active: dict[str, Severity]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Where findings go: only active rules are kept, each located in the manifest's file."""
+
+    def __init__(self, path: str, source_map: SourceMap, active: dict[str, Severity]) -> None:
+        self.path = path
+        self.source_map = source_map
+        self.active = active
+        self.diagnostics: list[Diagnostic] = []
 
     def emit(
         self,
@@ -51,12 +51,17 @@ class Sink:
         return Location(self.path, line, col, pointer)
 
 
-@dataclass
 class ManifestCtx:
-    manifest: Manifest
-    revisions: tuple[str, ...]
-    options: Options
-    sink: Sink
+    """What a manifest-scope checker sees (plain classes, not dataclasses: ``check`` runs in
+    pre-commit, and each dataclass costs its import half a millisecond)."""
+
+    def __init__(
+        self, manifest: Manifest, revisions: tuple[str, ...], options: Options, sink: Sink
+    ) -> None:
+        self.manifest = manifest
+        self.revisions = revisions
+        self.options = options
+        self.sink = sink
 
     def emit(self, rule_id: str, pointer: str, message: str, **kw: Any) -> None:
         self.sink.emit(rule_id, pointer, message, **kw)
@@ -69,9 +74,19 @@ class ManifestCtx:
         return revision_order(set(self.revisions) & RULES[rule_id].revisions)
 
 
-@dataclass
 class ToolCtx(ManifestCtx):
-    tool: ToolDef = field(default=None)  # type: ignore[assignment]
+    """What a tool-scope checker sees: the manifest's context and one tool."""
+
+    def __init__(
+        self,
+        manifest: Manifest,
+        revisions: tuple[str, ...],
+        options: Options,
+        sink: Sink,
+        tool: ToolDef,
+    ) -> None:
+        super().__init__(manifest, revisions, options, sink)
+        self.tool = tool
 
     @property
     def raw(self) -> dict[str, Any]:

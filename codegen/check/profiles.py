@@ -16,7 +16,7 @@ registries are), so no rule quotes a page that was not read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mcpgen_runtime.rules import Severity
 
@@ -30,8 +30,7 @@ ANTHROPIC_SDK = "anthropic 2.14.0 (PyPI), anthropic/lib/_parse/_transform.py `tr
 GEMINI_SDK = "google-genai 3.6.1 (PyPI)"
 
 
-@dataclass(frozen=True)
-class ProfileRule:
+class ProfileRule(NamedTuple):
     id: str
     target: str
     severity: Severity
@@ -43,8 +42,7 @@ class ProfileRule:
         return f"Off unless `--target {self.target}`. Source (read {READ}): {self.source}"
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(NamedTuple):
     target: str
     provider: str
     applies: str

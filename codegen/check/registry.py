@@ -16,8 +16,7 @@ may emit, so one walk over a schema can serve several rules.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcpgen_runtime.breaking.rules import BREAKING as BREAKING  # `mcpgen breaking`
 from mcpgen_runtime.revisions import KNOWN_REVISIONS
@@ -100,8 +99,7 @@ def register(r: Rule) -> Rule:
     return r
 
 
-@dataclass(frozen=True)
-class Checker:
+class Checker(NamedTuple):
     """A function run once per tool (scope ``tool``) or per manifest (scope ``manifest``)."""
 
     rules: tuple[str, ...]

@@ -8,7 +8,7 @@ generated server can serve it byte-for-byte; the typed accessors below only read
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 # Every revision mcpgen knows, oldest first (``draft`` tracks the newest published revision):
 # one table, owned by the runtime.
@@ -69,8 +69,7 @@ class SourceMap:
         return pointer
 
 
-@dataclass(frozen=True)
-class ServerInfo:
+class ServerInfo(NamedTuple):
     name: str
     version: str = "0.1.0"
     title: str | None = None
@@ -94,8 +93,7 @@ class ServerInfo:
     """``server.http`` as written: the API that tools with an ``x-mcpgen.http`` call."""
 
 
-@dataclass(frozen=True)
-class ToolDef:
+class ToolDef(NamedTuple):
     """One tool. ``raw`` is the wire ``Tool`` object exactly as written (after bundling any
     shared ``$defs``/file refs into its own schemas); ``pointer`` is where it sits in the file."""
 
@@ -144,8 +142,7 @@ class ToolDef:
         return _scopes(ext.get("toolsets") if isinstance(ext, dict) else None)
 
 
-@dataclass(frozen=True)
-class SectionItem:
+class SectionItem(NamedTuple):
     """One entry of ``resources``, ``resourceTemplates`` or ``prompts``: ``raw`` as written
     (the wire definition plus mcpgen's own keys: ``text``, ``handler``, ``variables``,
     ``messages``, ``completions``), ``pointer`` where it sits in the file."""
@@ -175,8 +172,7 @@ def _scopes(value: Any) -> tuple[str, ...]:
     return tuple(v for v in value if isinstance(v, str) and v)
 
 
-@dataclass(frozen=True)
-class Dependency:
+class Dependency(NamedTuple):
     """A file other than the manifest that loading read (reached through a file ``$ref``).
 
     ``path`` is relative to the manifest's directory, POSIX separators, spelled as the ``$ref``
@@ -199,8 +195,7 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(NamedTuple):
     path: str
     server: ServerInfo
     revisions: tuple[str, ...]

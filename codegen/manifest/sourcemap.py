@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from codegen.diagnostics import Diagnostic, Location, Severity
 from codegen.errors import McpgenError
@@ -44,8 +43,7 @@ MAX_ALIAS_NODES = 100_000
 __all__ = ["Document", "load_document", "parse_text", "MAX_BYTES", "MAX_DEPTH"]
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(NamedTuple):
     path: str
     value: Any
     source_map: SourceMap

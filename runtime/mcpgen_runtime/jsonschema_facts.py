@@ -107,6 +107,8 @@ COMBINATORS: tuple[str, ...] = ("anyOf", "oneOf", "allOf", "not", "if", "then", 
 
 
 def escape_token(token: str) -> str:
+    if "~" not in token and "/" not in token:
+        return token  # the usual case, without building two new strings
     return token.replace("~", "~0").replace("/", "~1")
 
 

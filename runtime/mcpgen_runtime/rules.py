@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .revisions import KNOWN_REVISIONS
 
@@ -42,8 +41,7 @@ def revision_order(revs: Iterable[str]) -> list[str]:
     return sorted(revs, key=lambda r: order.get(r, len(order)))
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     id: str
     category: str
     severity: Severity
