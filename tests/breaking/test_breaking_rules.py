@@ -494,3 +494,23 @@ def test_surface_rule(
     got = [g for g in _compare(SURFACE, new) if g[2] == rule_id]
     assert got == [(nl, nc, rule_id, ol, oc) for nl, nc, ol, oc in expected]
     assert _compare(SURFACE, SURFACE) == []
+
+
+def test_the_runtime_package_loads_its_comparisons_on_first_use() -> None:
+    """``mcpgen_runtime.breaking`` imports only its rule table (``mcpgen check`` lists the
+    rules on every commit); its public names still import from the package."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, mcpgen_runtime.breaking as b\n"
+        "print(sorted(m for m in sys.modules if m.startswith('mcpgen_runtime.breaking.')))\n"
+        "from mcpgen_runtime.breaking import Entry, ToolRef, compare_surface, compare_tools\n"
+        "names = ['BREAKING', 'RULES', 'Emit', 'Entry', 'ToolRef', 'compare_surface',\n"
+        "         'compare_tools']\n"
+        "print(compare_tools.__module__, ToolRef.__module__, sorted(b.__all__) == sorted(names))\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    first, second = p.stdout.splitlines()
+    assert first == "['mcpgen_runtime.breaking.rules']"
+    assert second == "mcpgen_runtime.breaking.tools mcpgen_runtime.breaking.pairs True"

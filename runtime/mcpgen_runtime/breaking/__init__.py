@@ -18,6 +18,30 @@ This package module imports only the rule table, so listing the rules (``mcpgen 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .rules import BREAKING, RULES
 
-__all__ = ["BREAKING", "RULES"]
+if TYPE_CHECKING:
+    from .pairs import Emit, ToolRef
+    from .surface import Entry, compare_surface
+    from .tools import compare_tools
+
+__all__ = ["BREAKING", "RULES", "Emit", "Entry", "ToolRef", "compare_surface", "compare_tools"]
+
+_LAZY = {
+    "Emit": "pairs",
+    "ToolRef": "pairs",
+    "Entry": "surface",
+    "compare_surface": "surface",
+    "compare_tools": "tools",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The comparisons, imported on first use (PEP 562)."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
