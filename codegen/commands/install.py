@@ -80,7 +80,7 @@ def install(
 
     target = CLIENTS[client]
     key = name or _server_name(manifest)
-    entry = _entry(target, url, out_dir, package, env_pairs, manifest)
+    entry, note = _entry(target, url, out_dir, package, env_pairs, manifest)
     scope = scope or target.default_scope
     if config_path is None:
         if scope not in target.paths:
@@ -120,6 +120,8 @@ def install(
     click.echo(f"mcpgen: {verb} {key!r} in {shown} ({target.label})", err=True)
     if backup is not None:
         click.echo(f"mcpgen: the previous file is {backup}", err=True)
+    if note:
+        click.echo(f"mcpgen: note: {note}", err=True)
     click.echo(f"mcpgen: restart {target.label} (or reload its MCP servers) to use it", err=True)
 
 
@@ -141,7 +143,8 @@ def _entry(
     package: str | None,
     env_pairs: tuple[str, ...],
     manifest: Path,
-) -> dict[str, object]:
+) -> tuple[dict[str, object], str]:
+    """The client's entry, and what the user should know about its command (or "")."""
     env: dict[str, str] = {}
     for pair in env_pairs:
         k, sep, v = pair.partition("=")
@@ -157,7 +160,7 @@ def _entry(
             raise McpgenError(f"{target.label}: {target.no_http}")
         if env:
             raise McpgenError("--env applies to a local server (the client starts it)")
-        return target.http(url)
+        return target.http(url), ""
     if out_dir is None or package is None:
         raise McpgenError(
             "give the generated package (--out DIR --package NAME, as for mcpgen server) or "
@@ -171,7 +174,7 @@ def _entry(
     from codegen.server.registration import launch_for
 
     launch = launch_for(package, out_dir, sys.executable)
-    return target.stdio(launch.command, launch.args, {**launch.env, **env})
+    return target.stdio(launch.command, launch.args, {**launch.env, **env}), launch.note
 
 
 def _read(path: Path) -> str:

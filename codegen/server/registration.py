@@ -5,8 +5,10 @@ The command runs the server in the *project's* environment, never in mcpgen's:
 
 * a project whose ``pyproject.toml`` has a console script for the package (what ``mcpgen init``
   writes): ``<project>/.venv/bin/<script>`` (the venv the project's install step creates);
-* another project with a ``pyproject.toml``: ``uv run --directory <project> python -m PKG``;
-* no project at all: this Python with the output directory on ``PYTHONPATH`` (said so).
+* another project with a ``pyproject.toml``: its ``.venv``'s Python (``-m PKG``, the output
+  directory on ``PYTHONPATH``) when there is one, else ``uv run --directory <project> python -m
+  PKG`` when ``uv`` is on ``PATH``;
+* otherwise: this Python with the output directory on ``PYTHONPATH`` (said so).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,20 +65,27 @@ def launch_for(package: str, out_dir: Path, python: str = sys.executable) -> Lau
         script = _console_script(root, package)
         if script is not None:
             exe = venv_script(root, script)
-            note = "" if exe.exists() else f"(after the project's install step creates {exe})"
+            note = "" if exe.exists() else f"it works once the project's install step creates {exe}"
             return Launch(str(exe), [], note=note)
-        env = {} if out == root else {"PYTHONPATH": str(out)}
-        return Launch(
-            "uv",
-            ["run", "--directory", str(root), "python", "-m", package],
-            env,
-            note="(uv runs it in the project's environment; or use that environment's python -m)",
-        )
+        venv_python = venv_script(root, "python")
+        if venv_python.exists():
+            return Launch(str(venv_python), ["-m", package], {"PYTHONPATH": str(out)})
+        if shutil.which("uv") is not None:
+            env = {} if out == root else {"PYTHONPATH": str(out)}
+            return Launch(
+                "uv",
+                ["run", "--directory", str(root), "python", "-m", package],
+                env,
+                note="uv runs it in the project's environment",
+            )
+        why = f"{root} has no .venv and uv is not on PATH"
+    else:
+        why = "no pyproject.toml found above the package"
     return Launch(
         python,
         ["-m", package],
         {"PYTHONPATH": str(out)},
-        note="(no pyproject.toml found above the package: this runs it with mcpgen's own Python)",
+        note=f"{why}: this runs it with mcpgen's own Python",
     )
 
 
@@ -102,5 +112,5 @@ def registration_text(server_name: str, launch: Launch) -> str:
         "    " + vscode,
     ]
     if launch.note:
-        lines.append("  " + launch.note)
+        lines.append(f"  ({launch.note})")
     return "\n".join(lines)

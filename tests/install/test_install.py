@@ -66,9 +66,13 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return proj
 
 
-def run(home: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run(
+    home: Path, cwd: Path, *args: str, path: str | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "APPDATA")}
     env["HOME"] = str(home)
+    if path is not None:
+        env["PATH"] = path
     return subprocess.run(
         [*_mcpgen(), "install", *args],
         cwd=cwd,
@@ -292,3 +296,46 @@ def test_the_next_step_mcpgen_server_prints_works_as_printed(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     entry = _plain((work / ".vscode" / "mcp.json").read_text())["servers"]["weather"]
     assert entry["args"] == ["-m", "wx"] and entry["env"] == {"PYTHONPATH": str(work / "build")}
+
+
+def test_a_project_without_a_console_script_runs_in_its_own_environment(
+    tmp_path: Path, project: Path
+) -> None:
+    """pyproject.toml without a script for the package: the project's .venv Python if there is
+    one, else uv when it is on PATH, else mcpgen's own Python, and the user is told."""
+    home, proj = _home(tmp_path, project)
+    (proj / "pyproject.toml").write_text('[project]\nname = "proj"\nversion = "1.0.0"\n')
+    cfg = proj / ".vscode" / "mcp.json"
+    args = ["vscode", "tools.yaml", "--out", ".", "--package", "weather_server", "--force"]
+
+    def entry() -> Any:
+        return _plain(cfg.read_text())["servers"]["weather"]
+
+    # no .venv, no uv: this Python, and a note saying why
+    p = run(home, proj, *args, path="/usr/bin:/bin")
+    assert p.returncode == 0, p.stderr
+    assert entry()["command"] == sys.executable
+    assert entry()["env"] == {"PYTHONPATH": str(proj)}
+    assert "has no .venv and uv is not on PATH: this runs it with mcpgen's own Python" in p.stderr
+    # uv on PATH: uv runs it in the project (its directory is the package's parent)
+    uv = shutil.which("uv")
+    if uv is not None:
+        p = run(home, proj, *args, path=f"{Path(uv).parent}:/usr/bin:/bin")
+        assert p.returncode == 0, p.stderr
+        assert entry()["command"] == "uv"
+        assert entry()["args"] == [
+            "run",
+            "--directory",
+            str(proj),
+            "python",
+            "-m",
+            "weather_server",
+        ]
+    # the project's own virtual environment wins over both
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(proj / ".venv")], check=True)
+    p = run(home, proj, *args, path="/usr/bin:/bin")
+    assert p.returncode == 0, p.stderr
+    assert entry()["command"] == str(proj / ".venv" / "bin" / "python")
+    assert entry()["args"] == ["-m", "weather_server"]
+    assert entry()["env"] == {"PYTHONPATH": str(proj)}
+    assert "note:" not in p.stderr
