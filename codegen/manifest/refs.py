@@ -249,7 +249,12 @@ class _ToolBundle:
                 "beside the manifest",
             )
             return ref
-        path = (ctx.base_dir / unquote(base)).resolve()
+        try:
+            path = (ctx.base_dir / unquote(base)).resolve()
+        except (ValueError, OSError, RuntimeError) as exc:  # NUL byte, name too long, link loop
+            why = "a file name cannot hold a NUL character" if "\x00" in unquote(base) else exc
+            self.b.report("REF_UNRESOLVED", ctx, ptr, f"$ref {ref!r}: {why}")
+            return ref
         if not path.is_relative_to(self.b.root_dir):
             self.b.report(
                 "REF_OUTSIDE_ROOT",

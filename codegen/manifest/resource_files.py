@@ -19,14 +19,18 @@ memory by the server."""
 def read_resource_file(base_dir: Path, spelled: str) -> tuple[bytes, Dependency] | str:
     """The bytes of ``spelled`` (relative to ``base_dir``) and its dependency record, or why it
     cannot be used."""
+    if "\x00" in spelled:
+        return f"file {spelled!r}: a file name cannot hold a NUL character"
     if Path(spelled).is_absolute() or spelled.startswith(("/", "\\")):
         return f"file {spelled!r} is an absolute path; name a file beside the manifest"
     root = base_dir.resolve()
     raw = base_dir / spelled
     try:
         path = raw.resolve(strict=True)
-    except (OSError, RuntimeError):
+    except FileNotFoundError:
         return f"file {spelled!r} does not exist"
+    except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long
+        return f"file {spelled!r} cannot be resolved: {getattr(exc, 'strerror', None) or exc}"
     if not path.is_relative_to(root):
         return f"file {spelled!r} is outside the manifest's directory ({root})"
     if not path.is_file():

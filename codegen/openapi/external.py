@@ -164,6 +164,8 @@ def collect(main: Document, spec: str, allow: bool) -> Sources:
             if is_url or "://" in ref.partition("#")[0]:
                 raise src.fail(f"$ref {ref!r}: mcpgen never fetches a $ref from a URL", at_ptr)
             file_part = ref.partition("#")[0]
+            if "\x00" in unquote(file_part):
+                raise src.fail(f"$ref {ref!r}: a file name cannot hold a NUL character", at_ptr)
             new = src.key_of(key, file_part)
             if new is None:
                 raise src.fail(

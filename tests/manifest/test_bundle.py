@@ -398,3 +398,34 @@ tools:
     assert sm.locate(f"{base}/$defs/Person/properties/name") == (12, 21)
     # the tool's own content is not redirected
     assert sm.locate(f"{base}/properties/home") == (11, 15)
+
+
+def test_file_refs_that_name_no_usable_file(write, tmp_path) -> None:
+    """A NUL byte (escaped or percent-encoded), a symlink loop, a name too long: each is a
+    located REF_UNRESOLVED, never an internal error."""
+    (tmp_path / "loop1.json").symlink_to("loop2.json")
+    (tmp_path / "loop2.json").symlink_to("loop1.json")
+    long_name = "x" * 300 + ".json"
+    res = load_manifest(
+        write(
+            "m.yaml",
+            f"""\
+tools:
+  - name: a
+    inputSchema:
+      type: object
+      properties:
+        a: {{$ref: "x\\0.json"}}
+        b: {{$ref: "x%00.json"}}
+        c: {{$ref: "loop1.json"}}
+        d: {{$ref: "{long_name}"}}
+""",
+        )
+    )
+    got = [(d.rule_id, where(d)) for d in res.diagnostics]
+    assert got == [("REF_UNRESOLVED", (line, 19)) for line in range(6, 10)]
+    msgs = [d.message for d in res.diagnostics]
+    assert msgs[0] == "$ref 'x\\x00.json': a file name cannot hold a NUL character"
+    assert msgs[1] == "$ref 'x%00.json': a file name cannot hold a NUL character"
+    assert "loop" in msgs[2].lower()
+    assert "too long" in msgs[3]

@@ -143,6 +143,7 @@ def test_allowed_files_become_defs_and_the_result_checks_and_generates(api: Path
         ("link.yaml", "symlink", "$ref 'link.yaml' leaves the document's directory"),
         ("https://example.com/pet.yaml", None, "mcpgen never fetches a $ref from a URL"),
         ("missing.yaml", None, "$ref 'missing.yaml': no such file"),
+        ("pet%00.yaml", None, "$ref 'pet%00.yaml': a file name cannot hold a NUL character"),
     ],
 )
 def test_what_is_never_read(api: Path, target: str, setup: str | None, message: str) -> None:

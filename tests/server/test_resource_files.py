@@ -83,6 +83,8 @@ def test_files_are_copied_served_and_tracked(tmp_path: Path) -> None:
         ("/etc/hostname", None, "is an absolute path"),
         ("data/huge.bin", "huge", "the limit is 16777216 (16 MiB)"),
         ("data", None, "is not a regular file"),
+        ("data/x\\0.txt", None, "a file name cannot hold a NUL character"),
+        ("data/loop.txt", "loop", "cannot be resolved"),
     ],
 )
 def test_bad_files_are_one_located_error(
@@ -97,6 +99,8 @@ def test_bad_files_are_one_located_error(
     outside.write_text("secret\n", encoding="utf-8")
     if prepare == "symlink":
         os.symlink(outside, work / "data" / "link.txt")
+    elif prepare == "loop":
+        os.symlink("loop.txt", work / "data" / "loop.txt")
     elif prepare == "huge":
         with open(work / "data" / "huge.bin", "wb") as fh:
             fh.truncate(16 * 1024 * 1024 + 1)
