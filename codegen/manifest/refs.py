@@ -28,7 +28,6 @@ anything (see ``mcpgen server``).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import deque
 from collections.abc import Callable
@@ -101,6 +100,20 @@ def _ids(root: Any) -> set[str]:
     return out
 
 
+def _has_ref(schema: dict[str, Any]) -> bool:
+    """Whether a ``$ref`` key appears anywhere in ``schema`` (most tools have none)."""
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 class Bundler:
     """Bundles the schemas of one manifest's tools; appends its findings to ``diags``."""
 
@@ -126,7 +139,7 @@ class Bundler:
         out = tool
         for key in ("inputSchema", "outputSchema"):
             schema = tool.get(key)
-            if isinstance(schema, dict) and '"$ref"' in json.dumps(schema):
+            if isinstance(schema, dict) and _has_ref(schema):
                 new = _ToolBundle(self, schema, f"{pointer}/{key}").run()
                 if new is not schema:
                     out = dict(out) if out is tool else out
