@@ -23,7 +23,6 @@ accepted and means the current one. Other ``[tool.mcpgen.*]`` tables belong to o
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +30,7 @@ from typing import Any
 
 from codegen.diagnostics import Severity
 from codegen.errors import McpgenError
-from codegen.project import find_pyproject
+from codegen.project import find_pyproject, read_pyproject
 
 FAIL_ON_CHOICES = ("error", "warning", "info", "none")
 _KEYS = {"enable", "disable", "severity", "fail-on", "name-max-length", "target"}
@@ -107,15 +106,11 @@ def load_config(
     path = explicit if explicit is not None else find_pyproject((start or Path.cwd()).resolve())
     if path is None:
         return Config()
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = read_pyproject(path)
     except OSError as exc:
         raise McpgenError(f"cannot read config: {exc.strerror or exc}", path=str(path)) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:
         raise McpgenError(f"invalid TOML: {exc}", path=str(path)) from None
     table = data.get("tool", {}).get("mcpgen", {})
     if not isinstance(table, dict):

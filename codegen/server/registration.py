@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.project import find_pyproject
+from codegen.project import find_pyproject, read_pyproject
 
 
 @dataclass(frozen=True)
@@ -34,12 +34,8 @@ class Launch:
 
 
 def _console_script(root: Path, package: str) -> str | None:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
     try:
-        doc = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        doc = read_pyproject(root / "pyproject.toml")
     except (OSError, ValueError):
         return None
     scripts = doc.get("project", {}).get("scripts", {})
