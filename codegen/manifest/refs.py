@@ -46,6 +46,7 @@ from mcpgen_runtime.jsonschema_facts import (
     LIST_KEYWORDS,
     MAP_KEYWORDS,
     SINGLE_KEYWORDS,
+    has_ref_key,
     resolve_pointer,
     unescape_token,
 )
@@ -100,20 +101,6 @@ def _ids(root: Any) -> set[str]:
     return out
 
 
-def _has_ref(schema: dict[str, Any]) -> bool:
-    """Whether a ``$ref`` key appears anywhere in ``schema`` (most tools have none)."""
-    stack: list[Any] = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if "$ref" in node:
-                return True
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return False
-
-
 class Bundler:
     """Bundles the schemas of one manifest's tools; appends its findings to ``diags``."""
 
@@ -139,7 +126,7 @@ class Bundler:
         out = tool
         for key in ("inputSchema", "outputSchema"):
             schema = tool.get(key)
-            if isinstance(schema, dict) and _has_ref(schema):
+            if isinstance(schema, dict) and has_ref_key(schema):
                 new = _ToolBundle(self, schema, f"{pointer}/{key}").run()
                 if new is not schema:
                     out = dict(out) if out is tool else out

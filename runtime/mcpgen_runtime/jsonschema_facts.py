@@ -23,6 +23,7 @@ __all__ = [
     "SINGLE_KEYWORDS",
     "dialect_of",
     "escape_token",
+    "has_ref_key",
     "pointer_from_path",
     "resolve_pointer",
     "split_pointer",
@@ -102,6 +103,22 @@ LIST_KEYWORDS: tuple[str, ...] = ("allOf", "anyOf", "oneOf", "prefixItems")
 """Keywords whose value is a list of subschemas."""
 
 COMBINATORS: tuple[str, ...] = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
+
+
+def has_ref_key(value: Any) -> bool:
+    """Whether a ``$ref`` key appears anywhere in ``value`` (iterative: any depth). Most tool
+    schemas have none, and are served and bundled as written."""
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
 
 # -- JSON pointers (RFC 6901) ---------------------------------------------------------------
 

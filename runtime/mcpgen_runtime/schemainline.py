@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from .jsonschema_facts import has_ref_key
 from .schemawalk import LocalRefs, get_pointer, unesc
 
 __all__ = ["InlineTooLarge", "inline_refs"]
@@ -32,7 +33,7 @@ def inline_refs(schema: Any) -> Any:
     """``schema`` with every non-recursive local ``$ref`` replaced by what it points to, and
     ``$defs``/``definitions`` dropped unless a recursive ``$ref`` still needs them. A new
     value: ``schema`` is not changed. A schema without ``$ref`` is returned as is."""
-    if not isinstance(schema, dict) or not _has_ref(schema):
+    if not isinstance(schema, dict) or not has_ref_key(schema):
         return schema
     refs = LocalRefs(schema)
     state = _State(schema, refs)
@@ -56,14 +57,6 @@ def inline_refs(schema: Any) -> Any:
     for kw, entries in kept.items():
         out[kw] = entries
     return out
-
-
-def _has_ref(value: Any) -> bool:
-    if isinstance(value, dict):
-        return "$ref" in value or any(_has_ref(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_ref(v) for v in value)
-    return False
 
 
 class _State:
