@@ -53,7 +53,7 @@ def check_openai_strict(ctx: ToolCtx) -> None:
         props = s.get("properties")
         if isinstance(props, dict) and props:
             req = s.get("required")
-            listed = set(req) if isinstance(req, list) else set()
+            listed = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
             missing = [str(k) for k in props if k not in listed]
             if missing:
                 ctx.emit(

@@ -72,9 +72,10 @@ rule(
     "SCHEMA_VALID",
     LINT,
     E,
-    "Each tool schema is a valid JSON Schema of its dialect (checked against the official "
-    "meta-schema).",
-    why=SPEC + " Validating clients fail on every call.",
+    "Each tool schema is a valid JSON Schema of its dialect, and each resource template "
+    "variable's schema a valid 2020-12 one (checked against the official meta-schemas).",
+    why=SPEC + " Validating clients fail on every call; `mcpgen server` cannot type a variable "
+    "from an invalid schema.",
 )
 rule(
     "SCHEMA_REF_UNRESOLVED",

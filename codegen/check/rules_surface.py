@@ -12,8 +12,10 @@ import re
 from typing import Any
 
 from codegen.check.context import ManifestCtx
+from codegen.check.dialects import D2020, meta_errors
 from codegen.check.registry import LINT, SPEC, E, I, W, checker, rule
 from codegen.manifest.model import SectionItem
+from mcpgen_runtime.jsonschema_facts import escape_token as esc
 from mcpgen_runtime.revisions import FIELDS
 
 _OWN = {"text", "handler", "variables", "messages", "completions"}
@@ -178,12 +180,26 @@ def check_resources(ctx: ManifestCtx) -> None:
     _duplicates(ctx, "RESOURCE_URI_UNIQUE", m.templates, "uriTemplate")
 
 
+def _variable_schema(ctx: ManifestCtx, pointer: str, spec: Any) -> None:
+    """A variable's schema types a handler argument (the generator builds a model from it): it
+    must be a valid 2020-12 schema, as tool schemas must."""
+    if not isinstance(spec, dict) or not ctx.active("SCHEMA_VALID"):
+        return  # not an object: MANIFEST_SCHEMA says so
+    schema = {k: v for k, v in spec.items() if k != "completions"}  # mcpgen's own key
+    for n, (ptr, msg) in enumerate(meta_errors(schema, D2020)):
+        if n == 3:
+            ctx.emit("SCHEMA_VALID", pointer, "further meta-schema errors omitted")
+            break
+        ctx.emit("SCHEMA_VALID", pointer + ptr, f"variable schema is not valid 2020-12: {msg}")
+
+
 @checker(
     "TEMPLATE_SYNTAX",
     "TEMPLATE_VARIABLE_UNKNOWN",
     "TEMPLATE_OVERLAP",
     "MIME_TYPE_SYNTAX",
     "SURFACE_FIELD_REVISION",
+    "SCHEMA_VALID",
     scope="manifest",
 )
 def check_templates(ctx: ManifestCtx) -> None:
@@ -210,6 +226,7 @@ def check_templates(ctx: ManifestCtx) -> None:
         parsed.append((item, template))
         declared = item.raw.get("variables")
         for name in declared if isinstance(declared, dict) else ():
+            _variable_schema(ctx, f"{item.pointer}/variables/{esc(name)}", declared[name])
             if name not in template.variable_names:
                 ctx.emit(
                     "TEMPLATE_VARIABLE_UNKNOWN",

@@ -1030,3 +1030,24 @@ def test_toolset_names_follow_the_schema() -> None:
     assert "'Read Only' does not match" in messages
     assert "`server.toolsets.ok.default` must be true or false" in messages
     assert (6, 31) in [g[:2] for g in got]  # 'a,b'
+
+
+def test_template_variable_schemas_are_checked_like_tool_schemas() -> None:
+    """A variable's schema types a handler argument: an invalid one is SCHEMA_VALID at its
+    place (``completions``, mcpgen's own key, is not part of the schema). Found by fuzzing:
+    check passed such a manifest and ``mcpgen server`` then failed inside the model generator."""
+    text = """
+        tools: []
+        resourceTemplates:
+          - uriTemplate: "a://t/{id}/{n}"
+            name: t
+            variables:
+              id: {type: 1e+308, completions: [a]}
+              n: {type: integer, minimum: low, completions: [1]}
+        """
+    got = [(d.line, d.col, d.message) for d in lint(text) if d.rule_id == "SCHEMA_VALID"]
+    assert [g[:2] for g in got] == [(6, 18), (7, 35)], got
+    assert "variable schema is not valid 2020-12: 1e+308 is not one of" in got[0][2]
+    assert "'low' is not of type 'number'" in got[1][2]
+    fine = text.replace("1e+308", "string").replace("minimum: low", "minimum: 1")
+    assert [d for d in lint(fine) if d.rule_id == "SCHEMA_VALID"] == []
