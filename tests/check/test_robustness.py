@@ -10,11 +10,13 @@ from hypothesis import strategies as st
 from codegen.check import catalog
 from codegen.check.breaking import compare
 from codegen.check.config import RuleConfig
+from codegen.check.profiles import PROFILES
 from codegen.check.registry import BREAKING
 from codegen.check.runner import active_rules, check_manifest
 from codegen.manifest.model import KNOWN_REVISIONS, Manifest, ServerInfo, SourceMap, ToolDef
 
-ALL_ON = RuleConfig(enable=frozenset(catalog.load_all()))
+# every rule, the model-API profiles' too (they are on only with --target)
+ALL_ON = RuleConfig(enable=frozenset(catalog.load_all()), targets=frozenset(PROFILES))
 
 json_values = st.recursive(
     st.one_of(
@@ -69,13 +71,31 @@ json_values = st.recursive(
     ),
     max_leaves=15,
 )
+# schema-shaped objects: keywords that rules read together (properties with required, ...)
+schemas = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.one_of(st.sampled_from(["object", "string", "array"]), json_values),
+        "properties": st.dictionaries(st.sampled_from(["a", "b", "a/b"]), json_values, max_size=3),
+        "required": st.lists(json_values, max_size=3),
+        "items": json_values,
+        "additionalProperties": json_values,
+        "enum": st.lists(json_values, max_size=3),
+        "anyOf": st.lists(json_values, max_size=2),
+        "$ref": json_values,
+        "$defs": st.dictionaries(st.sampled_from(["X", "Y"]), json_values, max_size=2),
+        "format": json_values,
+    },
+)
 tools = st.fixed_dictionaries(
     {"name": st.one_of(st.text(max_size=5), st.integers())},
     optional={
+        "inputSchema": st.one_of(schemas, json_values),
+        "outputSchema": st.one_of(schemas, json_values),
+    }
+    | {
         k: json_values
         for k in (
-            "inputSchema",
-            "outputSchema",
             "annotations",
             "icons",
             "execution",
