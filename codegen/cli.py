@@ -174,7 +174,8 @@ def run() -> None:
     collected, just in larger batches), and no freeing of every object at exit. Every command has
     finished its work, closed its files and removed its temporary directories by the time
     ``main`` exits; only the standard streams are left to flush. ``main`` itself, which tests
-    call in-process, exits normally."""
+    call in-process, exits normally, and so does ``run`` under ``--debug`` (``MCPGEN_DEBUG``), a
+    debugger or a profiler (``python -m cProfile -m codegen ...`` writes its report at exit)."""
     import gc
 
     gc.set_threshold(50_000, 20, 100)
@@ -183,6 +184,8 @@ def run() -> None:
         code: object = 0
     except SystemExit as exc:
         code = exc.code
+    if _debug_requested(sys.argv[1:]) or sys.gettrace() is not None or sys.getprofile():
+        sys.exit(code)
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)  # sys.exit("message"), as Python itself would report it
         code = 1

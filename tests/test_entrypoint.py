@@ -60,3 +60,19 @@ def test_a_reader_that_goes_away_gets_no_traceback(tmp_path: Path) -> None:
     proc.wait(timeout=60)
     assert first.startswith(b"RULE")
     assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def test_a_profiler_still_gets_its_report(tmp_path: Path) -> None:
+    """Under a profiler (or a debugger, or --debug) the process exits normally, so
+    ``python -m cProfile -m codegen ...`` prints its statistics."""
+    p = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-m", "codegen", "--version"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("mcpgen, version ")
+    assert "function calls" in p.stdout and "Ordered by" in p.stdout
