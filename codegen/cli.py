@@ -181,7 +181,7 @@ def run() -> None:
     gc.set_threshold(50_000, 20, 100)
     try:
         main()
-        code: object = 0
+        code: str | int | None = 0
     except SystemExit as exc:
         code = exc.code
     if _debug_requested(sys.argv[1:]) or sys.gettrace() is not None or sys.getprofile():

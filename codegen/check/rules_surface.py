@@ -225,8 +225,9 @@ def check_templates(ctx: ManifestCtx) -> None:
             continue
         parsed.append((item, template))
         declared = item.raw.get("variables")
-        for name in declared if isinstance(declared, dict) else ():
-            _variable_schema(ctx, f"{item.pointer}/variables/{esc(name)}", declared[name])
+        declared = declared if isinstance(declared, dict) else {}
+        for name, spec in declared.items():
+            _variable_schema(ctx, f"{item.pointer}/variables/{esc(name)}", spec)
             if name not in template.variable_names:
                 ctx.emit(
                     "TEMPLATE_VARIABLE_UNKNOWN",
