@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from tests.interop.wire import modern_meta
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 WEIRD: list[Any] = [
     None,
@@ -116,41 +118,60 @@ def _params(rnd: random.Random, tools: list[dict[str, Any]], uris: list[str]) ->
     return method, rnd.choice([None, {}, {"cursor": rnd.choice(WEIRD)}, {"level": "nope"}])
 
 
+def _meta(rnd: random.Random) -> Any:
+    """2026-07-28: the per-request ``_meta``; now and then a wrong one."""
+    if rnd.random() < 0.9:
+        return modern_meta()
+    return rnd.choice(
+        [None, {}, modern_meta("1999-01-01"), {"io.modelcontextprotocol/protocolVersion": 5}]
+    )
+
+
 @pytest.mark.parametrize(
-    ("example", "package", "seed"),
-    [("weather", "weather_server", 1), ("conformance", "conformance_server", 2)],
+    ("example", "package", "seed", "modern"),
+    [
+        ("weather", "weather_server", 1, False),
+        ("conformance", "conformance_server", 2, False),
+        ("weather", "weather_server", 3, True),
+        ("conformance", "conformance_server", 4, True),
+    ],
 )
 def test_every_request_gets_one_answer_and_no_internal_error(
-    example: str, package: str, seed: int
+    example: str, package: str, seed: int, modern: bool
 ) -> None:
     rnd = random.Random(seed)
     peer = Peer(example, package)
+    meta = {"_meta": modern_meta()} if modern else {}
     try:
-        peer.send(
-            {
-                "jsonrpc": "2.0",
-                "id": 0,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": {},
-                    "clientInfo": {"name": "fuzz", "version": "0"},
-                },
-            }
-        )
-        assert "result" in peer.answer(0)
-        peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        peer.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        if not modern:
+            peer.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 0,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-11-25",
+                        "capabilities": {},
+                        "clientInfo": {"name": "fuzz", "version": "0"},
+                    },
+                }
+            )
+            assert "result" in peer.answer(0)
+            peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        peer.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": meta})
         tools = peer.answer(1)["result"]["tools"]
-        peer.send({"jsonrpc": "2.0", "id": 2, "method": "resources/list"})
+        peer.send({"jsonrpc": "2.0", "id": 2, "method": "resources/list", "params": meta})
         uris = [r["uri"] for r in peer.answer(2)["result"]["resources"]]
-        answered = 0
+        answered = results = 0
         for i in range(3, 303):
             if rnd.random() < 0.05:
                 peer.send(rnd.choice(NOT_JSON_RPC))
                 continue
             method, params = _params(rnd, tools, uris)
             message: dict[str, Any] = {"jsonrpc": "2.0", "id": i, "method": method}
+            if modern:
+                params = dict(params) if isinstance(params, dict) else {}
+                params["_meta"] = _meta(rnd)
             if params is not None:
                 message["params"] = params
             peer.send(message)
@@ -159,8 +180,10 @@ def test_every_request_gets_one_answer_and_no_internal_error(
             if "error" in got:
                 assert isinstance(got["error"].get("code"), int), got
                 assert got["error"]["code"] != -32603, (message, got)
+            else:
+                results += 1
             answered += 1
-        assert answered > 250
+        assert answered > 250 and results > 50, (answered, results)  # many calls got through
         assert peer.proc.poll() is None  # still serving
     finally:
         assert peer.proc.stdin is not None and peer.proc.stderr is not None
