@@ -6,10 +6,19 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 
-from tests.server.helpers import DATA, WEATHER, WEATHER_HANDLERS, write_package
+from tests.server.helpers import (
+    DATA,
+    WEATHER,
+    WEATHER_HANDLERS,
+    RawClient,
+    imported,
+    write_package,
+)
 
 
 @pytest.mark.slow
@@ -111,3 +120,57 @@ def test_wrapper_models_with_defaults_type_check_and_run(tmp_path: Path) -> None
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split("\n")[:2] == ["red dark 3", "{'x': 2}"]
+
+
+MAP_ONLY = """\
+server: {name: tally}
+tools:
+  - name: total
+    description: Add up the counts.
+    inputSchema:
+      type: object
+      additionalProperties: {type: integer}
+"""
+
+MAP_ONLY_HANDLERS = """\
+from __future__ import annotations
+
+from mcpgen_runtime import ToolContext
+
+from ._generated import ToolsBase
+from ._generated import models as m
+
+
+class Handlers(ToolsBase):
+    async def total(self, args: m.TotalInput, ctx: ToolContext) -> str:
+        return str(sum(args.root.values()))
+"""
+
+
+@pytest.mark.slow
+def test_a_manifest_whose_only_model_is_a_map(tmp_path: Path) -> None:
+    """No model derives from the runtime's base class (the only root is a map, a RootModel):
+    generation used to stop with "unexpected base-class import layout" (found by fuzzing
+    ``mcpgen pull`` with hostile servers). Now it type-checks and serves."""
+    manifest = tmp_path / "tally.yaml"
+    manifest.write_text(MAP_ONLY)
+    write_package(manifest, tmp_path, "tally_typed", MAP_ONLY_HANDLERS)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "tally_typed"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    with imported(tmp_path, "tally_typed") as handlers:
+        gen = __import__("tally_typed._generated", fromlist=["create_server"])
+        server = gen.create_server(handlers.Handlers())
+
+        async def call() -> dict[str, Any]:
+            async with RawClient(server, "2025-11-25") as c:
+                return await c.request(
+                    "tools/call", {"name": "total", "arguments": {"a": 2, "b": 40}}
+                )
+
+        got = anyio.run(call)
+    assert got["result"]["content"][0]["text"] == "42", got
