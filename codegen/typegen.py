@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codegen.errors import McpgenError
+from mcpgen_runtime.schemawalk import get_pointer
 
 # Options shared by every generation: deterministic output, no timestamps, pydantic v2,
 # formatting left to codegen.format (black, pinned) so there is one formatter for all output.
@@ -156,8 +157,6 @@ def _inline_scalar_defaults(node: Any, root: Any) -> Any:
         return node
     ref = node.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
-        from mcpgen_runtime.schemawalk import get_pointer
-
         found, target = get_pointer(root, ref[1:])
         if (
             found

@@ -249,10 +249,11 @@ class _ToolBundle:
                 "beside the manifest",
             )
             return ref
+        name = unquote(base)
         try:
-            path = (ctx.base_dir / unquote(base)).resolve()
+            path = (ctx.base_dir / name).resolve()
         except (ValueError, OSError, RuntimeError) as exc:  # NUL byte, name too long, link loop
-            why = "a file name cannot hold a NUL character" if "\x00" in unquote(base) else exc
+            why = "a file name cannot hold a NUL character" if "\x00" in name else exc
             self.b.report("REF_UNRESOLVED", ctx, ptr, f"$ref {ref!r}: {why}")
             return ref
         if not path.is_relative_to(self.b.root_dir):
@@ -264,14 +265,14 @@ class _ToolBundle:
                 f"({self.b.root_dir}); only files beside the manifest may be referenced",
             )
             return ref
-        shown = str(Path(ctx.doc.path).parent / unquote(base))
+        shown = str(Path(ctx.doc.path).parent / name)
         doc = self.b.files.document(path, shown)
         if isinstance(doc, McpgenError):
             self.b.report(
                 "REF_UNRESOLVED", ctx, ptr, f"$ref {ref!r}: cannot load {base}: {doc.message}"
             )
             return ref
-        self.b.files.note_dependency(ctx.base_dir, unquote(base), path)
+        self.b.files.note_dependency(ctx.base_dir, name, path)
         file_ctx = _Ctx(doc, str(path), path.parent, False)
         return self._bundle(ref, frag, file_ctx, ctx, ptr, unit)
 

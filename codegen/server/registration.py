@@ -1,5 +1,6 @@
 """How to register a generated server with common MCP clients, in their own formats. Pure,
-apart from reading the project's ``pyproject.toml`` to find its console script.
+apart from looking at the project: its ``pyproject.toml`` (the console script), whether it has
+a ``.venv``, and whether ``uv`` is on ``PATH``.
 
 The command runs the server in the *project's* environment, never in mcpgen's:
 
