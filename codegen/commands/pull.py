@@ -149,6 +149,20 @@ def pull(
         f"mcpgen: wrote {output} ({count} tools from {live.label}, protocol {live.protocol})",
         err=True,
     )
+    click.echo(f"next: {_client_command(output, str(live.server.get('name', '')))}", err=True)
+
+
+def _client_command(output: Path, server_name: str) -> str:
+    """The ``mcpgen client`` line that compiles the pulled manifest, next to it."""
+    import shlex
+
+    from codegen.naming import package_name_problem, snake_identifier
+
+    package = snake_identifier(server_name, fallback="mcp") + "_client"
+    if package_name_problem(package):
+        package = "mcp_client"
+    out = str(output.parent) or "."
+    return shlex.join(["mcpgen", "client", str(output), "--out", out, "--package", package])
 
 
 @click.command("drift")

@@ -296,3 +296,26 @@ def test_drift_bad_manifest_and_target(tmp_path: Path) -> None:
     one_line_error(cli("drift", str(tmp_path / "missing.yaml"), "--stdio", "x"), "no such file")
     one_line_error(cli("drift", str(BAD), "--stdio", "a", "--url", "http://x"), "exactly one")
     one_line_error(cli("pull", "--url", "ftp://x/mcp", "-o", str(tmp_path / "m.yaml")), "http://")
+
+
+def test_pull_prints_the_client_command_and_it_works_as_printed(tmp_path: Path) -> None:
+    """``mcpgen pull`` ends with the ``mcpgen client`` line that compiles what it wrote (next
+    to the manifest, a package named for the server); run as printed, it generates a client
+    that calls the server."""
+    cmd = [*bad_cmd("ok"), "2025-11-25"]
+    manifest = tmp_path / "pulled.yaml"
+    proc = cli("pull", "--stdio", shlex.join(cmd), "-o", str(manifest))
+    assert proc.returncode == 0, proc.stderr
+    (line,) = [x for x in proc.stderr.splitlines() if x.startswith("next: ")]
+    argv = shlex.split(line.removeprefix("next: "))
+    assert argv[:2] == ["mcpgen", "client"] and argv[2] == str(manifest)
+    assert argv[3:] == ["--out", str(tmp_path), "--package", "bad_client"]
+    made = subprocess.run([*mcpgen_cmd(), *argv[1:]], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    with imported(tmp_path, "bad_client") as module:
+
+        async def go() -> str:
+            async with module.BadClient.stdio(cmd, mode="legacy") as c:
+                return str((await c.echo(text="as printed")).text)
+
+        assert anyio.run(go) == "as printed"
