@@ -9,6 +9,7 @@ def load_lint() -> dict[str, registry.Rule]:
     from codegen.check import (  # noqa: F401
         rules_auth,
         rules_headers,
+        rules_http,
         rules_icons,
         rules_meta,
         rules_names,

@@ -104,7 +104,7 @@ def openapi(
     converted = convert(sources, selection, name_max_length)
     info: Any = doc.value.get("info") or {}
     manifest: dict[str, Any] = {"server": _server(info, server_name)}
-    http = _http(doc.value, spec)
+    http, notes = _http(doc.value, spec)
     if http:
         manifest["server"]["http"] = http
     manifest["tools"] = converted.tools
@@ -141,6 +141,12 @@ def openapi(
             "regular expressions mcpgen can check (e.g. \\p{L}); the API still checks them",
             err=True,
         )
+    for pointer, message in converted.warnings:
+        where, line, col = sources.where(pointer)
+        click.echo(f"{where}:{line}:{col}: warning: {message}", err=True)
+    for pointer, message in notes:
+        where, line, col = sources.where(pointer)
+        click.echo(f"{where}:{line}:{col}: warning: {message}", err=True)
     if converted.renamed:
         click.echo(
             f"mcpgen: {len(converted.renamed)} tool names differ from their operationId", err=True
@@ -223,21 +229,52 @@ def _report_upstream(output: Path, previous: str | None, text: str) -> None:
     sys.exit(EXIT_FINDINGS)
 
 
-def _http(doc: Any, spec: str) -> dict[str, Any]:
-    """``server.http``: the first server URL (relative ones resolved against an http(s) SPEC)
-    and the security schemes mcpgen can forward credentials for."""
+def _http(doc: Any, spec: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """``server.http``: the first server URL (its variables at their defaults; a relative one
+    resolved against an http(s) SPEC, else kept as ``basePath`` under
+    ``$MCPGEN_HTTP_BASE_URL``) and the security schemes mcpgen can forward credentials for;
+    and (pointer, message) warnings about the URL."""
     from urllib.parse import urljoin
 
     out: dict[str, Any] = {}
+    notes: list[tuple[str, str]] = []
     servers = doc.get("servers")
-    url = (
-        servers[0].get("url")
-        if isinstance(servers, list) and servers and isinstance(servers[0], dict)
-        else None
-    )
-    if isinstance(url, str) and "{" not in url:
-        if spec.startswith(("http://", "https://")):
-            url = urljoin(spec, url)
+    first = servers[0] if isinstance(servers, list) and servers else None
+    first = first if isinstance(first, dict) else {}
+    url = first.get("url")
+    if isinstance(url, str) and "{" in url:
+        url = _server_variables(url, first.get("variables"))
+        if url is not None:
+            notes.append(("/servers/0/url", f"server URL variables set to their defaults: {url}"))
+        else:
+            notes.append(
+                (
+                    "/servers/0/url",
+                    "server URL has variables without defaults: set "
+                    "$MCPGEN_HTTP_BASE_URL when running the server",
+                )
+            )
+    if isinstance(url, str):
+        if not url.startswith(("http://", "https://")):
+            if spec.startswith(("http://", "https://")):
+                resolved = urljoin(spec, url)
+                notes.append(
+                    (
+                        "/servers/0/url",
+                        f"relative server URL {url!r} resolved against the "
+                        f"document's URL: {resolved}",
+                    )
+                )
+                url = resolved
+            elif url.strip("/") and not url.startswith("//"):
+                out["basePath"] = "/" + url.strip("/")
+                notes.append(
+                    (
+                        "/servers/0/url",
+                        f"relative server URL {url!r}: set $MCPGEN_HTTP_BASE_URL to the API's "
+                        f"origin; calls go to $MCPGEN_HTTP_BASE_URL{out['basePath']}/...",
+                    )
+                )
         if url.startswith(("http://", "https://")):
             out["baseUrl"] = url.rstrip("/")
     elif url is None and spec.startswith(("http://", "https://")):
@@ -259,7 +296,25 @@ def _http(doc: Any, spec: str) -> dict[str, Any]:
             }
     if kept:
         out["securitySchemes"] = kept
-    return out
+    return out, notes
+
+
+def _server_variables(url: str, variables: Any) -> str | None:
+    """``url`` with each ``{name}`` replaced by its variable's default (None when one has
+    none)."""
+    values = variables if isinstance(variables, dict) else {}
+
+    def default(m: re.Match[str]) -> str:
+        var = values.get(m.group(1))
+        value = var.get("default") if isinstance(var, dict) else None
+        if not isinstance(value, str):
+            raise KeyError(m.group(1))
+        return value
+
+    try:
+        return re.sub(r"\{([^{}]*)\}", default, url)
+    except KeyError:
+        return None
 
 
 def _server(info: Any, name: str | None) -> dict[str, Any]:

@@ -8,7 +8,13 @@ One tool per selected operation:
   document order;
 * description: ``summary`` and ``description`` (``deprecated`` said first);
 * ``inputSchema``: one property per path, query, header and cookie parameter, and ``body`` for
-  a JSON request body; where each goes on the wire is ``x-mcpgen.http`` (never served);
+  a JSON request body; where each goes on the wire is ``x-mcpgen.http`` (never served), with
+  its ``style``/``explode`` where not the location's default; a string path parameter gets
+  ``minLength: 1`` unless its schema narrows it. Left out, with a warning: header parameters
+  an argument must not set (``RESERVED_HEADERS``) and parameters where a credential of the
+  operation's security goes;
+* ``security``: the operation's one requirement (``[A, B]``: both) or its alternatives
+  (``[[A], [B]]``: either; ``[]`` among them: none needed);
 * ``outputSchema``: the first 2xx JSON response (a non-object wrapped as ``{result: ...}``);
 * annotations from the method: GET read-only, DELETE destructive, PUT idempotent;
 * ``#/components/schemas/X`` -> ``#/$defs/X`` (only those used); other local ``$ref``s
@@ -31,6 +37,7 @@ from typing import Any
 from codegen.openapi.external import Sources
 from codegen.openapi.schemas import NAME_BAD as _NAME_BAD
 from codegen.openapi.schemas import Refs as _Refs
+from mcpgen_runtime.http_places import DEFAULT_STYLE, RESERVED_HEADERS, STYLES, may_be_empty
 from mcpgen_runtime.jsonschema_facts import escape_token
 
 __all__ = ["Selection", "Skipped", "Converted", "convert"]
@@ -76,6 +83,8 @@ class Converted:
     """(operation, tool name) where the name is not the operationId as written."""
     dropped_patterns: list[str] = field(default_factory=list)
     """Where a ``pattern`` was left out (not a regex mcpgen can check)."""
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+    """(pointer, message): parameters left out, and why."""
 
 
 def tool_name(raw: str, max_name: int) -> str:
@@ -119,7 +128,9 @@ def convert(sources: Sources, selection: Selection = Selection(), max_name: int 
             op_ptr = f"{item_ptr}/{method}"
             label = str(op.get("operationId") or f"{method.upper()} {path}")
             try:
-                tool = _tool(refs, openapi30, method, str(path), item, item_ptr, op, op_ptr)
+                tool = _tool(
+                    refs, openapi30, method, str(path), item, item_ptr, op, op_ptr, out.warnings
+                )
             except _Skip as skip:
                 out.skipped.append(Skipped(op_ptr, label, str(skip)))
                 continue
@@ -152,6 +163,7 @@ def _tool(
     item_ptr: str,
     op: Mapping[str, Any],
     op_ptr: str,
+    warnings: list[tuple[str, str]],
 ) -> dict[str, Any]:
     params: dict[tuple[str, str], tuple[Mapping[str, Any], str]] = {}
     for where, ptr in ((item.get("parameters"), item_ptr), (op.get("parameters"), op_ptr)):
@@ -164,21 +176,62 @@ def _tool(
                 and p["name"]  # a parameter without a name cannot be sent
             ):
                 params[(p["in"], p["name"])] = (p, p_ptr)  # the operation's win
+    alternatives = _security(op.get("security", refs.doc.get("security")))
+    credentials = _credential_places(refs.doc, alternatives)
     properties: dict[str, Any] = {}
     required: list[str] = []
-    wire: dict[str, dict[str, str]] = {}
+    wire: dict[str, dict[str, Any]] = {}
     for (where, name), (p, p_ptr) in params.items():
+        key = name.lower() if where == "header" else name
+        if where == "header" and key in RESERVED_HEADERS:
+            warnings.append(
+                (
+                    p_ptr,
+                    f"header parameter {name!r} left out: not an argument's to set "
+                    "(OpenAPI ignores Accept, Content-Type and Authorization; Host and hop-by-hop "
+                    "headers would reframe the request)",
+                )
+            )
+            continue
+        if (where, key) in credentials:
+            warnings.append(
+                (
+                    p_ptr,
+                    f"{where} parameter {name!r} left out: security scheme "
+                    f"{credentials[(where, key)]!r} sends its credential there",
+                )
+            )
+            continue
+        style = p.get("style")
+        if style is not None and style not in STYLES[where]:
+            raise _Skip(f"style {style!r} is not defined for {where} parameter {name!r}")
         prop = name if name not in properties else f"{where}_{name}"
         schema = p.get("schema")
+        content_type = None
         if schema is None:
-            _media, schema = _json_content(p.get("content"))
+            content_type, schema = _json_content(p.get("content"))
         schema = refs.schema(schema if schema is not None else {}, f"{p_ptr}/schema", openapi30)
         if isinstance(schema, dict) and isinstance(p.get("description"), str):
             schema = {**schema, "description": p["description"]}
+        if (
+            where == "path"
+            and isinstance(schema, dict)
+            and schema.get("type") == "string"
+            and may_be_empty(schema)
+        ):
+            schema = {**schema, "minLength": 1}  # "" would call another endpoint
         properties[prop] = schema
         if where == "path" or p.get("required") is True:
             required.append(prop)
-        wire[prop] = {"in": where, "name": name}
+        place: dict[str, Any] = {"in": where, "name": name}
+        if style is not None and style != DEFAULT_STYLE[where]:
+            place["style"] = style
+        explode = p.get("explode")
+        if isinstance(explode, bool) and explode != ((style or DEFAULT_STYLE[where]) == "form"):
+            place["explode"] = explode
+        if content_type is not None:
+            place["content"] = "application/json"
+        wire[prop] = place
     body_prop = None
     body_raw = op.get("requestBody")
     if body_raw is not None:
@@ -222,12 +275,10 @@ def _tool(
         binding["parameters"] = wire
     if body_prop:
         binding["body"] = body_prop
-    security = op.get("security", refs.doc.get("security"))
-    schemes = sorted(
-        {str(name) for req in security or () if isinstance(req, Mapping) for name in req}
-    )
-    if schemes:
-        binding["security"] = schemes
+    if len(alternatives) == 1 and alternatives[0]:
+        binding["security"] = alternatives[0]  # one requirement: its schemes, all needed
+    elif any(alternatives):
+        binding["security"] = alternatives
     output = _output(refs, openapi30, op, op_ptr)
     if output is not None:
         schema, wrapped = output
@@ -236,6 +287,38 @@ def _tool(
             binding["response"] = "wrapped"
     tool["x-mcpgen"] = {"http": binding}
     return tool
+
+
+def _security(security: Any) -> list[list[str]]:
+    """An operation's security requirements as alternatives, each the sorted schemes it needs
+    together (``[]``: none needed), duplicates dropped, in document order."""
+    out: list[list[str]] = []
+    for req in security if isinstance(security, list) else ():
+        if isinstance(req, Mapping):
+            alt = sorted(str(name) for name in req)
+            if alt not in out:
+                out.append(alt)
+    return out
+
+
+def _credential_places(
+    doc: Mapping[str, Any], alternatives: list[list[str]]
+) -> dict[tuple[str, str], str]:
+    """(location, name) -> scheme, for every credential the operation may send (header names
+    lower case)."""
+    components = doc.get("components")
+    schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
+    places: dict[tuple[str, str], str] = {}
+    for name in sorted({s for alt in alternatives for s in alt}):
+        spec = schemes.get(name) if isinstance(schemes, Mapping) else None
+        if not isinstance(spec, Mapping):
+            continue
+        if spec.get("type") == "http":
+            places[("header", "authorization")] = name
+        elif spec.get("in") in _LOCATIONS and isinstance(spec.get("name"), str):
+            where = str(spec["in"])
+            places[(where, spec["name"].lower() if where == "header" else spec["name"])] = name
+    return places
 
 
 def _output(

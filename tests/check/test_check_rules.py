@@ -994,6 +994,39 @@ CASES += [
 ]
 
 
+HTTP_BINDING = """
+        server:
+          name: s
+          http:
+            securitySchemes: {Key: {type: apiKey, in: query, name: key}}
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                id: {type: string}
+                n: {type: integer}
+                host: {type: string}
+                key: {type: string}
+            x-mcpgen:
+              http:
+                method: GET
+                path: /a/{id}/{n}
+                parameters:
+                  id: {in: path, name: id, style: deepObject}
+                  n: {in: path, name: n, style: label}
+                  host: {in: header, name: Host}
+                  key: {in: query, name: key}
+                security: [[Key], [Other]]
+"""
+CASES += [
+    ("HTTP_PATH_UNBOUNDED", HTTP_BINDING, [(10, 13)]),  # id; n is an integer
+    ("HTTP_STYLE", HTTP_BINDING, [(19, 43)]),  # label is a path style
+    ("HTTP_RESERVED_HEADER", HTTP_BINDING, [(21, 36)]),
+    ("HTTP_CREDENTIAL_CLASH", HTTP_BINDING, [(22, 16)]),
+    ("HTTP_SECURITY_UNDECLARED", HTTP_BINDING, [(23, 28)]),
+]
+
 @pytest.mark.parametrize(("rule_id", "text", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_rule_positions(rule_id: str, text: str, expected: list[tuple[int, int]]) -> None:
     got = tuples(lint(text), rule_id)
