@@ -11,7 +11,7 @@ from pathlib import Path
 from codegen.diagnostics import Diagnostic
 from codegen.errors import McpgenError
 from codegen.manifest.model import Dependency, sha256_hex
-from codegen.manifest.sourcemap import MAX_BYTES, Document, decode, load_document, parse_text
+from codegen.manifest.sourcemap import MAX_BYTES, Document, decode, parse_text, read_file
 
 __all__ = ["RefFiles"]
 
@@ -78,13 +78,10 @@ class RefFiles:
                 self._files[key] = doc
                 self.diags.extend(doc.diagnostics)
         if key not in self._files:
-            try:  # hash first: a file changed between hashing and parsing reads as changed later
-                with open(path, "rb") as fh:
-                    self._sha[key] = sha256_hex(fh.read(MAX_BYTES + 1))
-            except OSError:
-                pass  # load_document reports it
-            try:
-                doc = load_document(path)
+            try:  # read once: the bytes hashed are the bytes parsed
+                data = read_file(path, regular_only=True)
+                self._sha[key] = sha256_hex(data)
+                doc = parse_text(decode(data, str(path)), str(path))
             except McpgenError as exc:
                 self._files[key] = exc
             else:

@@ -54,13 +54,26 @@ class Document(NamedTuple):
         return Location(self.path, line, col, pointer)
 
 
-def load_document(path: str | Path) -> Document:
+def read_file(path: str | Path, *, regular_only: bool = False) -> bytes:
+    """The bytes of ``path`` (at most ``MAX_BYTES``), or ``McpgenError`` saying why not.
+    ``regular_only``: a FIFO, device or socket is refused without blocking (it is opened
+    non-blocking and checked with ``fstat``, so swapping the file in between cannot hang a
+    pre-commit run either): what a ``$ref`` names must be a regular file."""
+    import os
+    import stat
+
     shown = str(path)
     p = Path(path)
     try:
         if p.is_dir():
             raise McpgenError("is a directory, not a manifest file", path=shown)
-        with p.open("rb") as fh:
+        if regular_only and not stat.S_ISREG(os.stat(p).st_mode):  # a socket cannot be opened
+            raise McpgenError("not a regular file (a FIFO, device or socket)", path=shown)
+        flags = os.O_RDONLY | (getattr(os, "O_NONBLOCK", 0) if regular_only else 0)
+        fd = os.open(p, flags)
+        with os.fdopen(fd, "rb") as fh:
+            if regular_only and not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise McpgenError("not a regular file (a FIFO, device or socket)", path=shown)
             data = fh.read(MAX_BYTES + 1)
     except McpgenError:
         raise
@@ -76,6 +89,12 @@ def load_document(path: str | Path) -> Document:
         raise McpgenError(
             f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB; refusing to load it", path=shown
         )
+    return data
+
+
+def load_document(path: str | Path, *, regular_only: bool = False) -> Document:
+    shown = str(path)
+    data = read_file(path, regular_only=regular_only)
     return parse_text(decode(data, shown), shown)
 
 

@@ -176,7 +176,7 @@ def collect(main: Document, spec: str, allow: bool) -> Sources:
             if len(src.docs) >= MAX_FILES:
                 raise src.fail(f"more than {MAX_FILES} files referenced", at_ptr)
             try:
-                doc = load_document(src.shown(new))
+                doc = load_document(src.shown(new), regular_only=True)
             except McpgenError as exc:
                 path, line, col = src.where(at_ptr)
                 if exc.line is None:
