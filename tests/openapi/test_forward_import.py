@@ -247,3 +247,28 @@ def test_the_generated_server_forwards_what_it_should(
     assert profile.header("authorization") == ["Basic dXNlcjpwdw=="]
     assert cookies.target == "/v1/prefs"
     assert cookies.header("cookie") == ["pref=x%3B%20session%3Dattacker; session=REALCOOKIE"]
+
+
+def test_server_urls_relative_or_with_variables() -> None:
+    from codegen.commands.importer import _http
+
+    def http(servers: Any, spec: str) -> tuple[dict[str, Any], list[str]]:
+        out, notes = _http({"servers": servers}, spec)
+        return out, [message for _pointer, message in notes]
+
+    out, notes = http([{"url": "/api/"}], "https://example.com/docs/openapi.json")
+    assert out == {"baseUrl": "https://example.com/api"}
+    assert notes == [
+        "relative server URL '/api/' resolved against the document's URL: https://example.com/api/"
+    ]
+    out, notes = http([{"url": "api"}], "openapi.json")
+    assert out == {"basePath": "/api"} and "MCPGEN_HTTP_BASE_URL" in notes[0]
+    variables = {"region": {"default": "eu"}, "v": {"default": "2"}}
+    out, notes = http([{"url": "https://{region}.example.com/v{v}", "variables": variables}], "x")
+    assert out == {"baseUrl": "https://eu.example.com/v2"} and "defaults" in notes[0]
+    out, notes = http([{"url": "https://{region}.example.com"}], "x")
+    assert out == {} and "without defaults" in notes[0]
+    assert http([{"url": "https://a.example.com/"}], "x") == (
+        {"baseUrl": "https://a.example.com"},
+        [],
+    )
