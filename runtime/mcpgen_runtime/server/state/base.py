@@ -8,12 +8,15 @@ interface:
 * **announcements** (an enablement change, a resource update) to every other replica:
   ``publish`` / ``on_message``; a backend that lost messages (a Redis outage) calls the
   ``on_resync`` callbacks once it is back, so the runtime reloads the sets;
-* **resumable streams**: ``event_store()``, an SDK ``EventStore``.
+* **resumable streams**: ``event_store()``, an SDK ``EventStore``;
+* **one-time keys** (a DPoP proof's ``jti``): ``remember_once`` says whether any replica has
+  seen a key before, so a proof replayed on another replica is refused too.
 """
 
 from __future__ import annotations
 
 import abc
+import math
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -116,6 +119,15 @@ class State(abc.ABC):
     @abc.abstractmethod
     async def recall(self, key: str) -> str | None:
         """What ``remember`` kept under ``key`` (None: nothing, or expired)."""
+
+    async def remember_once(self, key: str, ttl_s: float) -> bool:
+        """Remember ``key`` for ``ttl_s`` seconds: True when it was not remembered yet (its
+        first use), False while it is (a replay). The backends do it in one atomic step (Redis:
+        ``SET NX PX``); this default, for other backends, is ``recall`` then ``remember``."""
+        if await self.recall(f"once:{key}") is not None:
+            return False
+        await self.remember(f"once:{key}", "1", max(1, math.ceil(ttl_s)))
+        return True
 
     @abc.abstractmethod
     def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:

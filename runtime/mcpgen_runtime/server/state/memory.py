@@ -12,7 +12,7 @@ from .base import Limiter, Message, State
 if TYPE_CHECKING:
     from mcp.server.streamable_http import EventStore
 
-__all__ = ["LocalLimiter", "MemoryState"]
+__all__ = ["LocalLimiter", "MemoryState", "OnceCache"]
 
 
 class LocalLimiter(Limiter):
@@ -27,6 +27,31 @@ class LocalLimiter(Limiter):
         return self.bucket.take()
 
 
+class OnceCache:
+    """Keys remembered until their expiry, in this process (``State.remember_once``; also the
+    Redis backend's fallback in an outage). Expired keys are dropped from the oldest on, as
+    new ones come: the memory it holds is what the last ``ttl_s`` seconds added."""
+
+    __slots__ = ("_until",)
+
+    def __init__(self) -> None:
+        self._until: dict[str, float] = {}
+
+    def add(self, key: str, ttl_s: float) -> bool:
+        now = time.monotonic()
+        until = self._until
+        while until:  # insertion order: the oldest first
+            first = next(iter(until))
+            if until[first] > now:
+                break
+            del until[first]
+        if until.get(key, 0.0) > now:
+            return False
+        until.pop(key, None)
+        until[key] = now + ttl_s
+        return True
+
+
 class MemoryState(State):
     shared = False
 
@@ -34,6 +59,7 @@ class MemoryState(State):
         super().__init__()
         self._sets: dict[str, set[str]] = {}
         self._kept: dict[str, tuple[str, float]] = {}
+        self._once = OnceCache()
 
     def limiter(self, key: str, rate: float, burst: int | None) -> Limiter:
         return LocalLimiter(rate, burst)
@@ -61,6 +87,9 @@ class MemoryState(State):
     async def recall(self, key: str) -> str | None:
         kept = self._kept.get(key)
         return kept[0] if kept is not None and kept[1] > time.monotonic() else None
+
+    async def remember_once(self, key: str, ttl_s: float) -> bool:
+        return self._once.add(key, ttl_s)
 
     def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:
         from ..events import MemoryEventStore

@@ -9,13 +9,16 @@
 * **Announcements**: Redis pub/sub on one channel per server; a listener task per replica,
   which reconnects by itself and then asks the runtime to reload the sets (announcements sent
   during an outage are lost; the sets are not).
+* **One-time keys** (DPoP proofs' ``jti``): ``SET NX PX``, one round trip: the first replica
+  to see a key wins, every later use on any replica is a replay.
 * **Resumable streams**: one Redis stream per SSE stream (``XADD`` with ``MAXLEN ~``, a TTL
   renewed on each event); an event ID names its stream, so any replica can replay it.
 
 **Outages.** A rate-limited call while Redis is unreachable is judged by a token bucket in
 this replica (logged once per outage): the limit then holds per replica, so N replicas admit
 at most N times the limit until Redis is back, and no call waits on a dead connection. An
-event that cannot be stored is still sent (the stream is then not resumable past it). A change
+event that cannot be stored is still sent (the stream is then not resumable past it). One-time
+keys are kept in this replica meanwhile (a replay on the same replica is still refused). A change
 of enablement fails with a clear error. Nothing crashes and no response is lost.
 """
 
@@ -41,7 +44,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..resume import scoped, split_scope
 from .base import Limiter, Message, State, StateError, StateUnavailable
 from .lane import ACQUIRE, WINDOW, Lane
-from .memory import LocalLimiter
+from .memory import LocalLimiter, OnceCache
 
 __all__ = ["RedisEventStore", "RedisState"]
 
@@ -120,6 +123,8 @@ class RedisState(State):
         self.limits_outage = _Outage("rate limits")
         self.listen_outage = _Outage("announcements")
         self.writes_outage = _Outage("shared switches")
+        self.once_outage = _Outage("one-time keys")
+        self._local_once = OnceCache()
         self._client: aioredis.Redis | None = None
         self._lane: Lane | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -269,6 +274,19 @@ class RedisState(State):
             self.writes_outage.failed(exc)
             return None
         return None if found is None else _text(found)
+
+    async def remember_once(self, key: str, ttl_s: float) -> bool:
+        if self.once_outage.wait():
+            return self._local_once.add(key, ttl_s)
+        try:
+            first = await self.client.set(
+                f"{self.prefix}:once:{key}", b"1", nx=True, px=max(1, math.ceil(ttl_s * 1000))
+            )
+        except (RedisError, OSError) as exc:
+            self.once_outage.failed(exc)
+            return self._local_once.add(key, ttl_s)
+        self.once_outage.ok()
+        return bool(first)
 
     def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:
         return RedisEventStore(self, max_events, ttl_s)
