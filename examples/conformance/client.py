@@ -28,7 +28,7 @@ import httpx2
 from mcp.shared.exceptions import MCPError
 from mcp_types import METHOD_NOT_FOUND
 
-from mcpgen_runtime import ClientError, LoopbackRedirect, ToolClient, oauth
+from mcpgen_runtime import ClientError, EnterpriseIdP, LoopbackRedirect, ToolClient, oauth
 from mcpgen_runtime.client.oauth import MemoryTokenStorage
 
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
@@ -91,26 +91,61 @@ def issuer_of(url: str) -> str | None:
     return str(servers[0]) if servers else None
 
 
+def workload_token_file(token: str) -> str:
+    """The platform's place for a workload identity token: a file only this user reads (the
+    suite hands the token over in its context; a real platform mounts or writes the file)."""
+    import atexit
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="workload-token-")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(token)
+    atexit.register(os.unlink, path)
+    return path
+
+
 def auth_for(url: str, scenario: str, context: dict[str, Any]) -> Any:
+    """``oauth(...)`` for an ``auth/*`` scenario, from what its context holds: a workload
+    identity token (SEP-1933), an enterprise identity provider's ID token (SEP-990), client
+    credentials, or nothing (a person signs in). DPoP is the default's: used once the server
+    challenges with the DPoP scheme."""
     if not scenario.startswith("auth/"):
         return None
     redirect = LoopbackRedirect(open_browser=False, announce=headless)
     client_id = context.get("client_id")
     secret = context.get("client_secret")
+    common: dict[str, Any] = {
+        "client_name": "mcpgen conformance client",
+        "storage": MemoryTokenStorage(),
+    }
+    if context.get("valid_jwt"):
+        token_file = workload_token_file(context["valid_jwt"])
+        return oauth(url, client_id=client_id, workload_token_file=token_file, **common)
+    if context.get("idp_id_token"):
+        os.environ["CONFORMANCE_IDP_ID_TOKEN"] = context["idp_id_token"]
+        idp = EnterpriseIdP(
+            token_endpoint=context.get("idp_token_endpoint"),
+            issuer=context.get("idp_issuer"),
+            client_id=context.get("idp_client_id"),
+            id_token_env="CONFORMANCE_IDP_ID_TOKEN",
+        )
+        issuer = context.get("issuer") or issuer_of(url)
+        return oauth(
+            url, client_id=client_id, client_secret=secret, issuer=issuer, idp=idp, **common
+        )
     machine = "client-credentials" in scenario
     issuer = context.get("issuer") or (issuer_of(url) if machine else None)
     return oauth(
         url,
-        client_name="mcpgen conformance client",
         client_id=client_id,
         client_secret=secret,
         private_key=context.get("private_key_pem"),
         signing_algorithm=context.get("signing_algorithm") or "RS256",
         issuer=issuer,
         client_metadata_url=None if client_id else CIMD_URL,
-        storage=MemoryTokenStorage(),
         redirect=redirect,
         flow="client_credentials" if machine else "authorization_code",
+        **common,
     )
 
 

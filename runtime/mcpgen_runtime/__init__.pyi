@@ -11,6 +11,7 @@ from .client import ClientError as ClientError
 from .client import ClientTool as ClientTool
 from .client import ConnectError as ConnectError
 from .client import ConnectionLostError as ConnectionLostError
+from .client import CredentialError as CredentialError
 from .client import DriftError as DriftError
 from .client import InputRequiredError as InputRequiredError
 from .client import InvalidResultError as InvalidResultError
@@ -18,6 +19,8 @@ from .client import ProtocolError as ProtocolError
 from .client import SyncClient as SyncClient
 from .client import ToolCallError as ToolCallError
 from .client import ToolClient as ToolClient
+from .client.dpop import DPoPKey as DPoPKey
+from .client.grants import EnterpriseIdP as EnterpriseIdP
 from .client.oauth import FileTokenStorage as FileTokenStorage
 from .client.oauth import LoopbackRedirect as LoopbackRedirect
 from .client.oauth import oauth as oauth

@@ -7,6 +7,7 @@
 ``CallTimeoutError``      no answer within the timeout (a ``ProtocolError``, code -32001)
 ``ConnectionLostError``   the server went away during the call (code -32000)
 ``ConnectError``          the server could not be reached or did not complete the handshake
+``CredentialError``       a configured credential (token file, variable, ID-JAG) is unusable
 ``InvalidResultError``    what came back breaks the protocol or the tool's outputSchema
 ``ArgumentsError``        the arguments do not fit the tool's inputSchema (nothing was sent)
 ``InputRequiredError``    a 2026-07-28 ``InputRequiredResult`` loop failed or hit its bound
@@ -30,6 +31,7 @@ __all__ = [
     "ClientError",
     "ConnectError",
     "ConnectionLostError",
+    "CredentialError",
     "DriftError",
     "InputRequiredError",
     "InvalidResultError",
@@ -84,6 +86,13 @@ class ConnectionLostError(ProtocolError, ConnectionError):
 
 class ConnectError(ClientError, ConnectionError):
     """The server could not be started or reached, or the handshake failed or timed out."""
+
+
+class CredentialError(ClientError):
+    """A credential the client was told to use cannot be used: its file is missing,
+    unreadable, not a regular file or empty, its environment variable is unset, it has
+    expired, or (an ID-JAG) it was issued for another audience. The message names where the
+    credential comes from, never its value."""
 
 
 class AuthorizationError(ClientError, PermissionError):

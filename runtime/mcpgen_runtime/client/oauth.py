@@ -18,17 +18,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
-import threading
 from collections.abc import Awaitable, Callable, Sequence
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import parse_qs, urlsplit
+
+from .loopback import LoopbackRedirect
 
 if TYPE_CHECKING:
     import httpx2
     from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthToken
+
+    from .dpop import DPoPKey
+    from .grants import EnterpriseIdP
 
 __all__ = [
     "CLIENT_SECRET_ENV",
@@ -80,7 +81,7 @@ class FileTokenStorage:
             return {}
         return doc if isinstance(doc, dict) and doc.get("server") == self.server_url else {}
 
-    def _write(self, key: str, value: dict[str, Any]) -> None:
+    def _write(self, key: str, value: Any) -> None:
         doc = self._read()
         doc["server"] = self.server_url
         doc[key] = value
@@ -110,6 +111,14 @@ class FileTokenStorage:
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
         self._write("client", client_info.model_dump(mode="json", exclude_none=True))
 
+    def dpop_key(self) -> bytes | None:
+        """The DPoP key (PEM) the stored tokens are bound to, if any."""
+        pem = self._read().get("dpop_key")
+        return pem.encode("ascii") if isinstance(pem, str) else None
+
+    def set_dpop_key(self, pem: bytes) -> None:
+        self._write("dpop_key", pem.decode("ascii"))
+
 
 class MemoryTokenStorage:
     """The SDK's ``TokenStorage`` in memory (nothing written; sign in again next run)."""
@@ -131,92 +140,6 @@ class MemoryTokenStorage:
         self.client = client_info
 
 
-class LoopbackRedirect:
-    """Receives the authorization response at ``http://127.0.0.1:<port>/callback`` (RFC 8252
-    loopback redirect): ``redirect`` shows the authorization URL (and opens the browser),
-    ``callback`` waits for the browser to come back."""
-
-    def __init__(
-        self,
-        port: int = 0,
-        *,
-        open_browser: bool = True,
-        timeout: float = 300.0,
-        announce: Callable[[str], None] | None = None,
-    ) -> None:
-        self.open_browser = open_browser
-        self.timeout = timeout
-        self.announce = announce or (
-            lambda url: print(f"mcpgen: sign in at {url}", file=sys.stderr, flush=True)
-        )
-        self._result: dict[str, str] | None = None
-        self._done = threading.Event()
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                parts = urlsplit(self.path)
-                if parts.path != "/callback":
-                    self.send_error(404)
-                    return
-                query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-                ok = "code" in query
-                body = (
-                    b"Signed in. You can close this window."
-                    if ok
-                    else b"Sign-in failed: " + query.get("error", "no code").encode()[:200]
-                )
-                self.send_response(200 if ok else 400)
-                self.send_header("Content-Type", "text/plain; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-                outer._result = query
-                outer._done.set()
-
-        self._server = HTTPServer(("127.0.0.1", port), Handler)
-        self._thread: threading.Thread | None = None
-
-    @property
-    def redirect_uri(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/callback"
-
-    async def redirect(self, authorization_url: str) -> None:
-        self._done.clear()
-        self._result = None
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-            self._thread.start()
-        self.announce(authorization_url)
-        if self.open_browser:
-            import webbrowser
-
-            webbrowser.open(authorization_url)
-
-    async def callback(self) -> AuthorizationCodeResult:
-        import anyio
-        from mcp.shared.auth import AuthorizationCodeResult
-
-        done = await anyio.to_thread.run_sync(self._done.wait, self.timeout)
-        result = self._result
-        if not done or result is None:
-            raise TimeoutError(f"no authorization response within {self.timeout:.0f} s")
-        if "code" not in result:
-            error = result.get("error", "no code")
-            raise PermissionError(f"authorization refused: {error[:200]}")
-        return AuthorizationCodeResult(
-            code=result["code"], state=result.get("state"), iss=result.get("iss")
-        )
-
-    def close(self) -> None:
-        if self._thread is not None:
-            self._server.shutdown()
-        self._server.server_close()
-
-
 def oauth(
     server_url: str,
     *,
@@ -233,6 +156,11 @@ def oauth(
     flow: Literal["auto", "authorization_code", "client_credentials"] = "auto",
     private_key: str | None = None,
     signing_algorithm: str = "RS256",
+    dpop: bool | None = None,
+    dpop_key: str | bytes | DPoPKey | None = None,
+    workload_token_file: str | os.PathLike[str] | None = None,
+    workload_token_env: str | None = None,
+    idp: EnterpriseIdP | None = None,
 ) -> httpx2.Auth:
     """An ``httpx2.Auth`` that signs in to the OAuth-protected MCP server at ``server_url``.
 
@@ -246,9 +174,20 @@ def oauth(
     without secret is a pre-registered public client; with neither, the client registers
     itself. ``storage``: default ``FileTokenStorage(server_url)``. ``redirect``: default a
     ``LoopbackRedirect`` that opens the browser; ``redirect_handler``/``callback_handler``
-    replace it (headless flows, tests)."""
-    from mcp.client.auth import OAuthClientProvider
-    from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata
+    replace it (headless flows, tests).
+
+    ``workload_token_file`` or ``workload_token_env``: workload identity federation (the
+    jwt-bearer grant with the platform's token, read at each token request; sent only to
+    ``issuer``, default the token's audience). ``idp`` (with ``client_id``, ``client_secret``
+    and ``issuer``): enterprise-managed authorization, an ID-JAG from the enterprise identity
+    provider exchanged at ``issuer``. A token file or variable that cannot be read raises
+    ``CredentialError`` here, naming it.
+
+    ``dpop``: DPoP-bound tokens (RFC 9449) with a key of this client: True always, False
+    never, None (default) once the server's challenge names the ``DPoP`` scheme.
+    ``dpop_key``: the key (PEM or ``DPoPKey``); default one generated at first use (with a
+    ``FileTokenStorage``, kept in its file next to the tokens it binds)."""
+    from .dpop import DPoPAuth, DPoPKey
 
     scope: str | None = scopes if isinstance(scopes, str) or scopes is None else " ".join(scopes)
     store = (
@@ -256,6 +195,66 @@ def oauth(
         if storage is not None
         else FileTokenStorage(server_url, account=f"{client_id or ''}\0{scope or ''}")
     )
+    provider: httpx2.Auth
+    if workload_token_file is not None or workload_token_env:
+        from .grants import CredentialSource, WorkloadIdentityOAuthProvider
+
+        what = "workload identity token"
+        source = CredentialSource(what, workload_token_file, workload_token_env)
+        source.read()
+        provider = WorkloadIdentityOAuthProvider(
+            server_url, store, source, client_id=client_id, scope=scope, issuer=issuer
+        )
+    elif idp is not None:
+        from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
+
+        from .grants import id_jag_provider
+
+        if not (client_id and client_secret and issuer):
+            raise ValueError("idp= needs client_id, client_secret and issuer (the MCP server's)")
+        idp.subject()
+        provider = IdentityAssertionOAuthProvider(
+            server_url,
+            store,
+            client_id,
+            client_secret,
+            issuer,
+            id_jag_provider(idp, client_id),
+            scope=scope,
+            token_endpoint_auth_method="client_secret_basic",
+        )
+    else:
+        provider = _provider(
+            server_url, store, scope, client_name, client_id, client_secret,
+            client_metadata_url, issuer, redirect, redirect_handler, callback_handler,
+            flow, private_key, signing_algorithm,
+        )  # fmt: skip
+    if dpop is False:
+        return provider
+    key = DPoPKey.from_pem(dpop_key) if isinstance(dpop_key, (str, bytes)) else dpop_key
+    keep = store if isinstance(store, FileTokenStorage) else None
+    return DPoPAuth(provider, key, always=bool(dpop), key_store=keep)
+
+
+def _provider(
+    server_url: str,
+    store: Any,
+    scope: str | None,
+    client_name: str,
+    client_id: str | None,
+    client_secret: str | None,
+    client_metadata_url: str | None,
+    issuer: str | None,
+    redirect: LoopbackRedirect | None,
+    redirect_handler: Callable[[str], Awaitable[None]] | None,
+    callback_handler: Callable[[], Awaitable[AuthorizationCodeResult]] | None,
+    flow: str,
+    private_key: str | None,
+    signing_algorithm: str,
+) -> httpx2.Auth:
+    from mcp.client.auth import OAuthClientProvider
+    from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata
+
     if client_id and private_key and flow != "authorization_code":
         from mcp.client.auth.extensions.client_credentials import (
             PrivateKeyJWTOAuthProvider,
