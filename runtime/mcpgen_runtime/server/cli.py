@@ -220,6 +220,9 @@ def run_cli(
         "audience": opts.auth_audience,
         "introspection_url": opts.auth_introspection_url,
         "expose_token": opts.auth_expose_token,
+        "dpop": opts.auth_dpop,
+        "dpop_nonce": opts.auth_dpop_nonce,
+        "dpop_window": opts.auth_dpop_window,
     }
     logging.basicConfig(
         stream=sys.stderr,

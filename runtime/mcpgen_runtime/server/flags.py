@@ -140,6 +140,27 @@ def parser(prog: str | None) -> argparse.ArgumentParser:
         action="store_true",
         help="hand handlers the raw access token (ctx.caller.token), for a token exchange",
     )
+    oauth.add_argument(
+        "--auth-dpop",
+        choices=("allowed", "required", "off"),
+        default=None,
+        help="DPoP-bound tokens (RFC 9449): allowed beside bearer tokens (default), required, "
+        "or off (bearer only); also $MCPGEN_AUTH_DPOP",
+    )
+    oauth.add_argument(
+        "--auth-dpop-nonce",
+        action="store_true",
+        help="DPoP proofs must carry a nonce of this server's (DPoP-Nonce; replicas share "
+        "$MCPGEN_AUTH_DPOP_NONCE_KEY, else the requestState key); also $MCPGEN_AUTH_DPOP_NONCE=1",
+    )
+    oauth.add_argument(
+        "--auth-dpop-window",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how far a DPoP proof's iat may be from now (default 300); also "
+        "$MCPGEN_AUTH_DPOP_WINDOW",
+    )
     return parser
 
 

@@ -1,8 +1,9 @@
 """OAuth 2.1 resource-server support of generated servers (HTTP): settings (``config``), the
 signing keys (``keys``), token verification (``verify``), scopes and the verified caller
 (``scopes``) and the HTTP front (``front``). ``protect`` assembles them around the SDK's
-Streamable HTTP app, on the SDK's ``TokenVerifier`` interface, its authenticated-user and
-access-token context, its challenge wording and its protected-resource metadata model."""
+Streamable HTTP app (with DPoP, ``dpop``, unless the operator turns it off), on the SDK's
+``TokenVerifier`` interface, its authenticated-user and access-token context, its challenge
+wording and its protected-resource metadata model."""
 
 from __future__ import annotations
 
@@ -38,6 +39,19 @@ def protect(
 
     verifier = OAuthTokenVerifier(settings)
     runtime = getattr(server, "mcpgen_runtime", None)
+    dpop = None
+    if settings.dpop != "off":
+        import os
+
+        from ..state.memory import MemoryState
+        from .dpop import DPoPCheck
+
+        dpop = DPoPCheck(
+            settings,
+            endpoint=path,
+            state=getattr(runtime, "backend", None) or MemoryState(),
+            nonce_key=settings.dpop_nonce_key or _nonce_key(runtime) or os.urandom(32),
+        )
     policy: ScopePolicy = getattr(runtime, "scopes", None) or ScopePolicy()
     if runtime is not None:
         runtime.expose_token = settings.expose_token
@@ -52,4 +66,14 @@ def protect(
         verifier=verifier,
         metadata_url=str(build_resource_metadata_url(AnyHttpUrl(settings.resource))),
         max_body=int(http_options.get("max_request_body_size") or DEFAULT_MAX_REQUEST_BODY_SIZE),
+        dpop=dpop,
     )
+
+
+def _nonce_key(runtime: Any) -> bytes | None:
+    """A DPoP nonce key derived from the requestState key (one-way), when no
+    ``$MCPGEN_AUTH_DPOP_NONCE_KEY`` is set: every replica and worker that shares that key (as
+    they must, for multi-round calls) then verifies the others' nonces."""
+    key = getattr(runtime, "state_key", None)
+    mac = getattr(key, "_mac", None)
+    return bytes(mac(b"mcpgen dpop nonce key\0")) if callable(mac) else None

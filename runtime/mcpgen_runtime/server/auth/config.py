@@ -4,6 +4,14 @@ client's) come from the environment only.
 
 ``resolve`` returns None when neither names an authorization server: the server then keeps its
 loopback default and optional static bearer tokens.
+
+DPoP (RFC 9449, see ``dpop``) is a deployment choice, the operator's only: ``--auth-dpop``
+(``$MCPGEN_AUTH_DPOP``) ``allowed`` (the default: DPoP-bound tokens with proofs, and plain
+bearer tokens), ``required`` (DPoP only) or ``off`` (bearer only; a DPoP-bound token is still
+refused as a bearer token); ``--auth-dpop-nonce`` (``$MCPGEN_AUTH_DPOP_NONCE=1``) makes proofs
+carry a nonce of this server's; ``--auth-dpop-window`` (``$MCPGEN_AUTH_DPOP_WINDOW``) the
+seconds a proof's ``iat`` may be off. The nonce key, a secret, comes from
+``$MCPGEN_AUTH_DPOP_NONCE_KEY`` only.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from urllib.parse import urlsplit
 
 __all__ = [
     "ASYMMETRIC_ALGORITHMS",
+    "DPOP_MODES",
     "ENV",
     "AuthConfigError",
     "OAuthSettings",
@@ -48,8 +57,16 @@ ENV = {
     "introspection_url": "MCPGEN_AUTH_INTROSPECTION_URL",
     "client_id": "MCPGEN_AUTH_INTROSPECTION_CLIENT_ID",
     "client_secret": "MCPGEN_AUTH_INTROSPECTION_CLIENT_SECRET",
+    "dpop": "MCPGEN_AUTH_DPOP",
+    "dpop_nonce": "MCPGEN_AUTH_DPOP_NONCE",
+    "dpop_window": "MCPGEN_AUTH_DPOP_WINDOW",
+    "dpop_nonce_key": "MCPGEN_AUTH_DPOP_NONCE_KEY",
 }
 """The environment variables an operator sets (the command line wins over them)."""
+
+DPOP_MODES = ("allowed", "required", "off")
+"""``allowed``: DPoP-bound and bearer tokens; ``required``: DPoP only; ``off``: bearer only."""
+_TRUE = ("1", "true", "yes", "on")
 
 
 class AuthConfigError(ValueError):
@@ -75,6 +92,15 @@ class OAuthSettings:
     client_secret: str | None = field(default=None, repr=False)
     leeway: float = 30.0
     expose_token: bool = False
+    dpop: str = "allowed"
+    """One of ``DPOP_MODES``."""
+    dpop_nonce: bool = False
+    """Proofs must carry a nonce this server issued (``DPoP-Nonce``)."""
+    dpop_window: float = 300.0
+    """Seconds a proof's ``iat`` may be before or after now."""
+    dpop_nonce_key: bytes | None = field(default=None, repr=False)
+    """The key of the nonces (``$MCPGEN_AUTH_DPOP_NONCE_KEY``); None: derived from the
+    requestState key (see ``protect``)."""
 
     @property
     def authorization_servers(self) -> list[str]:
@@ -163,6 +189,7 @@ def resolve(
     if not isinstance(leeway, (int, float)) or isinstance(leeway, bool) or not 0 <= leeway <= 300:
         raise AuthConfigError(f"auth leewaySeconds: expected 0 to 300, got {leeway!r}")
     url = spelled["introspection_url"]
+    dpop, nonce, window, nonce_key = _dpop(op, env)
     return OAuthSettings(
         resource=resource,
         issuer=checked_url("issuer", spelled["issuer"]) if spelled["issuer"] else None,
@@ -176,4 +203,34 @@ def resolve(
         client_secret=env.get(ENV["client_secret"]) or None,
         leeway=float(leeway),
         expose_token=bool(op.get("expose_token")),
+        dpop=dpop,
+        dpop_nonce=nonce,
+        dpop_window=window,
+        dpop_nonce_key=nonce_key,
     )
+
+
+def _dpop(op: Mapping[str, Any], env: Mapping[str, str]) -> tuple[str, bool, float, bytes | None]:
+    """The DPoP settings: the command line over the environment (see the module's doc)."""
+    mode = op.get("dpop") or env.get(ENV["dpop"]) or "allowed"
+    if mode not in DPOP_MODES:
+        raise AuthConfigError(f"auth dpop: expected one of {', '.join(DPOP_MODES)}, got {mode!r}")
+    nonce = bool(op.get("dpop_nonce")) or env.get(ENV["dpop_nonce"], "").lower() in _TRUE
+    raw = op.get("dpop_window") or env.get(ENV["dpop_window"]) or 300
+    try:
+        window = float(raw)
+    except (TypeError, ValueError):
+        window = -1.0
+    if not 5 <= window <= 3600:
+        raise AuthConfigError(f"auth dpop window: expected 5 to 3600 seconds, got {raw!r}")
+    text = env.get(ENV["dpop_nonce_key"])
+    key = None
+    if text:
+        var = ENV["dpop_nonce_key"]
+        try:
+            key = bytes.fromhex(text[4:]) if text.startswith("hex:") else text.encode()
+        except ValueError:
+            raise AuthConfigError(f"{var}: 'hex:' must be followed by hex digits") from None
+        if len(key) < 32:
+            raise AuthConfigError(f"{var}: the nonce key needs at least 32 bytes")
+    return mode, nonce, window, key

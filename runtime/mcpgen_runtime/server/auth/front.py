@@ -3,7 +3,11 @@ app:
 
 * authentication: the bearer token (``Authorization`` header only) through the verifier (the
   SDK's ``TokenVerifier`` interface); a request without a valid one gets the SDK's 401
-  challenge, with ``resource_metadata``; a valid one leaves what the SDK's own auth
+  challenge, with ``resource_metadata`` (plus a ``DPoP`` challenge naming the proof
+  algorithms, unless DPoP is off). A DPoP-bound token (``cnf.jkt``) is refused as a bearer
+  token; with ``Authorization: DPoP`` its proof is checked on every request (``dpop``), and
+  a refusal gets a ``DPoP`` challenge (RFC 9449 section 7.1), with ``DPoP-Nonce`` when nonces
+  are on. A valid one leaves what the SDK's own auth
   middleware would (``scope["user"]``: its ``AuthenticatedUser``, which its session manager
   checks session ownership against; the token in its ``auth_context_var``). One layer, one
   pass over the headers, one cache lookup per request: the SDK's stack of three middlewares
@@ -13,18 +17,21 @@ app:
 
 * the protected-resource metadata (RFC 9728), at ``/.well-known/oauth-protected-resource``
   plus the endpoint's path (the form clients try first) and at the bare well-known path, with
-  ``authorization_servers`` and every supported scope;
+  ``authorization_servers``, every supported scope and the DPoP proof algorithms
+  (``dpop_bound_access_tokens_required`` when DPoP is required);
 * the scope challenge: a request whose token lacks a scope it needs (every request's
   ``requiredScopes``, a tool's, a prompt's, a resource's) gets ``403`` with
-  ``WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`` before the SDK sees
-  it, so a client can step up. On 2026-07-28 the ``Mcp-Method``/``Mcp-Name`` headers name the
-  target (the SDK rejects a body that disagrees with them); older wires are read from the
-  body, which is then handed on unchanged. The runtime checks again after dispatch.
+  ``WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`` (``DPoP`` for a DPoP
+  request) before the SDK sees it, so a client can step up. On 2026-07-28 the
+  ``Mcp-Method``/``Mcp-Name`` headers name the target (the SDK rejects a body that disagrees
+  with them); older wires are read from the body, which is then handed on unchanged. The
+  runtime checks again after dispatch.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
@@ -33,12 +40,19 @@ from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from starlette.authentication import AuthCredentials
 
+from .dpop import DPoPError, bound_key
+
 if TYPE_CHECKING:
+    from mcp.server.auth.provider import AccessToken
+
     from .config import OAuthSettings
+    from .dpop import DPoPCheck
     from .scopes import ScopePolicy
     from .verify import OAuthTokenVerifier
 
 __all__ = ["AuthFront", "metadata_paths"]
+
+LOGGER = logging.getLogger("mcpgen.auth")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -76,6 +90,7 @@ class AuthFront:
         verifier: OAuthTokenVerifier,
         metadata_url: str,
         max_body: int,
+        dpop: DPoPCheck | None = None,
     ) -> None:
         from mcp.shared.auth import ProtectedResourceMetadata
 
@@ -86,6 +101,9 @@ class AuthFront:
         self.verifier = verifier
         self.metadata_url = metadata_url
         self.max_body = max_body
+        self.dpop = dpop
+        self.bearer = dpop is None or not dpop.required
+        """Whether plain bearer tokens are accepted."""
         scopes = list(
             dict.fromkeys([*settings.scopes, *settings.required_scopes, *sorted(policy.declared)])
         )
@@ -93,6 +111,8 @@ class AuthFront:
             resource=settings.resource,  # type: ignore[arg-type]
             authorization_servers=settings.authorization_servers,  # type: ignore[arg-type]
             scopes_supported=scopes or None,
+            dpop_signing_alg_values_supported=list(dpop.algorithms) if dpop else None,
+            dpop_bound_access_tokens_required=True if dpop and dpop.required else None,
         )
         self.supported = frozenset(scopes)
         self.metadata = meta.model_dump_json(exclude_none=True).encode()
@@ -113,6 +133,7 @@ class AuthFront:
             return
         raw = b""
         method_header = name_header = None
+        proofs: list[bytes] = []
         for key, value in scope.get("headers") or ():  # ASGI: names are lower-case
             if key == b"authorization":
                 raw = value
@@ -120,9 +141,26 @@ class AuthFront:
                 method_header = value
             elif key == b"mcp-name":
                 name_header = value
+            elif key == b"dpop":
+                proofs.append(value)
         access = None
-        if raw[:7].lower() == b"bearer ":
+        dpop = self.dpop if raw[:5].lower() == b"dpop " else None
+        if dpop is not None:
+            try:
+                token = raw[5:].decode("latin-1")
+                access = await dpop.authenticate(proofs, scope["method"], token, self.verifier)
+            except DPoPError as exc:
+                LOGGER.info("mcpgen auth: refused a DPoP request: %s", exc.description)
+                await self._unauthorized(send, exc.error, exc.description, dpop=True)
+                return
+            if dpop.nonces is not None:
+                send = _with_header(send, b"dpop-nonce", dpop.nonces.current().encode())
+        elif raw[:7].lower() == b"bearer ":
             access = await self.verifier.verify_token(raw[7:].decode("latin-1"))
+            refused = _bearer_refusal(access, self.bearer)
+            if refused is not None:
+                await self._unauthorized(send, "invalid_token", refused, dpop=not self.bearer)
+                return
         if access is None or (access.expires_at is not None and access.expires_at < time.time()):
             await self._unauthorized(send)
             return
@@ -142,7 +180,9 @@ class AuthFront:
             for s in needed:
                 if s not in held:
                     missing = [s for s in needed if s not in held]
-                    await self._forbidden(send, frozenset(held), list(needed), missing)
+                    await self._forbidden(
+                        send, frozenset(held), list(needed), missing, dpop=dpop is not None
+                    )
                     return
         # what the SDK's auth middleware would leave: the user (session ownership) and the
         # token in its context variable (get_access_token, the runtime's caller)
@@ -190,30 +230,77 @@ class AuthFront:
             [*cors, (b"cache-control", b"public, max-age=3600")],
         )
 
-    async def _unauthorized(self, send: Send) -> None:
-        """401, as the SDK's ``RequireAuthMiddleware`` words it."""
-        description = "Authentication required"
-        challenge = (
-            f'Bearer error="invalid_token", error_description="{description}", '
-            f'resource_metadata="{_quoted(self.metadata_url)}"'
-        )
-        body = json.dumps({"error": "invalid_token", "error_description": description})
-        await _send(send, 401, body.encode(), [(b"www-authenticate", challenge.encode())])
+    async def _unauthorized(
+        self,
+        send: Send,
+        error: str = "invalid_token",
+        description: str = "Authentication required",
+        *,
+        dpop: bool = False,
+    ) -> None:
+        """401, as the SDK's ``RequireAuthMiddleware`` words it: the ``Bearer`` challenge
+        (unless DPoP is required), then the ``DPoP`` one (unless DPoP is off). ``dpop``: a
+        refused DPoP request (or bearer one where DPoP is required), which gets the ``DPoP``
+        challenge alone, with the error (and a nonce to use, when nonces are on)."""
+        headers: list[tuple[bytes, bytes]] = []
+        if self.bearer and not dpop:
+            challenge = (
+                f'Bearer error="{error}", error_description="{_quoted(description)}", '
+                f'resource_metadata="{_quoted(self.metadata_url)}"'
+            )
+            headers.append((b"www-authenticate", challenge.encode()))
+        if self.dpop is not None:
+            shown = (error, description) if dpop else (None, None)
+            challenge = self.dpop.challenge(self.metadata_url, *shown)
+            headers.append((b"www-authenticate", challenge.encode()))
+            if self.dpop.nonces is not None:
+                headers.append((b"dpop-nonce", self.dpop.nonces.current().encode()))
+        body = json.dumps({"error": error, "error_description": description})
+        await _send(send, 401, body.encode(), headers)
 
     async def _forbidden(
-        self, send: Send, held: frozenset[str], needed: list[str], missing: list[str]
+        self,
+        send: Send,
+        held: frozenset[str],
+        needed: list[str],
+        missing: list[str],
+        *,
+        dpop: bool = False,
     ) -> None:
         # the scopes to ask for: what the call needs plus what the client already holds here,
         # so a step-up does not lose earlier grants
         ask = list(dict.fromkeys([*sorted(held & self.supported), *needed]))
         description = f"Required scope: {' '.join(missing)}"
         challenge = (
-            f'Bearer error="insufficient_scope", scope="{_quoted(" ".join(ask))}", '
+            f'{"DPoP" if dpop else "Bearer"} error="insufficient_scope", '
+            f'scope="{_quoted(" ".join(ask))}", '
             f'resource_metadata="{_quoted(self.metadata_url)}", '
             f'error_description="{_quoted(description)}"'
         )
         body = json.dumps({"error": "insufficient_scope", "error_description": description})
         await _send(send, 403, body.encode(), [(b"www-authenticate", challenge.encode())])
+
+
+def _bearer_refusal(access: AccessToken | None, bearer: bool) -> str | None:
+    """Why a verified token cannot be used with the ``Bearer`` scheme, or None."""
+    if access is None:
+        return None
+    if bound_key(access) is not None:  # RFC 9449 section 7.2
+        return "The token is DPoP-bound: present it with the DPoP scheme and a proof"
+    if not bearer:
+        return "DPoP-bound tokens are required"
+    return None
+
+
+def _with_header(send: Send, name: bytes, value: bytes) -> Send:
+    """``send`` that adds a header to the response."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", ()), (name, value)]
+        await send(message)
+
+    return sending
 
 
 def _header_value(raw: bytes) -> str | None:
