@@ -6,10 +6,20 @@ counted, so tests can see the server's refetch rate limit.
 It is also an authorization server, enough for real OAuth clients (the SDK's provider, the
 runtime's): dynamic registration, ``/authorize`` (approves at once and redirects with a code,
 ``state`` and ``iss``), and ``/token`` (authorization code with PKCE S256, refresh tokens,
-client credentials), issuing JWTs for the requested ``resource`` and scopes."""
+client credentials), issuing JWTs for the requested ``resource`` and scopes.
+
+DPoP (RFC 9449) at the token endpoint: a request with a ``DPoP`` proof has it checked (typ,
+asymmetric alg, public ``jwk``, signature, ``htm``, ``htu``, ``iat``, unique ``jti``, and
+``dpop_nonce`` when set: else a 400 ``use_dpop_nonce`` with a ``DPoP-Nonce`` header) and gets a
+token bound to the proof's key (``cnf.jkt``, ``token_type: DPoP``) unless ``dpop_bind`` is
+off. Grants for services: jwt-bearer (RFC 7523) with a workload token signed by a key in
+``workload_keys`` or an ID-JAG of a trusted ``IdentityProvider``, and token exchange
+(RFC 8693) of an ID token this provider signed for an ID-JAG (SEP-990)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import threading
 import time
@@ -20,7 +30,25 @@ from typing import Any
 import jwt
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
-__all__ = ["IdentityProvider"]
+__all__ = ["IdentityProvider", "jwk_thumbprint"]
+
+JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
+ID_JAG = "urn:ietf:params:oauth:token-type:id-jag"
+ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token"
+_ASYMMETRIC = ("ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "EdDSA")
+
+
+def jwk_thumbprint(jwk: dict[str, Any]) -> str:
+    """RFC 7638 (the test's own oracle, written apart from the runtime's)."""
+    required = {
+        "EC": ["crv", "kty", "x", "y"],
+        "RSA": ["e", "kty", "n"],
+        "OKP": ["crv", "kty", "x"],
+    }
+    body = "{" + ",".join(f'"{m}":"{jwk[m]}"' for m in required[jwk["kty"]]) + "}"
+    digest = hashlib.sha256(body.encode()).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 class _Key:
@@ -55,17 +83,36 @@ class IdentityProvider:
         self.grantable: set[str] | None = None
         """What the user consents to: a code grants the requested scopes within these (None:
         all requested)."""
+        self.dpop_nonce: str | None = None
+        """A nonce the token endpoint requires in DPoP proofs (None: none)."""
+        self.dpop_bind = True
+        """Bind the tokens of requests with a DPoP proof to its key (False: plain Bearer)."""
+        self.dpop_proofs: list[dict[str, Any]] = []
+        """Every DPoP proof the token endpoint saw: header, claims, verdict (error or None)."""
+        self.dpop_jtis: set[str] = set()
+        self.workload_keys: list[Any] = []
+        """Public keys whose JWTs (aud: this issuer) the jwt-bearer grant accepts."""
+        self.trusted_idps: list[IdentityProvider] = []
+        """Enterprise identity providers whose ID-JAGs (aud: this issuer) it accepts."""
+        self.id_jag_audience: str | None = None
+        """Token exchange: the audience of the ID-JAGs issued (None: the one asked for)."""
+        self.id_jag_client_id = "mcp-client"
+        """Token exchange: the client (at the MCP authorization server) the ID-JAGs name."""
+        self.exchanges: list[dict[str, str]] = []
+        """Every token-exchange request (the form)."""
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: Any) -> None:
                 pass
 
-            def _json(self, status: int, doc: Any) -> None:
+            def _json(self, status: int, doc: Any, headers: dict[str, str] | None = None) -> None:
                 body = json.dumps(doc).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(body)
 
@@ -113,7 +160,11 @@ class IdentityProvider:
                     return
                 form = {k: v[0] for k, v in parse_qs(raw).items()}
                 if self.path == "/token":
-                    self._json(*provider.token_endpoint(form, self.headers.get("Authorization")))
+                    status, doc = provider.token_endpoint(
+                        form, self.headers.get("Authorization"), self.headers.get("DPoP")
+                    )
+                    nonce = {"DPoP-Nonce": provider.dpop_nonce} if provider.dpop_nonce else {}
+                    self._json(status, doc, nonce)
                     return
                 if self.path != "/introspect":
                     self._json(404, {"error": "not found"})
@@ -180,16 +231,114 @@ class IdentityProvider:
             return None
         return client
 
-    def token_endpoint(
-        self, form: dict[str, str], authorization: str | None
-    ) -> tuple[int, dict[str, Any]]:
-        import base64
-        import hashlib
+    def check_dpop(self, proof: str) -> tuple[str | None, dict[str, Any] | None]:
+        """The thumbprint of a valid token-request proof, or the error to answer."""
+        record: dict[str, Any] = {"proof": proof, "error": None}
+        self.dpop_proofs.append(record)
 
-        client = self._client(form, authorization)
+        def bad(why: str, error: str = "invalid_dpop_proof") -> tuple[None, dict[str, Any]]:
+            record["error"] = why
+            return None, {"error": error, "error_description": why}
+
+        try:
+            header = jwt.get_unverified_header(proof)
+        except jwt.PyJWTError:
+            return bad("not a JWT")
+        record["header"] = header
+        jwk = header.get("jwk")
+        if header.get("typ") != "dpop+jwt" or header.get("alg") not in _ASYMMETRIC:
+            return bad("typ or alg")
+        if not isinstance(jwk, dict) or {"d", "p", "q", "dp", "dq", "qi", "k"} & set(jwk):
+            return bad("jwk")
+        try:
+            key = jwt.PyJWK(jwk, header["alg"]).key
+            claims = jwt.decode(proof, key, algorithms=[header["alg"]])
+        except jwt.PyJWTError as exc:
+            return bad(f"signature: {exc}")
+        record["claims"] = claims
+        if claims.get("htm") != "POST" or claims.get("htu") != self.issuer + "/token":
+            return bad("htm/htu")
+        if abs(time.time() - float(claims.get("iat", 0))) > 60:
+            return bad("iat")
+        if not isinstance(claims.get("jti"), str) or claims["jti"] in self.dpop_jtis:
+            return bad("jti")
+        self.dpop_jtis.add(claims["jti"])
+        if self.dpop_nonce is not None and claims.get("nonce") != self.dpop_nonce:
+            return bad("nonce", "use_dpop_nonce")
+        return jwk_thumbprint(jwk), None
+
+    def id_jag(self, form: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        """Token exchange (RFC 8693): an ID token this provider signed, for an ID-JAG."""
+        self.exchanges.append(dict(form))
+        if form.get("requested_token_type") != ID_JAG or form.get("subject_token_type") != ID_TOKEN:
+            return 400, {"error": "invalid_request"}
+        try:
+            subject = self.verify(form.get("subject_token", ""), audience="enterprise-client")
+        except jwt.PyJWTError:
+            return 400, {"error": "invalid_grant"}
+        jag = self.token(
+            audience=self.id_jag_audience or form.get("audience", ""),
+            subject=subject["sub"],
+            client_id=self.id_jag_client_id,
+            resource=form.get("resource"),
+            scope=None,
+            headers={"typ": "oauth-id-jag+jwt"},
+        )
+        return 200, {"access_token": jag, "issued_token_type": ID_JAG, "token_type": "N_A"}
+
+    def verify(self, token: str, *, audience: str) -> dict[str, Any]:
+        """The claims of a JWT this provider signed for ``audience``."""
+        kid = jwt.get_unverified_header(token).get("kid")
+        key = next(k for k in self.keys if k.kid == kid)
+        claims: dict[str, Any] = jwt.decode(
+            token, key.private.public_key(), algorithms=[key.kind], audience=audience
+        )
+        return claims
+
+    def jwt_bearer(
+        self, form: dict[str, str], authorization: str | None
+    ) -> tuple[dict[str, Any] | None, str]:
+        """The client a jwt-bearer assertion stands for: a workload's (the assertion alone),
+        or an ID-JAG's (which must name the client that authenticates)."""
+        assertion = form.get("assertion", "")
+        for key in self.workload_keys:
+            try:
+                claims = jwt.decode(
+                    assertion, key, algorithms=["ES256", "RS256"], audience=self.issuer
+                )
+            except jwt.PyJWTError:
+                continue
+            return {"client_id": claims["sub"], "subject": claims["sub"]}, "workload"
+        for idp in self.trusted_idps:
+            try:
+                claims = idp.verify(assertion, audience=self.issuer)
+            except (jwt.PyJWTError, StopIteration):
+                continue
+            client = self._client(form, authorization)
+            typ = jwt.get_unverified_header(assertion).get("typ")
+            if typ == "oauth-id-jag+jwt" and client and client["client_id"] == claims["client_id"]:
+                return {"client_id": claims["client_id"], "subject": claims["sub"]}, "id-jag"
+        return None, ""
+
+    def token_endpoint(
+        self, form: dict[str, str], authorization: str | None, dpop: str | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        jkt: str | None = None
+        if dpop is not None:
+            jkt, refused = self.check_dpop(dpop)
+            if refused is not None:
+                return 400, refused
+        grant = form.get("grant_type")
+        if grant == TOKEN_EXCHANGE:
+            return self.id_jag(form)
+        if grant == JWT_BEARER:
+            client, _kind = self.jwt_bearer(form, authorization)
+            if client is None:
+                return 400, {"error": "invalid_grant"}
+        else:
+            client = self._client(form, authorization)
         if client is None:
             return 401, {"error": "invalid_client"}
-        grant = form.get("grant_type")
         if grant == "authorization_code":
             code = self.codes.pop(form.get("code", ""), None)
             if code is None or code["client_id"] != client["client_id"]:
@@ -204,7 +353,7 @@ class IdentityProvider:
             if old is None:
                 return 400, {"error": "invalid_grant"}
             scope, resource = old["scope"], form.get("resource") or old["resource"]
-        elif grant == "client_credentials":
+        elif grant in ("client_credentials", JWT_BEARER):
             scope, resource = form.get("scope", ""), form.get("resource")
             allowed = client.get("allowed_scopes")
             if allowed is not None:
@@ -213,23 +362,25 @@ class IdentityProvider:
             return 400, {"error": "unsupported_grant_type"}
         if not resource:
             return 400, {"error": "invalid_target", "error_description": "resource is required"}
+        bound = jkt if self.dpop_bind else None
         access = self.token(
             lifetime=self.lifetime,
             audience=resource,
             scopes=scope,
             subject=str(client.get("subject", "alice")),
             client_id=client["client_id"],
+            cnf={"jkt": bound} if bound else None,
         )
         self.grants.append(
             {"grant": grant, "client": client["client_id"], "scope": scope, "resource": resource}
         )
         out = {
             "access_token": access,
-            "token_type": "Bearer",
+            "token_type": "DPoP" if bound else "Bearer",
             "expires_in": self.lifetime,
             "scope": scope,
         }
-        if grant != "client_credentials":
+        if grant not in ("client_credentials", JWT_BEARER):
             refresh = uuid.uuid4().hex
             self.refresh[refresh] = {"scope": scope, "resource": resource}
             out["refresh_token"] = refresh

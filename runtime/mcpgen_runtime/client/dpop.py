@@ -200,7 +200,8 @@ class DPoPAuth(httpx2.Auth):
     """DPoP on top of ``inner`` (an ``httpx2.Auth`` whose flow gets the tokens).
 
     ``always``: use DPoP from the first request; otherwise from the first 401 whose
-    ``WWW-Authenticate`` names the ``DPoP`` scheme. ``key``: the client's key (default one
+    ``WWW-Authenticate`` names the ``DPoP`` scheme, or from the start when ``key_store``
+    holds a key (the tokens stored with it are bound to it). ``key``: the client's key (default one
     generated at first use, of the first algorithm the authorization server lists in
     ``dpop_signing_alg_values_supported``, kept in ``key_store`` when there is one). A token
     the authorization server issues as ``Bearer`` despite the proof goes as ``Bearer``."""
@@ -243,6 +244,8 @@ class DPoPAuth(httpx2.Auth):
     async def async_auth_flow(
         self, request: httpx2.Request
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        if not self.active and self._key is None and self._store is not None:
+            self.active = self._store.dpop_key() is not None  # its tokens are bound to it
         flow = self.inner.async_auth_flow(request)
         try:
             outgoing = await flow.__anext__()
