@@ -442,3 +442,44 @@ def test_dpop_settings_from_the_operator() -> None:
     s = resolve(MANIFEST, None, environ=env)
     assert s is not None and s.dpop_nonce and s.dpop_nonce_key == secret.encode()
     assert secret not in repr(s)
+
+
+@pytest.mark.parametrize("alg", ["ES256", "ES384", "ES512", "EdDSA", "PS256", "RS256"])
+def test_proofs_of_the_runtime_client(srv: HttpServer, idp: IdentityProvider, alg: str) -> None:
+    """The proofs of ``mcpgen_runtime.client.dpop`` (written apart from the server's checks)
+    get through, for every algorithm it signs with."""
+    from mcpgen_runtime.client.dpop import DPoPKey
+
+    key = DPoPKey.generate(alg)
+    token = idp.token(audience=srv.url, scopes="notes:read", cnf={"jkt": key.thumbprint()})
+    r = call(srv, token, key.proof("POST", srv.url, access_token=token))
+    assert r.status_code == 200, r.text
+
+
+def test_runtime_client_follows_the_nonce(nonce_srv: HttpServer, idp: IdentityProvider) -> None:
+    """``DPoPAuth`` against a server that requires DPoP and nonces: one 401
+    ``use_dpop_nonce``, one retry with the nonce, then every call passes."""
+    import httpx2
+
+    from mcpgen_runtime.client.dpop import DPoPAuth, DPoPKey
+
+    key = DPoPKey.generate()
+    token = idp.token(audience=nonce_srv.url, scopes="notes:read", cnf={"jkt": key.thumbprint()})
+    SENT.append(token)
+
+    class Fixed(httpx2.Auth):
+        def auth_flow(self, request: httpx2.Request) -> Any:
+            request.headers["Authorization"] = f"Bearer {token}"
+            yield request
+
+    async def run() -> list[int]:
+        async with httpx2.AsyncClient(auth=DPoPAuth(Fixed(), key), timeout=10) as http:
+            return [
+                (await http.post(nonce_srv.url, json=BODY, headers=HEADERS)).status_code
+                for _ in range(3)
+            ]
+
+    asked = "DPoP request: a DPoP nonce of this server is required"
+    before = full_log(nonce_srv).count(asked)
+    assert asyncio.run(run()) == [200, 200, 200]
+    assert full_log(nonce_srv).count(asked) == before + 1  # one challenge, then the nonce
