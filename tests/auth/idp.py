@@ -100,6 +100,8 @@ class IdentityProvider:
         """Token exchange: the client (at the MCP authorization server) the ID-JAGs name."""
         self.exchanges: list[dict[str, str]] = []
         """Every token-exchange request (the form)."""
+        self.token_requests: list[dict[str, str]] = []
+        """Every request to the token endpoint (the form)."""
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -323,6 +325,7 @@ class IdentityProvider:
     def token_endpoint(
         self, form: dict[str, str], authorization: str | None, dpop: str | None = None
     ) -> tuple[int, dict[str, Any]]:
+        self.token_requests.append(dict(form))
         jkt: str | None = None
         if dpop is not None:
             jkt, refused = self.check_dpop(dpop)

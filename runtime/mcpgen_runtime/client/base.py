@@ -40,7 +40,6 @@ from ..server.validation import SchemaCompileError, pydantic_problems
 from .drift import Change, breaking_changes
 from .errors import (
     ArgumentsError,
-    AuthorizationError,
     ClientError,
     ConnectError,
     DriftError,
@@ -187,7 +186,7 @@ class ToolClient(Narrowable):
         try:
             await client.__aenter__()
         except Exception as exc:  # noqa: BLE001 - every transport failure becomes ConnectError
-            refused = self._refused(None)
+            refused = self._refused(None, exc)
             if refused is not None:
                 raise refused from exc
             raise ConnectError(f"{self._label}: cannot connect: {describe(exc)}") from exc
@@ -231,11 +230,12 @@ class ToolClient(Narrowable):
                 if exc is None:
                     raise
 
-    def _refused(self, tool: str | None) -> AuthorizationError | None:
-        """The authorization error behind a failure, when the server answered 401/403."""
-        if self._http_refusals is None:
-            return None
-        return self._http_refusals.error(self._label, tool, self._credentials)
+    def _refused(self, tool: str | None, exc: BaseException) -> ClientError | None:
+        """The client's own error behind a failure (a credential it could not use), else the
+        authorization error when the server answered 401/403."""
+        refusals, own = self._http_refusals, leaf(exc)
+        refused = refusals.error(self._label, tool, self._credentials) if refusals else None
+        return own if isinstance(own, ClientError) else refused
 
     def with_options(self, *, timeout: float | None) -> Self:
         """The same connection with another per-call timeout (seconds; None: no limit)."""
@@ -331,7 +331,7 @@ class ToolClient(Narrowable):
                 ) from exc
             if isinstance(exc, BaseExceptionGroup) and not isinstance(leaf(exc), MCPError):
                 raise InputRequiredError(tool.name, f"a callback raised: {describe(exc)}") from exc
-            raise self._refused(tool.name) or map_error(self._label, tool.name, exc) from exc
+            raise self._refused(tool.name, exc) or map_error(self._label, tool.name, exc) from exc
         finally:
             DECLINES.reset(token)
         if result.is_error:

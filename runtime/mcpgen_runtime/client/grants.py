@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -157,6 +157,24 @@ class WorkloadIdentityOAuthProvider(OAuthClientProvider):
         self.context.current_tokens = await self.context.storage.get_tokens()
         self.context.client_info = self._fixed
         self._initialized = True
+
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """The SDK's flow, after a check that the token can be read when a grant may be
+        needed: a missing file is then one ``CredentialError``, not an error inside the SDK's
+        flow (which logs those with their traceback)."""
+        if not self.context.is_token_valid():
+            self._source.read()
+        flow = super().async_auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                outgoing = await flow.asend((yield outgoing))
+        except StopAsyncIteration:
+            return
+        finally:
+            await flow.aclose()
 
     def _wanted(self, assertion: str | None) -> list[str]:
         if self._issuer:
