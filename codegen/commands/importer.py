@@ -279,21 +279,9 @@ def _http(doc: Any, spec: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
             out["baseUrl"] = url.rstrip("/")
     elif url is None and spec.startswith(("http://", "https://")):
         out["baseUrl"] = urljoin(spec, "/").rstrip("/")  # no servers: the document's own host
-    components = doc.get("components")
-    schemes = components.get("securitySchemes") if isinstance(components, dict) else None
-    kept: dict[str, Any] = {}
-    for name, scheme in (schemes or {}).items() if isinstance(schemes, dict) else ():
-        if not isinstance(scheme, dict):
-            continue
-        kind = scheme.get("type")
-        if kind == "http" and str(scheme.get("scheme", "")).lower() in ("bearer", "basic"):
-            kept[str(name)] = {"type": "http", "scheme": str(scheme["scheme"]).lower()}
-        elif kind == "apiKey" and scheme.get("in") in ("header", "query", "cookie"):
-            kept[str(name)] = {
-                "type": "apiKey",
-                "in": scheme["in"],
-                "name": str(scheme.get("name", "")),
-            }
+    from codegen.openapi.security import forwarded_schemes
+
+    kept = forwarded_schemes(doc)
     if kept:
         out["securitySchemes"] = kept
     return out, notes

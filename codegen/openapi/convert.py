@@ -37,6 +37,7 @@ from typing import Any
 from codegen.openapi.external import Sources
 from codegen.openapi.schemas import NAME_BAD as _NAME_BAD
 from codegen.openapi.schemas import Refs as _Refs
+from codegen.openapi.security import credential_places, forwarded_schemes, requirements
 from mcpgen_runtime.http_places import DEFAULT_STYLE, RESERVED_HEADERS, STYLES, may_be_empty
 from mcpgen_runtime.jsonschema_facts import escape_token
 
@@ -114,6 +115,8 @@ def convert(sources: Sources, selection: Selection = Selection(), max_name: int 
     openapi30 = str(doc.get("openapi", "")).startswith("3.0")
     refs = _Refs(sources)
     out = Converted()
+    usable = forwarded_schemes(doc)
+    unusable: set[str] = set()
     taken: set[str] = set()
     paths = doc.get("paths") or {}
     for path, item in paths.items() if isinstance(paths, Mapping) else ():
@@ -129,7 +132,14 @@ def convert(sources: Sources, selection: Selection = Selection(), max_name: int 
             label = str(op.get("operationId") or f"{method.upper()} {path}")
             try:
                 tool = _tool(
-                    refs, openapi30, method, str(path), item, item_ptr, op, op_ptr, out.warnings
+                    refs,
+                    openapi30,
+                    method,
+                    str(path),
+                    (item, item_ptr),
+                    (op, op_ptr),
+                    (usable, unusable),
+                    out.warnings,
                 )
             except _Skip as skip:
                 out.skipped.append(Skipped(op_ptr, label, str(skip)))
@@ -145,6 +155,14 @@ def convert(sources: Sources, selection: Selection = Selection(), max_name: int 
             if name != op.get("operationId"):
                 out.renamed.append((label, name))
             out.tools.append({"name": name, **tool})
+    for name in sorted(unusable):
+        out.warnings.append(
+            (
+                f"/components/securitySchemes/{escape_token(name)}",
+                f"security scheme {name!r} cannot be forwarded (mcpgen sends bearer, basic, API "
+                "key and OAuth 2 access tokens): operations that need it are imported without it",
+            )
+        )
     out.defs = {k: v for k, v in refs.used.items() if v is not None}
     out.dropped_patterns = sorted(set(refs.dropped))
     return out
@@ -159,12 +177,16 @@ def _tool(
     openapi30: bool,
     method: str,
     path: str,
-    item: Mapping[str, Any],
-    item_ptr: str,
-    op: Mapping[str, Any],
-    op_ptr: str,
+    item_at: tuple[Mapping[str, Any], str],
+    op_at: tuple[Mapping[str, Any], str],
+    schemes: tuple[Mapping[str, Any], set[str]],
     warnings: list[tuple[str, str]],
 ) -> dict[str, Any]:
+    """One operation's tool; ``schemes``: the forwardable security schemes, and the names of
+    others it met (filled here)."""
+    item, item_ptr = item_at
+    op, op_ptr = op_at
+    usable, unusable = schemes
     params: dict[tuple[str, str], tuple[Mapping[str, Any], str]] = {}
     for where, ptr in ((item.get("parameters"), item_ptr), (op.get("parameters"), op_ptr)):
         for i, raw in enumerate(where if isinstance(where, list) else ()):
@@ -176,8 +198,10 @@ def _tool(
                 and p["name"]  # a parameter without a name cannot be sent
             ):
                 params[(p["in"], p["name"])] = (p, p_ptr)  # the operation's win
-    alternatives = _security(op.get("security", refs.doc.get("security")))
-    credentials = _credential_places(refs.doc, alternatives)
+    alternatives = requirements(op.get("security", refs.doc.get("security")))
+    unusable.update(s for alt in alternatives for s in alt if s not in usable)
+    alternatives = [alt for alt in alternatives if all(s in usable for s in alt)]
+    credentials = credential_places(usable, alternatives)
     properties: dict[str, Any] = {}
     required: list[str] = []
     wire: dict[str, dict[str, Any]] = {}
@@ -287,38 +311,6 @@ def _tool(
             binding["response"] = "wrapped"
     tool["x-mcpgen"] = {"http": binding}
     return tool
-
-
-def _security(security: Any) -> list[list[str]]:
-    """An operation's security requirements as alternatives, each the sorted schemes it needs
-    together (``[]``: none needed), duplicates dropped, in document order."""
-    out: list[list[str]] = []
-    for req in security if isinstance(security, list) else ():
-        if isinstance(req, Mapping):
-            alt = sorted(str(name) for name in req)
-            if alt not in out:
-                out.append(alt)
-    return out
-
-
-def _credential_places(
-    doc: Mapping[str, Any], alternatives: list[list[str]]
-) -> dict[tuple[str, str], str]:
-    """(location, name) -> scheme, for every credential the operation may send (header names
-    lower case)."""
-    components = doc.get("components")
-    schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
-    places: dict[tuple[str, str], str] = {}
-    for name in sorted({s for alt in alternatives for s in alt}):
-        spec = schemes.get(name) if isinstance(schemes, Mapping) else None
-        if not isinstance(spec, Mapping):
-            continue
-        if spec.get("type") == "http":
-            places[("header", "authorization")] = name
-        elif spec.get("in") in _LOCATIONS and isinstance(spec.get("name"), str):
-            where = str(spec["in"])
-            places[(where, spec["name"].lower() if where == "header" else spec["name"])] = name
-    return places
 
 
 def _output(

@@ -45,7 +45,7 @@ def _import(path: Path) -> tuple[str, int]:
     doc = sources.main
     converted = convert(sources)
     server = _server(doc.value.get("info") or {}, None)
-    http = _http(doc.value, str(path))
+    http, _notes = _http(doc.value, str(path))
     if http:
         server["http"] = http
     manifest: dict[str, object] = {"server": server, "tools": converted.tools}

@@ -272,3 +272,51 @@ def test_server_urls_relative_or_with_variables() -> None:
         {"baseUrl": "https://a.example.com"},
         [],
     )
+
+
+def test_schemes_mcpgen_cannot_forward_leave_their_alternatives(tmp_path: Path) -> None:
+    """OAuth 2 is a bearer token the operator supplies; an alternative that needs mutual TLS
+    is dropped (once, with a warning at the scheme), and the rest stay alternatives."""
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "components": {
+            "securitySchemes": {
+                "OAuth": {"type": "oauth2", "flows": {}},
+                "Mtls": {"type": "mutualTLS"},
+                "Digest": {"type": "http", "scheme": "digest"},
+            }
+        },
+        "paths": {
+            "/a": {
+                "get": {
+                    "summary": "A.",
+                    "security": [{"Mtls": []}, {"OAuth": ["read"]}],
+                    "responses": {"200": {"description": "ok"}},
+                }
+            },
+            "/b": {
+                "get": {
+                    "summary": "B.",
+                    "security": [{"Mtls": [], "Digest": []}],
+                    "responses": {"200": {"description": "ok"}},
+                }
+            },
+        },
+    }
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(doc, indent=1))
+    out = tmp_path / "api.yaml"
+    done = _mcpgen("import", "openapi", str(spec), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    manifest = _yaml(out)
+    assert manifest["server"]["http"]["securitySchemes"] == {
+        "OAuth": {"type": "http", "scheme": "bearer"}
+    }
+    a, b = manifest["tools"]
+    assert a["x-mcpgen"]["http"]["security"] == ["OAuth"]
+    assert "security" not in b["x-mcpgen"]["http"]
+    warned = [line for line in done.stderr.splitlines() if "cannot be forwarded" in line]
+    assert len(warned) == 2 and {"'Digest'", "'Mtls'"} == {w.split()[4] for w in warned}, warned
+    checked = _mcpgen("check", str(out))
+    assert checked.returncode == 0, checked.stdout
