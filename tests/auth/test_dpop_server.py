@@ -483,3 +483,35 @@ def test_runtime_client_follows_the_nonce(nonce_srv: HttpServer, idp: IdentityPr
     before = full_log(nonce_srv).count(asked)
     assert asyncio.run(run()) == [200, 200, 200]
     assert full_log(nonce_srv).count(asked) == before + 1  # one challenge, then the nonce
+
+
+@pytest.mark.parametrize("dpop", [True, None])
+def test_runtime_oauth_client_end_to_end(
+    nonce_srv: HttpServer, idp: IdentityProvider, dpop: bool | None
+) -> None:
+    """The runtime's OAuth client (client credentials) against the server that requires DPoP
+    and nonces: a bound token from the identity provider, then proofs with the server's
+    nonce. ``dpop=None``: the client turns DPoP on from the server's challenge."""
+    import httpx2
+
+    from mcpgen_runtime.client.oauth import MemoryTokenStorage, oauth
+
+    idp.add_client("svc-dpop", "svc-dpop-secret", subject="bot")
+    auth = oauth(
+        nonce_srv.url,
+        client_id="svc-dpop",
+        client_secret="svc-dpop-secret",
+        issuer=idp.issuer,
+        storage=MemoryTokenStorage(),
+        dpop=dpop,
+    )
+
+    async def run() -> list[int]:
+        async with httpx2.AsyncClient(auth=auth, timeout=30) as http:
+            return [
+                (await http.post(nonce_srv.url, json=BODY, headers=HEADERS)).status_code
+                for _ in range(3)
+            ]
+
+    assert asyncio.run(run()) == [200, 200, 200]
+    assert idp.grants[-1]["client"] == "svc-dpop"
