@@ -28,18 +28,31 @@ MAX_PAGES = 1000
 @dataclass(frozen=True)
 class Credentials:
     """How to authenticate to an HTTP server: a fixed ``token``, or OAuth (``oauth``: a person
-    signs in with the browser; ``client_id`` + ``client_secret``: client credentials)."""
+    signs in with the browser; ``client_id`` + ``client_secret``: client credentials; a
+    workload identity token file or variable: the jwt-bearer grant; ``idp``: an ID-JAG from the
+    enterprise identity provider). ``dpop``: DPoP-bound tokens (None: when the server asks)."""
 
     token: str | None = field(default=None, repr=False)
     oauth: bool = False
     client_id: str | None = None
     client_secret: str | None = field(default=None, repr=False)
     issuer: str | None = None
+    dpop: bool | None = None
+    workload_token_file: str | None = None
+    workload_token_env: str | None = None
+    idp: Any = None
+    """An ``mcpgen_runtime.EnterpriseIdP``."""
+
+    @property
+    def signs_in(self) -> bool:
+        grants = (self.workload_token_file, self.workload_token_env, self.idp)
+        return self.oauth or bool(self.client_id) or any(g is not None for g in grants)
 
     def auth(self, url: str) -> Any:
         """The ``httpx2.Auth`` of these credentials for ``url`` (None: a token or nothing)."""
-        if not (self.oauth or self.client_id):
+        if not self.signs_in:
             return None
+        from mcpgen_runtime import CredentialError
         from mcpgen_runtime.client.oauth import oauth
 
         try:
@@ -49,8 +62,12 @@ class Credentials:
                 client_id=self.client_id,
                 client_secret=self.client_secret,
                 issuer=self.issuer,
+                dpop=self.dpop,
+                workload_token_file=self.workload_token_file,
+                workload_token_env=self.workload_token_env,
+                idp=self.idp,
             )
-        except ValueError as exc:
+        except (ValueError, CredentialError) as exc:
             raise McpgenError(str(exc)) from None
 
 
@@ -97,14 +114,19 @@ def parse_target(
     if url is not None and not url.lower().startswith(("http://", "https://")):
         raise McpgenError(f"--url must be an http:// or https:// URL, not {url!r}")
     creds = credentials or Credentials()
-    if url is None and (creds.token or creds.oauth or creds.client_id):
-        raise McpgenError("--token, --oauth and --client-id apply to --url (HTTP) servers")
+    if url is None and (creds.token or creds.signs_in):
+        raise McpgenError("--token, --oauth, --client-id and the sign-in options apply to --url")
     return Target(stdio=stdio, url=url, credentials=creds)
 
 
-def _describe(exc: BaseException) -> str:
+def _leaf(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
+    return exc
+
+
+def _describe(exc: BaseException) -> str:
+    exc = _leaf(exc)
     from mcp.shared.exceptions import MCPError
 
     if isinstance(exc, MCPError):
@@ -158,9 +180,14 @@ async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) 
         server = http_transport(target.url, headers, auth, refusals)
     try:
         return await _read(target, server, mode, timeout)
-    except BaseException:
+    except BaseException as exc:
         if target.url is not None:
+            from mcpgen_runtime import CredentialError
+
             refused = refusals.error(target.label, None, bool(headers) or auth is not None)
+            inner = _leaf(exc)
+            if isinstance(inner, CredentialError):  # the cause of any 401 that followed
+                raise McpgenError(f"{target.label}: {inner}") from None
             if refused is not None:
                 raise McpgenError(str(refused)) from None
         raise

@@ -78,26 +78,93 @@ def _target_options(fn: _F) -> _F:
                 metavar="URL",
                 help="The authorization server the client credentials belong to.",
             ),
+            click.option(
+                "--dpop/--no-dpop",
+                default=None,
+                help="DPoP-bound tokens (RFC 9449): always, or never; default: when the "
+                "server's challenge names the DPoP scheme.",
+            ),
+            click.option(
+                "--workload-token-file",
+                default=None,
+                metavar="PATH",
+                help="Workload identity federation: the platform's identity token (a JWT for "
+                "the authorization server) in this file, read at each token request.",
+            ),
+            click.option(
+                "--workload-token-env",
+                default=None,
+                metavar="VAR",
+                help="The same, from this environment variable.",
+            ),
+            click.option(
+                "--idp",
+                default=None,
+                metavar="URL",
+                help="Enterprise-managed authorization: the identity provider (issuer URL) "
+                "that exchanges the ID token for an ID-JAG; with --client-id, "
+                "$MCPGEN_CLIENT_SECRET and --issuer (the MCP server's authorization server).",
+            ),
+            click.option(
+                "--idp-client-id",
+                default=None,
+                metavar="ID",
+                help="This client at the identity provider (secret: $MCPGEN_IDP_CLIENT_SECRET).",
+            ),
+            click.option("--id-token-file", default=None, metavar="PATH", help="The ID token."),
+            click.option(
+                "--id-token-env", default=None, metavar="VAR", help="The ID token's variable."
+            ),
         )
     ):
         fn = deco(fn)
     return fn
 
 
-def _credentials(token: str | None, oauth: bool, client_id: str | None, issuer: str | None) -> Any:
+def _credentials(
+    token: str | None,
+    oauth: bool,
+    client_id: str | None,
+    issuer: str | None,
+    dpop: bool | None,
+    workload_token_file: str | None,
+    workload_token_env: str | None,
+    idp: str | None,
+    idp_client_id: str | None,
+    id_token_file: str | None,
+    id_token_env: str | None,
+) -> Any:
     import os
 
     from codegen.client.live import Credentials
 
     secret = os.environ.get("MCPGEN_CLIENT_SECRET") or None
-    if client_id and not oauth and not secret:
+    workload = workload_token_file is not None or workload_token_env is not None
+    if client_id and not oauth and not secret and not workload:
         raise McpgenError("--client-id: set $MCPGEN_CLIENT_SECRET (or add --oauth to sign in)")
+    enterprise = None
+    if idp is not None:
+        from mcpgen_runtime import EnterpriseIdP
+
+        if id_token_file is None and id_token_env is None:
+            raise McpgenError("--idp: give --id-token-file or --id-token-env")
+        enterprise = EnterpriseIdP(
+            issuer=idp,
+            client_id=idp_client_id,
+            client_secret=os.environ.get("MCPGEN_IDP_CLIENT_SECRET") or None,
+            id_token_file=id_token_file,
+            id_token_env=id_token_env,
+        )
     return Credentials(
         token=token or None,
         oauth=oauth,
         client_id=client_id,
         client_secret=secret if not oauth else None,
         issuer=issuer,
+        dpop=dpop,
+        workload_token_file=workload_token_file,
+        workload_token_env=workload_token_env,
+        idp=enterprise,
     )
 
 
@@ -112,15 +179,7 @@ def _credentials(token: str | None, oauth: bool, client_id: str | None, issuer: 
     help="Manifest to write (.yaml/.yml, or .json).",
 )
 def pull(
-    stdio: str | None,
-    url: str | None,
-    mode: str,
-    timeout: float,
-    token: str | None,
-    oauth: bool,
-    client_id: str | None,
-    issuer: str | None,
-    output: Path,
+    stdio: str | None, url: str | None, mode: str, timeout: float, output: Path, **sign_in: Any
 ) -> None:
     """Write a manifest from a live MCP server: every page of tools/list, as sent, plus the
     server's info and the negotiated revision. Compile it with `mcpgen client`.
@@ -131,8 +190,7 @@ def pull(
     from codegen.client.live import fetch_live, parse_target
     from codegen.client.pull import write_manifest
 
-    creds = _credentials(token, oauth, client_id, issuer)
-    target = parse_target(stdio, url, creds)
+    target = parse_target(stdio, url, _credentials(**sign_in))
     live = fetch_live(target, mode=mode, timeout=timeout)
     for warning in live.warnings:
         click.echo(f"mcpgen: warning: {warning}", err=True)
@@ -181,11 +239,8 @@ def drift(
     url: str | None,
     mode: str,
     timeout: float,
-    token: str | None,
-    oauth: bool,
-    client_id: str | None,
-    issuer: str | None,
     fmt: str,
+    **sign_in: Any,
 ) -> None:
     """Compare a live server's tools with MANIFEST using the breaking-change rules of
     `mcpgen breaking` (the manifest is the old side, the live server the new one).
@@ -199,7 +254,7 @@ def drift(
     from codegen.client.pull import drift_diagnostics
     from codegen.report import render, summary
 
-    target = parse_target(stdio, url, _credentials(token, oauth, client_id, issuer))
+    target = parse_target(stdio, url, _credentials(**sign_in))
     if not manifest.is_file():
         raise McpgenError("no such file", path=str(manifest))
     live = fetch_live(target, mode=mode, timeout=timeout)

@@ -24,6 +24,7 @@ from mcpgen_runtime.client.dpop import ALGORITHMS, DPoPAuth, htu, thumbprint
 from mcpgen_runtime.client.oauth import MemoryTokenStorage
 from tests.auth.idp import IdentityProvider, jwk_thumbprint
 from tests.auth.resource import ProtectedResource
+from tests.interop.procs import HttpServer
 
 PRIVATE = {"d", "p", "q", "dp", "dq", "qi", "k", "oth"}
 
@@ -274,3 +275,39 @@ def test_file_storage_keeps_the_key_with_its_tokens(
     assert call(machine(rs.url, idp.issuer, dpop=dpop, storage=again), rs.url) == [200]
     assert len(idp.grants) == grants
     assert [r["verdict"] for r in rs.requests] == [None]
+
+
+# -- against mcpgen's own resource server ------------------------------------------------------
+
+
+def test_tool_client_with_a_bound_token_on_a_generated_server(
+    vault: HttpServer, idp: IdentityProvider, tmp_path: Path
+) -> None:
+    """``ToolClient.http`` with ``dpop=True`` against a generated server (which checks DPoP
+    itself): the token is bound to the client's key, every MCP request carries a proof, and
+    the tool sees the machine's identity."""
+    from mcpgen_runtime import ToolClient
+
+    idp.add_client("dpop-bot", "bot-secret", subject="dpop-bot")
+    key = DPoPKey.generate()
+    before = len(idp.dpop_proofs)
+
+    async def main() -> str:
+        auth = oauth(
+            vault.url,
+            client_id="dpop-bot",
+            client_secret="bot-secret",
+            scopes=["notes:read"],
+            issuer=idp.issuer,
+            storage=MemoryTokenStorage(),
+            dpop=True,
+            dpop_key=key,
+        )
+        async with ToolClient.http(vault.url, auth=auth) as client:
+            result = await client.mcp.call_tool("whoami", {})
+            return str(result.content[0].text)  # type: ignore[union-attr]
+
+    who = anyio.run(main)
+    assert '"subject": "dpop-bot"' in who
+    [proof] = idp.dpop_proofs[before:]
+    assert proof["error"] is None and jwk_thumbprint(proof["header"]["jwk"]) == key.thumbprint()

@@ -291,3 +291,37 @@ def test_check_id_jag_accepts_its_own() -> None:
         resource="https://mcp.example/mcp/",
         client_id="mcp-client",
     )
+
+
+# -- mcpgen pull / drift ------------------------------------------------------------------
+
+
+def test_pull_and_drift_with_a_workload_token(
+    vault: HttpServer, idp: IdentityProvider, tmp_path: Path
+) -> None:
+    from tests.auth.test_clients import _mcpgen
+
+    home = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    token_file = tmp_path / "token"
+    token_file.write_text(Platform(idp).token())
+    out = tmp_path / "pulled.yaml"
+    sign_in = ["--url", vault.url, "--workload-token-file", str(token_file)]
+    proc = _mcpgen("pull", *sign_in, "-o", str(out), env=home)
+    assert proc.returncode == 0, proc.stderr
+    assert "whoami" in out.read_text()
+    assert idp.token_requests[-1]["grant_type"] == JWT_BEARER
+    # the server's challenge names DPoP too: by default the token is bound
+    assert idp.dpop_proofs and idp.dpop_proofs[-1]["error"] is None
+    proofs = len(idp.dpop_proofs)
+    fresh = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data2")}  # no token yet
+    proc = _mcpgen("drift", str(out), *sign_in, "--dpop", env=fresh)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [p["error"] for p in idp.dpop_proofs[proofs:]] == [None]  # a bound token
+    # the token file gone: one line that names it, exit 2, no traceback
+    token_file.unlink()
+    proc = _mcpgen("pull", *sign_in, "-o", str(out), env=home)
+    assert proc.returncode == 2
+    assert f"{token_file} does not exist" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    proc = _mcpgen("pull", *sign_in[:2], "--idp", idp.issuer, "-o", str(out), env=home)
+    assert proc.returncode == 2 and "--id-token-file" in proc.stderr
