@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import jwt
 import pytest
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 from mcpgen_runtime.server.auth.config import ASYMMETRIC_ALGORITHMS
 from mcpgen_runtime.server.auth.dpop import access_token_hash, thumbprint
@@ -190,7 +190,12 @@ def _forged(key: Key, srv: HttpServer, token: str) -> dict[str, str]:
     mac = hmac.new(b"k" * 32, f"{hs_head}.{body}".encode(), hashlib.sha256).digest()
     none_head = _b64(json.dumps({"typ": "dpop+jwt", "alg": "none", "jwk": key.jwk}).encode())
     other = Key()
+    small = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+    small_jwk = json.loads(jwt.algorithms.get_default_algorithms()["RS256"].to_jwk(small))
+    small_jwk = {m: small_jwk[m] for m in ("kty", "n", "e")}
+    small_head = {"typ": "dpop+jwt", "jwk": small_jwk}
     return {
+        "RSA key of 1024 bits": jwt.encode(claims, small, algorithm="RS256", headers=small_head),
         "bad JSON header": f"{_b64(b'{not json')}.{body}.{_b64(b'sig')}",
         "not a JWT": "not-a-jwt",
         "wrong typ (JWT)": key.proof(srv.url, token, header={"typ": "JWT"}),
@@ -208,9 +213,13 @@ def _forged(key: Key, srv: HttpServer, token: str) -> dict[str, str]:
         "no jti": key.proof(srv.url, token, jti=None),
         "missing ath": key.proof(srv.url, None),
         "wrong ath": key.proof(srv.url, token, ath=access_token_hash(token + "x")),
+        "ath a lone surrogate": key.proof(srv.url, token, ath="\ud800"),
+        "htu a lone surrogate": key.proof(srv.url + "\ud800", token),
+        "ath a number": key.proof(srv.url, token, ath=1),
     }
 
 
+@pytest.mark.filterwarnings("ignore:The RSA key is 1024 bits")  # the attacker's own signing
 def test_attacks_are_refused_with_a_dpop_challenge(
     srv: HttpServer, idp: IdentityProvider, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -167,6 +167,16 @@ def _normalized(url: str) -> str | None:
     return f"{scheme}://{host}{parts.path.rstrip('/')}"
 
 
+def _rsa_bits(n: Any) -> int:
+    """The size of an RSA JWK's modulus (0: not one)."""
+    if not isinstance(n, str) or len(n) > 2048:
+        return 0
+    try:
+        return int.from_bytes(base64.urlsafe_b64decode(n + "=" * (-len(n) % 4)), "big").bit_length()
+    except (binascii.Error, ValueError):
+        return 0
+
+
 class Nonces:
     """Server nonces (RFC 9449 section 9): base64url(window number, HMAC-SHA256 of it under
     ``key``, 16 bytes). A nonce is good during its window and the next one."""
@@ -245,7 +255,7 @@ class DPoPCheck:
         bound = bound_key(access)
         if bound is None:
             raise DPoPError("invalid_token", "the access token is not DPoP-bound (no cnf.jkt)")
-        if not hmac.compare_digest(bound.encode(), jkt.encode()):
+        if bound != jkt:  # public values: no timing to hide
             raise DPoPError("invalid_token", "the access token is bound to another key")
         if self.nonces is not None and not self.nonces.valid(claims.get("nonce")):
             raise DPoPError("use_dpop_nonce", "a DPoP nonce of this server is required")
@@ -299,11 +309,13 @@ class DPoPCheck:
         problem = jwk.get("kty") != KEY_TYPES.get(alg[:2])
         if alg in _CURVES and jwk.get("crv") not in _CURVES[alg]:
             problem = True
-        if jwk.get("kty") == "RSA":  # at least 2048 bits
-            n = str(jwk.get("n", ""))
-            problem |= len(n) * 6 < 2040
+        if jwk.get("kty") == "RSA":
+            problem |= _rsa_bits(jwk.get("n")) < 2048
         if problem:
-            raise DPoPError("invalid_dpop_proof", "the DPoP proof's jwk does not fit its alg")
+            raise DPoPError(
+                "invalid_dpop_proof",
+                "the DPoP proof's jwk does not fit its alg (RSA: 2048 bits at least)",
+            )
         try:
             parsed = PyJWK(jwk, algorithm=alg)
         except Exception:  # noqa: BLE001 - an unusable key verifies nothing
@@ -335,9 +347,7 @@ class DPoPCheck:
             raise DPoPError(
                 "invalid_dpop_proof", f"the DPoP proof's iat is not within {self.window:g} s of now"
             )
-        ath = claims.get("ath")
-        expected = access_token_hash(token)
-        if not isinstance(ath, str) or not hmac.compare_digest(ath.encode(), expected.encode()):
+        if claims.get("ath") != access_token_hash(token):
             raise DPoPError("invalid_dpop_proof", "the DPoP proof's ath does not match the token")
 
     def _here(self, htu: str) -> bool:
