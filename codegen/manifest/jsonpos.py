@@ -8,7 +8,8 @@ file parses in a fraction of a second.
 
 Nesting is measured before parsing (a C-speed bracket count), so 10,000-deep input is refused
 with a position instead of a ``RecursionError``. Strict RFC 8259: ``NaN``/``Infinity`` are
-refused. Duplicate keys are found (the last one wins, like ``json.loads``).
+refused, as are numbers beyond the double range or Python's integer digit limit. Duplicate
+keys are found (the last one wins, like ``json.loads``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+import sys
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from json.scanner import make_scanner
 from typing import Any
@@ -79,6 +81,15 @@ def parse_json(text: str, max_depth: int) -> tuple[Any, JsonLocator]:
         where = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(' + re.escape(literal) + ")")
         offset = next((m.start(1) for m in where.finditer(text) if m.group(1)), 0)
         raise JsonSyntaxError(message, offset) from None
+    except ValueError:  # an int beyond sys.get_int_max_str_digits(): not one the C decoder reads
+        limit = sys.get_int_max_str_digits()
+        digits = "(-?[0-9]{" + str(limit + 1) + ",}(?![0-9.eE]))"
+        where = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|' + digits)
+        found = next((m for m in where.finditer(text) if m.group(1)), None)
+        raise JsonSyntaxError(
+            f"an integer with more than {limit} digits is too large to read or to write as JSON",
+            found.start(1) if found else 0,
+        ) from None
     except RecursionError:
         value = None  # far too deep for the C decoder: _check_depth finds where
     if value is None or _too_deep(value, max_depth):

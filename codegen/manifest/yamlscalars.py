@@ -1,11 +1,14 @@
 """YAML scalars as YAML 1.2 reads them (the core schema, as JSON has them), with a warning
 wherever a YAML 1.1 reader (PyYAML's ``safe_load``, many CI tools) would read something else:
-``yes``/``on`` as booleans, ``010`` as octal, ``1e3`` as a string, unquoted dates. Used by
-``yamlpos`` for every scalar event."""
+``yes``/``on`` as booleans, ``010`` as octal, ``1e3`` as a string, unquoted dates. A number
+JSON cannot carry (an integer beyond Python's digit limit, a float literal beyond the double
+range) is a located error, as in a JSON manifest. Used by ``yamlpos`` for every scalar
+event."""
 
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 TAG = "tag:yaml.org,2002:"
@@ -65,29 +68,31 @@ def resolve_scalar(ev: Any, ptr: str, warn: Any, fail: Any) -> Any:
     if v[0] not in "-+.0123456789":
         return v
     if _INT.match(v):
+        n = read_int(v, 10, ev, fail)
         digits = v.lstrip("+-")
         if len(digits) > 1 and digits[0] == "0":
             warn(
                 "YAML_IMPLICIT_TYPE",
                 ev.start_mark,
                 ptr,
-                f"{v!r} is the decimal integer {int(v)} here (YAML 1.2), but YAML 1.1 tools read "
+                f"{v!r} is the decimal integer {n} here (YAML 1.2), but YAML 1.1 tools read "
                 "a leading 0 as octal; drop the 0 or quote it",
             )
-        return int(v)
+        return n
     if _HEX.match(v):
-        return int(v, 16)
+        return read_int(v, 16, ev, fail)
     if _OCT.match(v):
+        n = read_int(v[2:], 8, ev, fail)
         warn(
             "YAML_IMPLICIT_TYPE",
             ev.start_mark,
             ptr,
-            f"{v!r} is the integer {int(v[2:], 8)} here (YAML 1.2), but YAML 1.1 tools read it as "
+            f"{v!r} is the integer {n} here (YAML 1.2), but YAML 1.1 tools read it as "
             "a string; write the decimal number or quote it",
         )
-        return int(v[2:], 8)
+        return n
     if _FLOAT.match(v):
-        f = float(v)
+        f = read_float(v, ev, fail)
         if not _FLOAT11.match(v):
             warn(
                 "YAML_IMPLICIT_TYPE",
@@ -127,6 +132,47 @@ def resolve_scalar(ev: Any, ptr: str, warn: Any, fail: Any) -> Any:
     return v
 
 
+_STR_SAFE_BITS = 2000  # 602 digits: below any sys.set_int_max_str_digits() limit (>= 640)
+_INF = float("inf")
+
+
+def read_int(text: str, base: int, ev: Any, fail: Any) -> int:
+    """``int(text, base)``, or ``fail`` (a located error) for an integer with more digits than
+    Python converts (``sys.get_int_max_str_digits()``, 4,300 by default): it could be neither
+    read nor written back as JSON, so no command could use it. A ``ValueError`` (not a number
+    at all) is the caller's."""
+    limit = sys.get_int_max_str_digits()
+    digits = text.lstrip("+-")
+    too_large = base == 10 and 0 < limit < len(digits) and digits.isascii() and digits.isdigit()
+    if not too_large:
+        n = int(text, base)
+        if n.bit_length() <= _STR_SAFE_BITS:
+            return n
+        try:
+            str(n)  # a hex or octal literal reads, but its decimal form is what JSON writes
+            return n
+        except ValueError:
+            pass
+    raise fail(
+        ev.start_mark,
+        f"an integer with more than {limit} digits ({len(text)} characters) is too large to "
+        "read or to write as JSON; write a smaller number, or quote it to make it a string",
+    )
+
+
+def read_float(text: str, ev: Any, fail: Any) -> float:
+    """``float(text)``, or ``fail`` for a literal beyond the double range: JSON has no
+    infinity (``json.dumps`` refuses it, and the served schema must be JSON)."""
+    f = float(text)
+    if f in (_INF, -_INF):
+        raise fail(
+            ev.start_mark,
+            f"{text[:40]} is too large for a JSON number (it would be infinity); "
+            "write a smaller number, or quote it to make it a string",
+        )
+    return f
+
+
 def _tagged(v: str, tag: str, ev: Any, fail: Any) -> Any:
     if tag in ("!", TAG + "str", TAG + "timestamp", TAG + "binary"):
         return v
@@ -141,11 +187,12 @@ def _tagged(v: str, tag: str, ev: Any, fail: Any) -> Any:
         elif tag == TAG + "int":
             s = v.replace("_", "")
             if _OCT.match(s):
-                return int(s[2:], 8)
-            return int(s, 0) if s.lstrip("+-")[:2].lower() in ("0x", "0b") else int(s, 10)
+                return read_int(s[2:], 8, ev, fail)
+            prefixed = s.lstrip("+-")[:2].lower() in ("0x", "0b")
+            return read_int(s, 0 if prefixed else 10, ev, fail)
         elif tag == TAG + "float":
-            f = float(v.replace("_", ""))
-            if f == f and f not in (float("inf"), float("-inf")):
+            f = read_float(v.replace("_", ""), ev, fail)
+            if f == f:
                 return f
         else:
             raise fail(ev.start_mark, f"unsupported YAML tag {tag}")
