@@ -9,17 +9,15 @@ thumbprint against ``cnf.jkt``; and ``nonce`` when one is required (else a 401
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import jwt
 
-from tests.auth.idp import IdentityProvider, jwk_thumbprint
+from tests.auth.idp import IdentityProvider
+from tests.auth.proofs import check_proof, jwk_thumbprint
 
 __all__ = ["ProtectedResource"]
 
@@ -119,27 +117,12 @@ class ProtectedResource:
         return 200, {"ok": True, "sub": claims["sub"]}, {}
 
     def _proof(self, proof: str, method: str, token: str, jkt: str) -> str | None:
-        try:
-            header = jwt.get_unverified_header(proof)
-            jwk = header["jwk"]
-            key = jwt.PyJWK(jwk, header["alg"]).key
-            claims = jwt.decode(proof, key, algorithms=[header["alg"]])
-        except (jwt.PyJWTError, KeyError, TypeError):
-            return "proof does not verify"
-        if header.get("typ") != "dpop+jwt" or {"d", "p", "q"} & set(jwk):
-            return "typ or jwk"
-        if claims.get("htm") != method or claims.get("htu") != self.url:
-            return "htm/htu"
-        if abs(time.time() - float(claims.get("iat", 0))) > 60:
-            return "iat"
-        ath = base64.urlsafe_b64encode(hashlib.sha256(token.encode()).digest()).rstrip(b"=")
-        if claims.get("ath") != ath.decode():
-            return "ath"
-        if jwk_thumbprint(jwk) != jkt:
+        record: dict[str, Any] = {}
+        why = check_proof(proof, record, method=method, url=self.url, jtis=self.jtis, token=token)
+        if why is not None:
+            return why
+        if jwk_thumbprint(record["header"]["jwk"]) != jkt:
             return "key is not the token's"
-        if claims.get("jti") in self.jtis:
-            return "replayed jti"
-        self.jtis.add(claims["jti"])
-        if self.nonce is not None and claims.get("nonce") != self.nonce:
+        if self.nonce is not None and record["claims"].get("nonce") != self.nonce:
             return "nonce"
         return None

@@ -22,7 +22,8 @@ import pytest
 from mcpgen_runtime import DPoPKey, FileTokenStorage, oauth
 from mcpgen_runtime.client.dpop import ALGORITHMS, DPoPAuth, htu, thumbprint
 from mcpgen_runtime.client.oauth import MemoryTokenStorage
-from tests.auth.idp import IdentityProvider, jwk_thumbprint
+from tests.auth.idp import IdentityProvider
+from tests.auth.proofs import jwk_thumbprint
 from tests.auth.resource import ProtectedResource
 from tests.interop.procs import HttpServer
 
