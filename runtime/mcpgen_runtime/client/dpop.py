@@ -200,11 +200,12 @@ class DPoPAuth(httpx2.Auth):
     """DPoP on top of ``inner`` (an ``httpx2.Auth`` whose flow gets the tokens).
 
     ``always``: use DPoP from the first request; otherwise from the first 401 whose
-    ``WWW-Authenticate`` names the ``DPoP`` scheme, or from the start when ``key_store``
-    holds a key (the tokens stored with it are bound to it). ``key``: the client's key (default one
+    ``WWW-Authenticate`` names the ``DPoP`` scheme, or from the start when ``key_store`` holds
+    a key (the tokens stored with it are bound to it). ``key``: the client's key (default: one
     generated at first use, of the first algorithm the authorization server lists in
     ``dpop_signing_alg_values_supported``, kept in ``key_store`` when there is one). A token
-    the authorization server issues as ``Bearer`` despite the proof goes as ``Bearer``."""
+    the authorization server issues as ``Bearer`` despite the proof goes as ``Bearer``; one
+    from storage whose binding is unknown goes as ``DPoP`` (a refusal leads to a new grant)."""
 
     requires_response_body = True
 
