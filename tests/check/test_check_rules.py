@@ -1027,6 +1027,7 @@ CASES += [
     ("HTTP_SECURITY_UNDECLARED", HTTP_BINDING, [(23, 28)]),
 ]
 
+
 @pytest.mark.parametrize(("rule_id", "text", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_rule_positions(rule_id: str, text: str, expected: list[tuple[int, int]]) -> None:
     got = tuples(lint(text), rule_id)

@@ -54,7 +54,7 @@ def call(
             if fwd._client is not None:
                 await fwd._client.aclose()
 
-    result = anyio.run(go)
+    anyio.run(go)
     assert len(app.seen) == before + 1
     return app.last()
 
