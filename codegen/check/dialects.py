@@ -7,13 +7,14 @@ same bundled meta-schemas, answers first (about 2 µs); only the schemas it reje
 jsonschema, which writes the messages (tests/check/test_dialects.py checks that jsonschema-rs
 never accepts what jsonschema rejects). Both resolve references from their bundled
 meta-schemas only: jsonschema-rs gets a retriever that refuses, so nothing is ever fetched.
-Validators are built once per process.
+Validators are built once per process. In both, the ``regex`` format (``pattern``, the names
+of ``patternProperties``) is what jsonschema-rs compiles (``regex_ok``): ``check`` accepts the
+patterns a generated server enforces, no more, no less.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -42,28 +43,46 @@ _META_URIS = {
 }
 
 
-@functools.lru_cache(maxsize=4096)
-def regex_ok(p: str) -> bool:
-    """The ``regex`` format as jsonschema checks it (Python's ``re``)."""
-    import warnings
+_RS_CLASSES = {
+    D2020: "Draft202012Validator",
+    D2019: "Draft201909Validator",
+    D7: "Draft7Validator",
+    D6: "Draft6Validator",
+    D4: "Draft4Validator",
+}
 
+
+@functools.lru_cache(maxsize=4096)
+def regex_ok(p: str, dialect: str = D2020) -> bool:
+    """The ``regex`` format: whether jsonschema-rs, the runtime's validator, compiles a schema
+    ``{"pattern": p}`` of ``dialect`` as ``SchemaCheck`` builds it. One truth: what ``check``
+    accepts is what a generated server can compile (Python's ``re``, which ``check`` used to
+    ask, refuses ``\\p{L}``, which jsonschema-rs enforces, and accepts ``\\Z``, which it
+    refuses). The dialect matters: draft-07 and draft-04 assert their meta-schema's ``regex``
+    format (ECMA-262 syntax only: no ``\\z``, no ``\\x{41}``); 2020-12 and 2019-09 only compile
+    the pattern."""
+    import jsonschema_rs
+
+    cls = getattr(jsonschema_rs, _RS_CLASSES.get(dialect, _RS_CLASSES[D2020]))
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", FutureWarning)  # "possible nested set": still valid
-            re.compile(p)
-    except (re.error, RecursionError, OverflowError, ValueError):
+        cls({"pattern": p}, validate_formats=False, retriever=refuse_retrieval)
+    except Exception:  # noqa: BLE001 (ValidationError; a lone surrogate is a ValueError)
         return False
     return True
+
+
+def _regex_format(dialect: str) -> Callable[[object], bool]:
+    """``regex_ok`` as a format check (which may also be handed values that are no strings)."""
+    return lambda value: not isinstance(value, str) or regex_ok(value, dialect)
 
 
 def _any(_: str) -> bool:
     return True
 
 
-# Only ``regex`` is asserted, as jsonschema's FormatChecker(formats=("regex",)) does; the
-# meta-schemas' uri/uri-reference formats stay annotations.
-_FORMATS: dict[str, Callable[[str], bool]] = {
-    "regex": regex_ok,
+# Only ``regex`` is asserted (by jsonschema-rs itself, see ``regex_ok``); the meta-schemas'
+# uri/uri-reference formats stay annotations.
+_ANNOTATIONS: dict[str, Callable[[str], bool]] = {
     "uri": _any,
     "uri-reference": _any,
     "iri": _any,
@@ -82,7 +101,7 @@ def rs_meta_validator(dialect: str) -> Any:
         {"$schema": uri, "$ref": uri},
         retriever=refuse_retrieval,
         validate_formats=True,
-        formats=_FORMATS,
+        formats={"regex": _regex_format(dialect), **_ANNOTATIONS},
     )
 
 
@@ -114,7 +133,8 @@ def meta_validator(dialect: str) -> Any:
         D6: jsonschema.Draft6Validator,
         D4: jsonschema.Draft4Validator,
     }[dialect]
-    checker = jsonschema.FormatChecker(formats=("regex",))
+    checker = jsonschema.FormatChecker(formats=())
+    checker.checks("regex")(_regex_format(dialect))  # the same verdict as rs_valid's
     return cls(cls.META_SCHEMA, registry=REGISTRY, format_checker=checker)
 
 

@@ -185,12 +185,49 @@ def test_validators_are_built_once() -> None:
 
 
 @pytest.mark.parametrize("dialect", [D2020, D7])
-def test_regex_format_is_pythons(dialect: str) -> None:
-    """`pattern` must compile, as jsonschema's regex format check says."""
+def test_regex_format_is_the_runtimes(dialect: str) -> None:
+    """`pattern` must compile, as jsonschema-rs (the runtime's validator) compiles it."""
     assert not rs_valid({"pattern": "("}, dialect)
     assert not rs_valid({"patternProperties": {"(": {}}}, dialect)
     assert meta_errors({"pattern": "("}, dialect)
     assert rs_valid({"pattern": "^[a-z]+$"}, dialect)
+
+
+# (pattern, whether jsonschema-rs compiles it in 2020-12, in draft-07): Python's `re` says the
+# opposite of the first five, and `check` used to follow `re` (issue 36: "^\\p{L}+$" blocked
+# generation). Draft-07 also asserts its meta-schema's `regex` format (ECMA-262 syntax only).
+RUNTIME_REGEXES = [
+    ("^\\p{L}+$", True, True),
+    ("\\p{Lu}\\P{Ll}", True, True),
+    ("\\cA", True, True),
+    ("\\Z", False, False),
+    ("(?<n>a)\\k<n>", False, False),
+    ("\\x{41}", True, False),
+    ("\\z", True, False),
+    ("(?=a)\\w", True, True),
+    ("[", False, False),
+]
+
+
+@pytest.mark.parametrize(("pattern", "in_2020", "in_draft7"), RUNTIME_REGEXES)
+def test_check_accepts_exactly_the_patterns_the_runtime_compiles(
+    pattern: str, in_2020: bool, in_draft7: bool
+) -> None:
+    from mcpgen_runtime.server.validation import SchemaCheck, SchemaCompileError
+
+    for dialect, compiles in ((D2020, in_2020), (D7, in_draft7)):
+        runtime = SchemaCheck({"pattern": pattern, "patternProperties": {pattern: {}}}, dialect)
+        try:
+            runtime.compile()
+            runtime_ok = True
+        except SchemaCompileError:
+            runtime_ok = False
+        assert runtime_ok is compiles, dialect
+        for schema in ({"pattern": pattern}, {"patternProperties": {pattern: {}}}):
+            assert rs_valid(schema, dialect) is compiles, (dialect, schema)
+            errors = meta_errors(schema, dialect)
+            assert (errors == []) is compiles, (dialect, schema)
+            assert compiles or "is not a 'regex'" in errors[0][1]
 
 
 def test_meta_schemas_are_never_retrieved() -> None:
