@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import keyword
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -163,9 +164,38 @@ def package_name_problem(name: str) -> str | None:
         return "must not be a Python keyword"
     if name.startswith("_"):
         return "must not start with an underscore"
-    if name in {"mcp", "pydantic", "jsonschema", "codegen", "mcp_wire", "mcp_types", "anyio"}:
-        return f"would shadow the {name!r} package"
+    if name in RUNTIME_IMPORTS:
+        return (
+            f"would shadow the {name!r} package, which generated code imports (mcpgen-runtime "
+            "or one of its dependencies): choose another name"
+        )
+    if name in sys.stdlib_module_names:
+        return f"would shadow the standard library's {name!r} module: choose another name"
     return None
+
+
+RUNTIME_IMPORTS = frozenset(
+    {
+        # the runtime distribution, and the generator itself
+        "mcpgen_runtime",
+        "mcp_wire",
+        "codegen",
+        "mcpgen",
+        # what mcpgen-runtime needs, with everything they need (tests/server/test_naming.py
+        # checks this list against the installed dependency tree), and its extras
+        *("mcp", "mcp_types", "pydantic", "pydantic_core", "annotated_types"),
+        *("typing_extensions", "typing_inspection", "jsonschema_rs", "lazy_loader"),
+        *("jwt", "cryptography", "cffi", "pycparser", "httpx2", "httpcore2", "h11", "idna"),
+        *("certifi", "anyio", "sniffio", "exceptiongroup", "truststore", "uri_template"),
+        *("platformdirs", "click", "starlette", "sse_starlette", "uvicorn", "multipart"),
+        *("python_multipart", "jsonschema", "jsonschema_specifications", "referencing"),
+        *("rpds", "attr", "attrs", "opentelemetry", "packaging", "pydantic_settings"),
+        *("dotenv", "uvloop", "httptools", "redis", "hiredis", "limits", "deprecated", "wrapt"),
+    }
+)
+"""Top-level import names a generated package must not take: a package of that name, put on
+``sys.path`` to be run, would be imported instead of the real one, and the runtime would not
+start ("is not installed")."""
 
 
 def class_name_from(text: str, *, suffix: str, fallback: str = "Generated") -> str:
