@@ -18,6 +18,7 @@ from typing import Any
 
 from codegen import __version__
 from codegen.manifest.model import Manifest
+from codegen.modelview import tool_model_spec
 from codegen.naming import class_name_from
 from codegen.surface import PreparedSurface, prepare_surface
 from codegen.toolset import canonical_json, prepare_tools
@@ -105,7 +106,7 @@ class ServerIR:
         """``(stem, input schema, output schema)`` of every model of the package: each tool's,
         then each template's variables and each handler prompt's arguments."""
         specs: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]] = [
-            (t.class_stem, t.input_schema, t.output_schema) for t in self.tools
+            tool_model_spec(t.class_stem, t.input_schema, t.output_schema) for t in self.tools
         ]
         for item in self.surface.all:
             if item.model_stem and item.model_schema is not None:

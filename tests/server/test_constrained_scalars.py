@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from tests.client.helpers import write_client
 from tests.server.helpers import DATA, REPO, imported, write_package
+from tests.server.test_runtime import _call
 
 REAL = sorted((REPO / "tests" / "check" / "data" / "real_servers").glob("*.json"))
 SCALAR_ROOT = re.compile(r"RootModel\[(str|int|float|bool)\]")
@@ -83,7 +84,7 @@ def test_no_scalar_root_models_and_mypy_strict_accepts_plain_values(tmp_path: Pa
 
 def test_constraints_still_enforced_on_plain_values(tmp_path: Path) -> None:
     write_package(DATA / "constrained.yaml", tmp_path, "notes_plain", HANDLERS)
-    with imported(tmp_path, "notes_plain"):
+    with imported(tmp_path, "notes_plain") as handlers:
         from notes_plain._generated.models import CreateNoteInput
 
         ok = CreateNoteInput.model_validate({"title": "t", "tags": ["a", "b"]})
@@ -92,7 +93,13 @@ def test_constraints_still_enforced_on_plain_values(tmp_path: Path) -> None:
             {"title": "t", "tags": [""]},
             {"title": "t", "tags": ["a"], "scores": [11]},
             {"title": "t", "tags": ["a"], "grid": [[0]]},
-            {"title": "t", "tags": ["a"], "labels": {"k": "A"}},
         ):
             with pytest.raises(ValidationError):
                 CreateNoteInput.model_validate(bad)
+        # a `pattern` is the schema's to enforce (jsonschema-rs, on every call): pydantic's
+        # regex engines read ECMA-262 patterns otherwise (issue 36)
+        labels = {"title": "t", "tags": ["a"], "labels": {"k": "A"}}
+        assert CreateNoteInput.model_validate(labels).labels == {"k": "A"}
+        refused = _call(handlers, "2025-11-25", "create_note", labels)["result"]
+        assert refused["isError"] is True
+        assert '- /labels/k: "A" does not match "^[a-z]+$"' in refused["content"][0]["text"]

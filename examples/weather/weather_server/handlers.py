@@ -78,7 +78,7 @@ class Handlers(ToolsBase):
             high = 10 + (seed >> i) % 20
             out.append(
                 GetForecastOutputDay(
-                    date=today + datetime.timedelta(days=i),
+                    date=(today + datetime.timedelta(days=i)).isoformat(),
                     high=float(high),
                     low=float(high - 8),
                     condition=_CONDITIONS[(seed >> i) % 4],

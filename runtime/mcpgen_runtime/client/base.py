@@ -6,7 +6,8 @@ method per tool and the tool definitions (``MCPGEN_TOOLS``). Everything else is 
 * connecting (``Client.stdio(cmd)``, ``Client.http(url)``, or any ``mcp.Client`` target),
   the protocol mode (``auto``: ``server/discover`` then the legacy handshake; ``legacy``;
   ``2026-07-28``), a connect timeout and per-call timeouts (``with_options(timeout=...)``);
-* arguments checked against the input model before anything is sent (``ArgumentsError``);
+* arguments checked against the input model, then the inputSchema (jsonschema-rs, as the
+  server checks them), before anything is sent (``ArgumentsError``);
 * results: ``isError`` raises ``ToolCallError``; with an outputSchema, ``structuredContent``
   is validated with jsonschema-rs (``SchemaCheck``, compiled once per tool, never fetching)
   and returned as the typed output model; without one, a ``CallResult`` of wire content blocks;
@@ -39,7 +40,6 @@ from ..revisions import ConnectMode
 from ..server.validation import SchemaCompileError, pydantic_problems
 from .drift import Change, breaking_changes
 from .errors import (
-    ArgumentsError,
     ClientError,
     ConnectError,
     DriftError,
@@ -301,12 +301,7 @@ class ToolClient(Narrowable):
     def _mcpgen_arguments(
         self, tool: ClientTool, input_model: type[BaseModel], kwargs: Mapping[str, Any]
     ) -> dict[str, Any]:
-        given = {k: v for k, v in kwargs.items() if v is not None}
-        try:
-            model = input_model.model_validate(given)
-        except ValidationError as exc:
-            raise ArgumentsError(tool.name, pydantic_problems(exc.errors())) from None
-        return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return tool.arguments(input_model, {k: v for k, v in kwargs.items() if v is not None})
 
     async def _mcpgen_call(
         self, tool: ClientTool, input_model: type[BaseModel], kwargs: Mapping[str, Any]

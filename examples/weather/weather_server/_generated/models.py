@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Annotated, Literal
 from pydantic import ConfigDict, Field
 from mcpgen_runtime.models import OpenModel
-from datetime import date as date_aliased
 
 
 class GetWeatherInput(OpenModel):
@@ -32,7 +31,7 @@ class GetWeatherOutput(OpenModel):
 
 class GetForecastInputLocation(OpenModel):
     city: str
-    country: Annotated[str | None, Field(pattern="^[A-Z]{2}$")] = None
+    country: str | None = None
 
 
 class GetForecastInput(OpenModel):
@@ -42,11 +41,11 @@ class GetForecastInput(OpenModel):
 
 class GetForecastOutputLocation(OpenModel):
     city: str
-    country: Annotated[str | None, Field(pattern="^[A-Z]{2}$")] = None
+    country: str | None = None
 
 
 class GetForecastOutputDay(OpenModel):
-    date: date_aliased
+    date: str
     high: float
     low: float
     condition: Literal["sunny", "cloudy", "rain", "snow"]
