@@ -30,6 +30,8 @@ __all__ = [
     "dialect_of",
     "meta_errors",
     "meta_validator",
+    "python_regex_ok",
+    "regex_ok",
     "rs_meta_validator",
     "rs_valid",
 ]
@@ -67,6 +69,22 @@ def regex_ok(p: str, dialect: str = D2020) -> bool:
     try:
         cls({"pattern": p}, validate_formats=False, retriever=refuse_retrieval)
     except Exception:  # noqa: BLE001 (ValidationError; a lone surrogate is a ValueError)
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=1024)
+def python_regex_ok(p: str) -> bool:
+    """Whether Python's ``re`` compiles ``p``: the ``regex`` format of jsonschema, which the
+    official Python SDK's client checks every outputSchema with (OUTPUT_SCHEMA_PATTERN_PYTHON)."""
+    import re
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # "possible nested set": still valid
+            re.compile(p)
+    except (re.error, RecursionError, OverflowError, ValueError):
         return False
     return True
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from codegen.check.context import ToolCtx
-from codegen.check.dialects import D2020, dialect_of, meta_errors
+from codegen.check.dialects import D2020, dialect_of, meta_errors, python_regex_ok, regex_ok
 from codegen.check.registry import LINT, SPEC, E, I, W, checker, rule, since
 from mcpgen_runtime.schemawalk import COMBINATORS, Node, esc
 
@@ -76,6 +76,16 @@ rule(
     "variable's schema a valid 2020-12 one (checked against the official meta-schemas).",
     why=SPEC + " Validating clients fail on every call; `mcpgen server` cannot type a variable "
     "from an invalid schema.",
+)
+rule(
+    "OUTPUT_SCHEMA_PATTERN_PYTHON",
+    LINT,
+    W,
+    "Each regex of an outputSchema (`pattern`, `patternProperties` names) also compiles with "
+    "Python's `re`, not only with jsonschema-rs (what SCHEMA_VALID asks).",
+    why="The official Python SDK's client (mcp 2.3; mcpgen's typed clients run on it) checks each "
+    "outputSchema with jsonschema, whose `regex` format is Python's `re`, and refuses to call a "
+    "tool whose outputSchema has a pattern `re` cannot compile (`\\p{L}`, `\\cA`, `\\z`...).",
 )
 rule(
     "SCHEMA_REF_UNRESOLVED",
@@ -266,6 +276,28 @@ def check_dialect(ctx: ToolCtx) -> None:
                 ctx.emit("SCHEMA_VALID", base, f"{field}: further meta-schema errors omitted")
                 break
             ctx.emit("SCHEMA_VALID", base + ptr, f"{field} is not a valid {dialect} schema: {msg}")
+
+
+@checker("OUTPUT_SCHEMA_PATTERN_PYTHON")
+def check_output_patterns(ctx: ToolCtx) -> None:
+    for node in ctx.output_nodes:
+        found: list[tuple[str, object, bool]] = [
+            (node.pointer + "/pattern", node.schema.get("pattern"), False)
+        ]
+        names = node.schema.get("patternProperties")
+        if isinstance(names, dict):
+            found += [(f"{node.pointer}/patternProperties/{esc(k)}", k, True) for k in names]
+        for ptr, regex, is_name in found:
+            if isinstance(regex, str) and regex_ok(regex) and not python_regex_ok(regex):
+                ctx.emit(
+                    "OUTPUT_SCHEMA_PATTERN_PYTHON",
+                    "/outputSchema" + ptr,
+                    f"Python's re cannot compile {regex!r}: the official Python SDK's client "
+                    "refuses to call this tool (it checks the outputSchema with jsonschema); "
+                    "write a pattern both read (e.g. [A-Za-z] for \\p{L}), or check it in the "
+                    "handler",
+                    key=is_name,
+                )
 
 
 def _dedupe(errs: list[tuple[str, str]]) -> list[tuple[str, str]]:

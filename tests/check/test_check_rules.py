@@ -169,6 +169,28 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
         [(5, 16)],
     ),
     (
+        "OUTPUT_SCHEMA_PATTERN_PYTHON",
+        """
+        tools:
+          - name: a
+            inputSchema:
+              type: object
+              properties:
+                x: {type: string, pattern: '^\\p{L}+$'}
+            outputSchema:
+              type: object
+              properties:
+                x: {type: string, pattern: '^\\p{L}+$'}
+                y: {type: string, pattern: '^[a-z]+$'}
+                z:
+                  type: object
+                  patternProperties:
+                    '^\\p{Lu}': {type: string}
+                    '^[a-z]': {type: string}
+        """,
+        [(10, 36), (15, 13)],
+    ),
+    (
         "SCHEMA_VALID",
         """
         tools:
