@@ -12,11 +12,12 @@ import re
 from typing import Any
 
 from codegen.check.context import ManifestCtx
-from codegen.check.dialects import D2020, meta_errors
+from codegen.check.dialects import D2020, meta_errors, python_regex_ok
 from codegen.check.registry import LINT, SPEC, E, I, W, checker, rule
 from codegen.manifest.model import SectionItem
 from mcpgen_runtime.jsonschema_facts import escape_token as esc
 from mcpgen_runtime.revisions import FIELDS
+from mcpgen_runtime.schemawalk import walk
 
 _OWN = {"text", "handler", "variables", "messages", "completions"}
 
@@ -186,11 +187,32 @@ def _variable_schema(ctx: ManifestCtx, pointer: str, spec: Any) -> None:
     if not isinstance(spec, dict) or not ctx.active("SCHEMA_VALID"):
         return  # not an object: MANIFEST_SCHEMA says so
     schema = {k: v for k, v in spec.items() if k != "completions"}  # mcpgen's own key
-    for n, (ptr, msg) in enumerate(meta_errors(schema, D2020)):
+    errors = meta_errors(schema, D2020)
+    for n, (ptr, msg) in enumerate(errors):
         if n == 3:
             ctx.emit("SCHEMA_VALID", pointer, "further meta-schema errors omitted")
             break
         ctx.emit("SCHEMA_VALID", pointer + ptr, f"variable schema is not valid 2020-12: {msg}")
+    if errors:
+        return
+    # Nothing but its model checks a variable (a tool's schema is checked by jsonschema-rs), and
+    # pydantic may compile its patterns with Python's re (datamodel-code-generator switches a
+    # model to it for a lookaround), so a variable's pattern must also be one `re` compiles.
+    for node in walk(schema):
+        names = node.schema.get("patternProperties")
+        found = [(node.pointer + "/pattern", node.schema.get("pattern"), False)]
+        if isinstance(names, dict):
+            found += [(f"{node.pointer}/patternProperties/{esc(k)}", k, True) for k in names]
+        for ptr, regex, is_name in found:
+            if isinstance(regex, str) and not python_regex_ok(regex):
+                ctx.emit(
+                    "SCHEMA_VALID",
+                    pointer + ptr,
+                    f"variable schema: Python's re cannot compile {regex!r}, and a variable is "
+                    "checked by its pydantic model alone, which may use re: write a pattern both "
+                    "jsonschema-rs and re read (e.g. [A-Za-z] for \\p{L})",
+                    key=is_name,
+                )
 
 
 @checker(

@@ -1107,3 +1107,24 @@ def test_template_variable_schemas_are_checked_like_tool_schemas() -> None:
     assert "'low' is not of type 'number'" in got[1][2]
     fine = text.replace("1e+308", "string").replace("minimum: low", "minimum: 1")
     assert [d for d in lint(fine) if d.rule_id == "SCHEMA_VALID"] == []
+
+
+def test_template_variable_patterns_must_also_compile_with_pythons_re() -> None:
+    """Tool schemas are checked by jsonschema-rs, so ``check`` accepts the patterns it compiles
+    (``\\p{L}``); a template variable is checked by its pydantic model alone, which
+    datamodel-code-generator switches to Python's ``re`` for a lookaround: such a pattern made
+    a server whose models did not import ("bad escape \\p"), so check refuses it there."""
+    text = """
+        tools: []
+        resourceTemplates:
+          - uriTemplate: "a://t/{id}/{n}"
+            name: t
+            variables:
+              id: {type: string, pattern: '^(?=\\p{Lu})\\p{L}+$'}
+              n: {type: object, patternProperties: {'\\p{L}': {}}}
+        """
+    got = [(d.line, d.col, d.message) for d in lint(text) if d.rule_id == "SCHEMA_VALID"]
+    assert [g[:2] for g in got] == [(6, 35), (7, 45)], got
+    assert "Python's re cannot compile" in got[0][2]
+    fine = text.replace("\\p{Lu}", "[A-Z]").replace("\\p{L}", "[A-Za-z]")
+    assert [d for d in lint(fine) if d.rule_id == "SCHEMA_VALID"] == []
