@@ -27,7 +27,7 @@ from typing import Any
 
 from codegen.errors import McpgenError
 from codegen.naming import is_safe_identifier, snake_identifier
-from codegen.typegen import generate_tool_models, type_aliases
+from codegen.typegen import generate_tool_models
 
 _BUILTIN = frozenset(dir(builtins))
 _RESERVED_PARAMS = frozenset({"self"})
@@ -76,7 +76,8 @@ class ToolModels:
 
     def __init__(self, tools: ToolSchemas) -> None:
         self.tools = tuple(tools)
-        self.source = generate_tool_models(list(self.tools))
+        self.run = generate_tool_models(list(self.tools))
+        self.source = self.run.source
         """The models module (unformatted; ``""`` for no tools)."""
 
     @cached_property
@@ -86,7 +87,7 @@ class ToolModels:
             return ModelsInfo({}, ())
         names = [f"{stem}Input" for stem, _i, _o in self.tools]
         schemas = {f"{stem}Input": inp for stem, inp, _o in self.tools}
-        return read_models(self.source, names, schemas)
+        return read_models(self.source, names, schemas, self.run.aliases)
 
 
 def tool_models(tools: ToolSchemas) -> ToolModels:
@@ -228,13 +229,16 @@ def _param(f: ast.AnnAssign, name: str, rewrite: _Rewrite, props: Mapping[str, A
 
 
 def read_models(
-    source: str, input_models: list[str], schemas: Mapping[str, Mapping[str, Any]]
+    source: str,
+    input_models: list[str],
+    schemas: Mapping[str, Mapping[str, Any]],
+    aliases: frozenset[str],
 ) -> ModelsInfo:
     """Parameters of each ``input_models`` class in ``source``; ``schemas`` maps a model name
     to its inputSchema (for parameter descriptions)."""
     classes, imported = _module_names(ast.parse(source))
     # constrained scalars are type aliases: referenced as ``_m.<Name>`` like classes
-    rewrite = _Rewrite(set(classes) | type_aliases(source), imported)
+    rewrite = _Rewrite(set(classes) | aliases, imported)
     methods: dict[str, MethodParams] = {}
     for model in input_models:
         cls = classes.get(model)

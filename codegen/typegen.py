@@ -1,17 +1,22 @@
 """The only module that imports datamodel-code-generator (pinned exactly in pyproject.toml).
 
-Everything here runs in-process, with a fixed set of options, and returns source text. Importing
-this module is cheap; the generator itself is imported on the first call. ``generate_models``
-output is formatted by callers (``codegen.format``: black for the protocol package, ruff for
+Everything here runs in-process, with a fixed set of options. ``generate_models`` returns source
+text; ``generate_tool_models`` returns a ``ModelsRun``: the text and each model's facts (kind,
+fields, types) from the generator's own ``emit_model_metadata`` file, so nothing reads the text
+back. Importing this module is cheap; the generator itself is imported on the first call. The
+text is formatted by callers (``codegen.format``: black for the protocol package, ruff for
 generated server packages).
 """
 
 from __future__ import annotations
 
-import re
+import json
+import tempfile
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
 
 from codegen.errors import McpgenError
 from mcpgen_runtime.schemawalk import get_pointer
@@ -98,23 +103,65 @@ TOOL_MODEL_OPTIONS: dict[str, Any] = {
     ],
     "formatters": [],
 }
-RUNTIME_MODEL_BASE = "from mcpgen_runtime.models import OpenModel"
-"""Where generated server and client models get their base class."""
-_BASE_PLACEHOLDER = "mcpgen_tool_model_base_placeholder.OpenModel"
+RUNTIME_MODEL_BASE = "mcpgen_runtime.models.OpenModel"
+"""The base class of generated server and client models (datamodel-code-generator's
+``base_class``: it writes ``from mcpgen_runtime.models import OpenModel``)."""
+
+ModelKind = Literal["class", "root", "alias"]
+
+
+@dataclass(frozen=True)
+class FieldFacts:
+    """One field of a generated model, as datamodel-code-generator reports it."""
+
+    name: str
+    """The Python field name (``class_`` for ``class``)."""
+    alias: str
+    """The JSON property name."""
+    type: str
+    """The field's type hint without ``Annotated`` metadata (``list[XTag] | None``)."""
+    required: bool
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    class_name: str
+    kind: ModelKind
+    """``class`` (an ``OpenModel``), ``root`` (a ``RootModel`` wrapper) or ``alias`` (a
+    ``TypeAliasType``)."""
+    fields: tuple[FieldFacts, ...]
+    """A class's fields (none for a root or an alias)."""
+    type: str = ""
+    """A root's or an alias's type (``""`` for a class)."""
+
+
+@dataclass(frozen=True)
+class ModelsRun:
+    """What one run of the generator produced: the module text and each model's facts, from
+    its ``emit_model_metadata`` file (never read back from the text)."""
+
+    source: str
+    """The models module (unformatted; ``""`` for no tools)."""
+    models: Mapping[str, ModelFacts]
+    """Class name -> facts, in the module's order."""
+
+    @property
+    def aliases(self) -> frozenset[str]:
+        return frozenset(n for n, m in self.models.items() if m.kind == "alias")
+
+
+NO_MODELS = ModelsRun("", {})
 
 
 def generate_tool_models(
     tools: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]],
-    *,
-    base_import: str = RUNTIME_MODEL_BASE,
-) -> str:
+) -> ModelsRun:
     """Models for a list of ``(class_stem, inputSchema, outputSchema | None)`` in one run
-    (``""`` for no tools).
+    (``NO_MODELS`` for no tools).
 
     Each tool yields ``<stem>Input`` (and ``<stem>Output`` when it has an outputSchema);
-    ``$defs`` are hoisted as ``<stem>Input<Def>``. ``base_import`` is the import line that
-    provides ``OpenModel`` (default: the runtime's); it replaces the generator's absolute
-    import. Raises ``McpgenError`` when an expected class is missing.
+    ``$defs`` are hoisted as ``<stem>Input<Def>``. Raises ``McpgenError`` when an expected
+    class is missing.
     """
     doc: list[dict[str, Any]] = []
     for stem, input_schema, output_schema in tools:
@@ -123,22 +170,22 @@ def generate_tool_models(
             item["outputSchema"] = dict(output_schema)
         doc.append(item)
     if not doc:
-        return ""
+        return NO_MODELS
     # Constrained scalars as type aliases, not RootModel wrappers. A tool's own Input/Output
     # must stay a class (the runtime and clients validate with it), so a manifest where one
     # would become an alias (a root anyOf input, a non-object output) is generated with
     # wrappers, as before, in a second run of the same pinned generator.
     # A root that surely becomes an alias skips the first run (it would be thrown away).
     if any(_surely_alias(i) or _surely_alias(o) for _s, i, o in tools):
-        return _checked(tools, _wrapped(doc, base_import))
-    src = _tool_models_source(doc, base_import, use_type_alias=True)
-    aliases = type_aliases(src)
+        return _checked(tools, _wrapped(doc))
+    run = tool_models_run(doc, use_type_alias=True)
+    aliases = run.aliases
     if any(f"{stem}Input" in aliases or f"{stem}Output" in aliases for stem, _i, _o in tools):
-        src = _wrapped(doc, base_import)
-    return _checked(tools, src)
+        run = _wrapped(doc)
+    return _checked(tools, run)
 
 
-def _wrapped(doc: list[dict[str, Any]], base_import: str) -> str:
+def _wrapped(doc: list[dict[str, Any]]) -> ModelsRun:
     """The run with wrapper classes. A wrapper cannot take a plain default
     (``color: Color | None = "red"`` does not type-check), so a ``$ref`` to a non-object
     definition with a default is inlined first: ``color: Literal["red", "blue"] | None``.
@@ -147,7 +194,7 @@ def _wrapped(doc: list[dict[str, Any]], base_import: str) -> str:
         {k: (_inline_scalar_defaults(v, v) if k != "name" else v) for k, v in item.items()}
         for item in doc
     ]
-    return _tool_models_source(shaped, base_import, use_type_alias=False)
+    return tool_models_run(shaped, use_type_alias=False)
 
 
 def _inline_scalar_defaults(node: Any, root: Any) -> Any:
@@ -189,39 +236,52 @@ def _surely_alias(schema: Mapping[str, Any] | None) -> bool:
     return kind in _SCALARS
 
 
-def _checked(tools: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]], src: str) -> str:
+def _checked(
+    tools: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]], run: ModelsRun
+) -> ModelsRun:
     for stem, _inp, out in tools:
         for cls in [f"{stem}Input"] + ([f"{stem}Output"] if out is not None else []):
-            if f"\nclass {cls}(" not in "\n" + src:
+            model = run.models.get(cls)
+            if model is None or model.kind == "alias":
                 raise McpgenError(f"model generation did not produce class {cls}")
-    return src
+    return run
 
 
-def _tool_models_source(
-    doc: list[dict[str, Any]], base_import: str, *, use_type_alias: bool
-) -> str:
-    src = generate_models(
-        doc,
-        input_file_type="mcp-tools",
-        base_class=_BASE_PLACEHOLDER,
-        **{**TOOL_MODEL_OPTIONS, "use_type_alias": use_type_alias},
-    )
-    placeholder_line = "from mcpgen_tool_model_base_placeholder import OpenModel\n"
-    # once, or not at all when no model derives from it (every root a map or a scalar wrapper)
-    if src.count(placeholder_line) > 1:
-        raise McpgenError("model generation: unexpected base-class import layout")
-    src = src.replace(placeholder_line, base_import.rstrip("\n") + "\n")
-    # Drop the generator's own banner: callers add the mcpgen header.
-    lines = src.splitlines(keepends=True)
-    while lines and (lines[0].startswith("#") or not lines[0].strip()):
-        lines.pop(0)
-    return "".join(lines)
+# The generator's banner (it has no option to leave it out: an empty ``custom_file_header``
+# counts as none, and a custom header moves ``from __future__`` into it, a line apart from
+# the other imports). Callers add the mcpgen header.
+_BANNER = "# generated by datamodel-codegen:\n#   filename:  <dict>\n\n"
 
 
-_ALIAS_LINE = re.compile(r"^(\w+) = TypeAliasType\(", re.M)
+def tool_models_run(doc: list[dict[str, Any]], *, use_type_alias: bool) -> ModelsRun:
+    """One generator run over an ``mcp-tools`` document: its module and its models' facts."""
+    with tempfile.TemporaryDirectory(prefix="mcpgen-models-") as tmp:
+        meta_path = Path(tmp) / "models.json"
+        src = generate_models(
+            doc,
+            input_file_type="mcp-tools",
+            base_class=RUNTIME_MODEL_BASE,
+            emit_model_metadata=meta_path,
+            **{**TOOL_MODEL_OPTIONS, "use_type_alias": use_type_alias},
+        )
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    if not src.startswith(_BANNER):
+        raise McpgenError("model generation: unexpected module header")
+    models = {m["class_name"]: _model_facts(m) for m in meta["models"]}
+    return ModelsRun(src[len(_BANNER) :], models)
 
 
-def type_aliases(models_source: str) -> frozenset[str]:
-    """Names that generated models define as type aliases (``X = TypeAliasType(...)``), not
-    classes."""
-    return frozenset(_ALIAS_LINE.findall(models_source))
+def _model_facts(meta: Mapping[str, Any]) -> ModelFacts:
+    """Facts of one ``emit_model_metadata`` entry. The entry does not say what the model is;
+    datamodel-code-generator names the one field of a ``RootModel`` ``root`` (no original
+    name) and that of a type alias ``""``: that is how the kind is told."""
+    fields = [
+        FieldFacts(f["name"], f["alias"], f["type"], bool(f["required"])) for f in meta["fields"]
+    ]
+    name = meta["class_name"]
+    if len(fields) == 1 and fields[0].name == "" and fields[0].alias == "":
+        return ModelFacts(name, "alias", (), fields[0].type)
+    only = meta["fields"][0] if len(fields) == 1 else None
+    if only is not None and only["name"] == "root" and only["original_name"] is None:
+        return ModelFacts(name, "root", (), fields[0].type)
+    return ModelFacts(name, "class", tuple(fields))

@@ -56,7 +56,7 @@ def test_tool_model_spec_views_both_schemas() -> None:
 
 
 def test_the_models_of_the_view_take_what_the_schema_takes() -> None:
-    source = generate_tool_models([tool_model_spec("T", SCHEMA, None)])
+    source = generate_tool_models([tool_model_spec("T", SCHEMA, None)]).source
     namespace: dict[str, Any] = {}
     exec(compile(source, "models.py", "exec"), namespace)  # noqa: S102 (generated here)
     model = namespace["TInput"]

@@ -235,7 +235,7 @@ def test_models_of_random_schemas_are_black_clean(seed: int) -> None:
     for i in range(3):
         output = _object(rng, 0) if rng.random() < 0.5 else None
         tools.append((f"T{i}" + _name(rng).title().replace("_", ""), _object(rng, 0), output))
-    raw = generate_tool_models(tools)
+    raw = generate_tool_models(tools).source
     source = format_tree({"models.py": raw})["models.py"]
     formatted = reformat(source)
     assert formatted == source, "\n".join(

@@ -30,8 +30,7 @@ NOT_PREDICTED = [
 
 def _alias_run(output: dict[str, Any]) -> bool:
     doc = [{"name": "T", "inputSchema": {"type": "object"}, "outputSchema": output}]
-    src = typegen._tool_models_source(doc, typegen.RUNTIME_MODEL_BASE, use_type_alias=True)
-    return "TOutput" in typegen.type_aliases(src)
+    return "TOutput" in typegen.tool_models_run(doc, use_type_alias=True).aliases
 
 
 @pytest.mark.parametrize("schema", ALIAS, ids=lambda s: str(s)[:40])
@@ -55,6 +54,9 @@ def test_the_skip_gives_the_same_source() -> None:
         ),
     ]
     doc = [{"name": s, "inputSchema": i, **({"outputSchema": o} if o else {})} for s, i, o in tools]
-    two_runs = typegen._tool_models_source(doc, typegen.RUNTIME_MODEL_BASE, use_type_alias=False)
+    two_runs = typegen.tool_models_run(doc, use_type_alias=False)
     assert typegen.generate_tool_models(tools) == two_runs
-    assert "class StatsOutput(RootModel[dict[str, int]])" in two_runs
+    assert "class StatsOutput(RootModel[dict[str, int]])" in two_runs.source
+    assert two_runs.models["StatsOutput"].kind == "root"
+    assert two_runs.models["StatsOutput"].type == "dict[str, int]"
+    assert two_runs.models["PaintInput"].kind == "class"
