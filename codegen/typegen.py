@@ -10,6 +10,7 @@ generated server packages).
 
 from __future__ import annotations
 
+import functools
 import json
 import tempfile
 import warnings
@@ -285,3 +286,29 @@ def _model_facts(meta: Mapping[str, Any]) -> ModelFacts:
     if only is not None and only["name"] == "root" and only["original_name"] is None:
         return ModelFacts(name, "root", (), fields[0].type)
     return ModelFacts(name, "class", tuple(fields))
+
+
+def type_import(name: str) -> str:
+    """The import line that brings ``name`` into generated models, from the generator's own
+    table of what it imports (``Literal``, ``AwareDatetime``; ``date_aliased`` where a field
+    named ``date`` hides the type). The run's metadata lists no imports."""
+    table = _import_table()
+    base = name.removesuffix("_aliased")
+    if name in table:
+        return table[name]
+    if base != name and base in table:
+        return f"{table[base]} as {name}"
+    raise McpgenError(f"model generation: unexpected name {name!r} in a field type")
+
+
+@functools.cache
+def _import_table() -> dict[str, str]:
+    from datamodel_code_generator import imports
+    from datamodel_code_generator.model.pydantic_v2 import imports as v2_imports
+
+    table: dict[str, str] = {}
+    for module in (imports, v2_imports):
+        for value in vars(module).values():
+            if isinstance(value, imports.Import) and value.from_ and not value.alias:
+                table.setdefault(value.import_, f"from {value.from_} import {value.import_}")
+    return table

@@ -4,7 +4,6 @@ atomic ``_generated/``, the package's ``__init__.py`` created once)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,16 +31,12 @@ SPEC = PackageSpec(
     kind="client",
     templates=layout.TEMPLATES,
     user_files=layout.USER_FILES,
-    # the client parameters are read from the models with ast.unparse, whose output may
-    # change between Python versions
-    extra_parts=("python {}.{}".format(*sys.version_info[:2]),),
 )
 
 CLI_SPEC = PackageSpec(
     kind="cli",
     templates=layout.CLI_TEMPLATES,
     user_files=layout.CLI_USER_FILES,
-    extra_parts=SPEC.extra_parts,
 )
 
 RenderedClient = Rendered
