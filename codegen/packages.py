@@ -41,11 +41,8 @@ if TYPE_CHECKING:
 
 OWNED_DIR = "_generated"
 
-Reader = Callable[[str], "str | None"]
-"""Reads a file of ``_generated/`` (relative path) -> its text, or None."""
-
-Notes = Callable[[Path, Reader, "Mapping[str, Any]"], list[str]]
-"""``(package dir, read _generated file, generator facts) -> warnings about the user's files``."""
+Notes = Callable[[Path, "Mapping[str, Any]"], list[str]]
+"""``(package dir, generator facts) -> warnings about the user's files``."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +54,8 @@ class Generated:
     """``serverInfo.name`` of the manifest (shown to the user after generation)."""
     facts: Mapping[str, Any] = field(default_factory=dict)
     """What the generator decided that later runs report on (from the IR: each tool's method
-    and model names), kept as data in ``_generated/.mcpgen.json``, never read back from code."""
+    and model names, the names each ``_generated`` module defines), kept as data in
+    ``_generated/.mcpgen.json``, never read back from code."""
 
 
 Generate = Callable[["Manifest", str, str], Generated]
@@ -229,29 +227,9 @@ def render(
     )
 
 
-def _text_of(files: Mapping[str, str | bytes]) -> Reader:
-    """Reads the source files of an in-memory ``_generated/`` (package data reads as None)."""
-
-    def read(rel: str) -> str | None:
-        content = files.get(rel)
-        return content if isinstance(content, str) else None
-
-    return read
-
-
 def _source(content: str | bytes) -> str:
     assert isinstance(content, str)  # user files are always source text
     return content
-
-
-def disk_reader(owned: Path) -> Reader:
-    def read(rel: str) -> str | None:
-        try:
-            return (owned / rel).read_text(encoding="utf-8")
-        except OSError:
-            return None
-
-    return read
 
 
 def build(
@@ -265,7 +243,7 @@ def build(
     warnings: Notes | None = None,
 ) -> Outcome:
     """Generate (or with ``check``, compare) ``out_dir/package``. Raises ``McpgenError`` on bad
-    input, leaving the tree as it was. ``warnings(pkg_dir, read_generated, facts)``: notes about the
+    input, leaving the tree as it was. ``warnings(pkg_dir, facts)``: notes about the
     user's files, after writing (or on a no-op run)."""
     problem = package_name_problem(package)
     if problem is not None:
@@ -286,9 +264,7 @@ def build(
         outcome.up_to_date = True
         if not check and warnings is not None:
             facts = (marker or {}).get("facts")
-            outcome.warnings = warnings(
-                pkg_dir, disk_reader(owned), facts if isinstance(facts, dict) else {}
-            )
+            outcome.warnings = warnings(pkg_dir, facts if isinstance(facts, dict) else {})
         return outcome
 
     loaded, outcome.findings = checked_manifest(manifest)
@@ -311,5 +287,5 @@ def build(
     outcome.name = rendered.name
     outcome.created = result.created_user_files
     if warnings is not None:
-        outcome.warnings = warnings(pkg_dir, _text_of(rendered.owned), rendered.facts)
+        outcome.warnings = warnings(pkg_dir, rendered.facts)
     return outcome

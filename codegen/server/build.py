@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codegen import packages
-from codegen.packages import Generated, Outcome, PackageSpec, Reader, Rendered
+from codegen.packages import Generated, Outcome, PackageSpec, Rendered
 from codegen.server import layout
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def _generate(loaded: Manifest, package: str, manifest_name: str) -> Generated:
         owned=files.owned,
         user=files.user,
         name=ir.server_name,
-        facts={"tools": tools, "surface": surface},
+        facts={"tools": tools, "surface": surface, "modules": files.names},
     )
 
 
@@ -82,40 +82,34 @@ def build_server_package(manifest: Path, out_dir: Path, package: str, *, check: 
         package,
         check=check,
         generate=_generate,
-        warnings=lambda pkg_dir, read, facts: user_file_warnings(pkg_dir, package, read, facts),
+        warnings=lambda pkg_dir, facts: user_file_warnings(pkg_dir, package, facts),
     )
 
 
 def user_file_warnings(
-    pkg_dir: Path, package: str, generated: Reader, facts: Mapping[str, Any] | None = None
+    pkg_dir: Path, package: str, facts: Mapping[str, Any] | None = None
 ) -> list[str]:
     """Warnings about the user's files: tools without a method in ``handlers.py`` (with a
     ready stub), methods whose tool is gone, and imports of ``_generated`` modules or names
-    that no longer exist (with the import to use instead). ``generated(rel) -> text | None``
-    reads ``_generated``; ``facts``: the generator's record of each tool's method and models."""
+    that no longer exist (with the import to use instead). ``facts``: the generator's record of
+    each tool's method and models and of the names each ``_generated`` module defines."""
     from codegen.server.handlers_report import (
         broken_imports,
         handlers_report,
         method_stub,
         surface_stub,
-        top_level_names,
     )
 
     warnings: list[str] = []
-    cache: dict[str, set[str] | None] = {}
+    recorded = (facts or {}).get("modules")
+    modules = recorded if isinstance(recorded, dict) else {}
 
     def names_of(sub: str) -> set[str] | None:
-        if sub not in cache:
-            rel = "__init__.py" if not sub else sub.replace(".", "/") + ".py"
-            text = generated(rel)
-            try:
-                cache[sub] = top_level_names(text) if isinstance(text, str) else None
-            except SyntaxError:
-                cache[sub] = None
-        return cache[sub]
+        names = modules.get(sub)
+        return set(names) if isinstance(names, list) else None
 
     runtime_names = _runtime_public_names()
-    for rel in USER_FILES:
+    for rel in USER_FILES if modules else ():
         path = pkg_dir / rel
         try:
             source = path.read_text(encoding="utf-8")

@@ -27,6 +27,9 @@ class ServerFiles:
     """Paths relative to ``<package>/_generated`` (bytes: package data)."""
     user: dict[str, str]
     """Paths relative to ``<package>``."""
+    names: dict[str, list[str]]
+    """Each ``_generated`` module (``""``: the package, ``"models"``, ...) -> the names it
+    defines or exports (what user code may import from it), from the IR and the models run."""
 
 
 def generate_server(ir: ServerIR) -> ServerFiles:
@@ -42,4 +45,27 @@ def generate_server(ir: ServerIR) -> ServerFiles:
     for item in ir.surface.resources:  # package data: ``file:`` contents, byte for byte
         if item.data is not None and item.data_path is not None:
             owned[item.data_path] = item.data
-    return ServerFiles(owned=owned, user=user)
+    return ServerFiles(owned=owned, user=user, names=module_names(ir, list(models.run.models)))
+
+
+def module_names(ir: ServerIR, models: list[str]) -> dict[str, list[str]]:
+    """What each template of ``OWNED_TEMPLATES`` binds at module level (kept true by
+    tests/server/test_module_names.py, which reads the generated modules)."""
+    bases = [ir.base_class] + ([ir.legacy_base_alias] if ir.legacy_base_alias else [])
+    bindings = ["SERVER_INFO", "BINDINGS", "create_server"]
+    for name, items in (
+        ("RESOURCES", ir.surface.resources),
+        ("TEMPLATES", ir.surface.templates),
+        ("PROMPTS", ir.surface.prompts),
+    ):
+        if items:
+            bindings.append(name)
+    package = bases + ["RUNTIME_API", "ToolContext", "ToolError", "ToolResult"]
+    package += ["create_server", "load_handlers", "main", "run_cli"]
+    return {
+        "": sorted(package),
+        "base": sorted(bases),
+        "models": sorted(models),
+        "server": sorted(bindings),
+        "tools": ["TOOL_DEFINITIONS"],
+    }

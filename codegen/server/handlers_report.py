@@ -8,8 +8,6 @@ standard library.
 from __future__ import annotations
 
 import ast
-import keyword
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -107,37 +105,6 @@ class BrokenImport:
     """The import as written (one line)."""
     replacement: str
     """The import(s) to use instead, ``; ``-separated, or a hint when none is known."""
-
-
-_TOP_LEVEL = re.compile(
-    r"^(?:(?:async\s+)?def|class)\s+(\w+)|^(\w+)\s*[:=]|^from\s+\S+\s+import\s+\(?([\w, ]*)",
-    re.M,
-)
-
-
-def top_level_names(source: str) -> set[str]:
-    """Names a generated module binds at column 0 (classes, functions, assignments, imports).
-
-    A line scan, not ``ast``: generated modules are formatted (one statement per line, nothing
-    bound inside brackets at column 0), and models.py of a large manifest has thousands of
-    lines that ``ast`` would take a noticeable time to parse on every no-op run. Names imported
-    in a parenthesised ``from`` list are read from the following indented lines."""
-    names: set[str] = set()
-    for m in _TOP_LEVEL.finditer(source):
-        if m.group(1) or m.group(2):
-            name = m.group(1) or m.group(2)
-            if not keyword.iskeyword(name):
-                names.add(name)
-        elif m.group(3) is not None:
-            listed = m.group(3)
-            if not listed.strip():  # ``from x import (`` then one name per line
-                tail = source[m.end() :].split(")", 1)[0]
-                listed = tail
-            for item in listed.replace("\n", ",").split(","):
-                parts = item.split("#", 1)[0].split()
-                if parts:
-                    names.add(parts[-1])
-    return names
 
 
 def _home_of(name: str, moved_to: str | None, runtime_names: set[str]) -> str | None:
