@@ -1,0 +1,9 @@
+"""``python -m everything_cli``: call the "mcp-servers/everything" MCP server's tools from a shell.
+
+mcpgen created this file once and never overwrites it.
+"""
+
+from ._generated.cli import main
+
+if __name__ == "__main__":
+    main()
