@@ -21,11 +21,11 @@ FORMAT = "mcpgen.capabilities/v1"
 
 
 def capability_summary(manifest: Manifest) -> dict[str, Any]:
-    from codegen.surface import prepare_surface
-    from codegen.toolset import prepare_tools
+    from codegen.ir.surface import prepare_surface
+    from codegen.ir.tools import build_tools
 
-    prepared = prepare_tools(manifest, package="summary")
-    surface = prepare_surface(manifest, [p.names for p in prepared])
+    names = [t.names for t in build_tools(manifest, package="summary")]
+    surface = prepare_surface(manifest, names)
     s = manifest.server
     server: dict[str, Any] = {"name": s.name, "version": s.version}
     for key, value in (

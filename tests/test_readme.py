@@ -170,6 +170,7 @@ def test_development_tree_names_real_modules() -> None:
         "runtime/mcpgen_runtime/client/": runtime / "client",
         "codegen/server/": REPO / "codegen" / "server",
         "codegen/client/": REPO / "codegen" / "client",
+        "codegen/ir/": REPO / "codegen" / "ir",
     }
     for entry, where in checked.items():
         names = _names(entries[entry])
@@ -181,5 +182,5 @@ def test_development_tree_names_real_modules() -> None:
     bare = next(line for line in tree.splitlines() if line.startswith("  naming, "))
     for name in _names(bare):
         assert (REPO / "codegen" / f"{name}.py").is_file(), name
-    for module in ("packages.py", "toolset.py", "scaffold.py", "wheelhouse.py"):
+    for module in ("packages.py", "parameters.py", "scaffold.py", "wheelhouse.py"):
         assert f"codegen/{module}" in entries and (REPO / "codegen" / module).is_file()

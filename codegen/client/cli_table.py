@@ -118,7 +118,8 @@ def cli_commands(
     tools: Sequence[Any],
     methods: Mapping[str, MethodParams],
 ) -> tuple[CliCommand, ...]:
-    """The table: ``tools`` are ``ClientToolIR`` (name, method, input model, schema, help)."""
+    """The table: ``tools`` are ``codegen.ir.tools.ToolIR`` (name, method, input model, schema,
+    help)."""
     out: list[CliCommand] = []
     for name, tool in zip(names, tools, strict=True):
         method = methods.get(tool.input_model)

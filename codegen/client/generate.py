@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.client.ir import ClientIR, ClientToolIR
+from codegen.client.ir import ClientIR
 from codegen.client.layout import (
     CLI_OWNED_TEMPLATES,
     CLI_USER_TEMPLATES,
     OWNED_TEMPLATES,
     USER_TEMPLATES,
 )
+from codegen.ir.tools import ToolIR
 from codegen.parameters import ModelsInfo, tool_models
 from codegen.render import header_line, render
 
@@ -50,7 +51,7 @@ def generate_client(ir: ClientIR) -> ClientFiles:
     return ClientFiles(owned=owned, user=user)
 
 
-def _doc(tool: ClientToolIR, info: ModelsInfo) -> str:
+def _doc(tool: ToolIR, info: ModelsInfo) -> str:
     """The method's docstring text (escaped by the template's ``docstring`` filter)."""
     parts: list[str] = []
     if tool.title:

@@ -1,23 +1,24 @@
 """The generator's view of a manifest for a typed client package. Pure.
 
-Like ``codegen.server.ir``: manifest strings never become code here; names come from
+The tools and the surface are the shared IR's (``codegen.ir``); this adds what only a client
+package has (its class, the namespace methods, the CLI's subcommands). Like
+``codegen.server.ir``: manifest strings never become code here; names come from
 ``codegen.naming``; templates emit strings through ``pyrepr``/``docstring``. The keyword
-parameters of each method are derived later (``codegen.parameters``) from the generated
-input models, so they are exactly the models' fields.
+parameters of each method are derived later (``codegen.parameters``) from the models run's
+facts, so they are exactly the models' fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from codegen import __version__
+from codegen.ir.models import ModelSpec, model_specs
+from codegen.ir.surface import PreparedSurface, SurfaceItem, prepare_surface
+from codegen.ir.tools import ToolIR, build_tools, canonical_json
 from codegen.manifest.model import Manifest
-from codegen.modelview import tool_model_spec
 from codegen.naming import class_name_from, snake_identifier
-from codegen.surface import PreparedSurface, SurfaceItem, prepare_surface
-from codegen.toolset import canonical_json, prepare_tools
 from mcpgen_runtime import API_VERSION
 
 # Public attributes of mcpgen_runtime.ToolClient: a tool method must not shadow them
@@ -41,30 +42,12 @@ RESERVED_METHODS: frozenset[str] = frozenset(
 
 
 @dataclass(frozen=True)
-class ClientToolIR:
-    index: int
-    name: str
-    method_name: str
-    class_stem: str
-    input_model: str
-    output_model: str | None
-    raw_json: str
-    input_schema: Mapping[str, Any]
-    output_schema: Mapping[str, Any] | None
-    output_dialect: str | None
-    title: str | None
-    description: str | None
-    scopes: tuple[str, ...] = ()
-    """The OAuth scopes the server needs for this tool (``x-mcpgen.scopes``)."""
-
-
-@dataclass(frozen=True)
 class ClientIR:
     package: str
     client_class: str
     server_name: str
     server_title: str | None
-    tools: tuple[ClientToolIR, ...]
+    tools: tuple[ToolIR, ...]
     manifest_name: str
     runtime_api: tuple[int, int]
     generator: str
@@ -80,15 +63,9 @@ class ClientIR:
         return (self.namespace_methods or {})[(item.kind, item.index)]
 
     @property
-    def model_specs(self) -> list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]]:
-        """Each tool's models, then each template's variables and each prompt's arguments."""
-        specs: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]] = [
-            tool_model_spec(t.class_stem, t.input_schema, t.output_schema) for t in self.tools
-        ]
-        for item in self.surface.all:
-            if item.model_stem and item.model_schema is not None:
-                specs.append((item.model_stem, item.model_schema, None))
-        return specs
+    def model_specs(self) -> list[ModelSpec]:
+        """Every model of the package (``codegen.ir.models.model_specs``)."""
+        return model_specs(self.tools, self.surface)
 
 
 _NAMESPACE_RESERVED = {"resources": {"read", "complete"}, "prompts": {"get", "complete"}}
@@ -122,27 +99,9 @@ def build_client_ir(
         from codegen.client.cli_table import command_names
 
         cli_names = command_names(manifest)
-    prepared = prepare_tools(manifest, package=package, reserved=RESERVED_METHODS)
-    tools = [
-        ClientToolIR(
-            index=p.index,
-            name=p.tool.name,
-            method_name=p.names.method_name,
-            class_stem=p.names.class_stem,
-            input_model=p.names.input_model,
-            output_model=p.names.output_model if p.tool.output_schema is not None else None,
-            raw_json=p.raw_json,
-            input_schema=p.tool.input_schema,
-            output_schema=p.tool.output_schema,
-            output_dialect=p.output_dialect,
-            title=p.tool.title,
-            description=p.tool.description,
-            scopes=p.tool.scopes,
-        )
-        for p in prepared
-    ]
+    tools = build_tools(manifest, package=package, reserved=RESERVED_METHODS)
     surface = prepare_surface(
-        manifest, [p.names for p in prepared], every_prompt=True, reserved=RESERVED_METHODS
+        manifest, [t.names for t in tools], every_prompt=True, reserved=RESERVED_METHODS
     )
     server = manifest.server
     client_class = class_name_from(server.name, suffix="Client", fallback="Server")
@@ -151,7 +110,7 @@ def build_client_ir(
         client_class=client_class,
         server_name=server.name,
         server_title=server.title,
-        tools=tuple(tools),
+        tools=tools,
         manifest_name=manifest_name,
         runtime_api=API_VERSION,
         generator=f"mcpgen {__version__}",

@@ -1,4 +1,5 @@
-"""The generator's view of a manifest: everything the server templates render, and nothing else.
+"""The generator's view of a manifest for a server package: the shared tools and surface
+(``codegen.ir``) and what only a server has. Everything the server templates render.
 
 ``build_server_ir(manifest, package=...)`` is pure. Manifest strings never become code here;
 they stay data (``raw_json`` is the tool's exact JSON text; names go through
@@ -12,43 +13,16 @@ existing templates and handlers keep working.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from codegen import __version__
+from codegen.ir.models import ModelSpec, model_specs
+from codegen.ir.surface import PreparedSurface, prepare_surface
+from codegen.ir.tools import ToolIR, build_tools, canonical_json
 from codegen.manifest.model import Manifest
-from codegen.modelview import tool_model_spec
 from codegen.naming import class_name_from
-from codegen.surface import PreparedSurface, prepare_surface
-from codegen.toolset import canonical_json, prepare_tools
 from mcpgen_runtime import API_VERSION
-
-
-@dataclass(frozen=True)
-class ToolIR:
-    """One tool as the templates see it."""
-
-    index: int
-    name: str
-    method_name: str
-    class_stem: str
-    input_model: str
-    output_model: str | None
-    has_output: bool
-    raw_json: str
-    """The complete wire ``Tool`` object as compact JSON, key order as in the manifest."""
-    input_schema: Mapping[str, Any]
-    """The parsed inputSchema (what the typed models are generated from)."""
-    output_schema: Mapping[str, Any] | None
-    input_dialect: str
-    output_dialect: str | None
-    title: str | None
-    description: str | None
-    pointer: str
-    forwarded: str | None = None
-    """``GET /items`` when the runtime forwards the tool to the HTTP API (``x-mcpgen.http``
-    and ``server.http``): handlers.py gets no stub for it."""
 
 
 @dataclass(frozen=True)
@@ -83,11 +57,11 @@ class ServerIR:
     cache_ttl_ms: int = 0
     cache_scope: str = "private"
     auth_json: str | None = None
+    """``server.auth`` as compact JSON (the runtime resolves it with the operator's options)."""
     toolsets_json: str | None = None
+    """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
     http_json: str | None = None
     """``server.http`` (canonical JSON): the API forwarded calls go to."""
-    """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
-    """``server.auth`` as compact JSON (the runtime resolves it with the operator's options)."""
     surface: PreparedSurface = PreparedSurface((), (), ())
     """The manifest's resources, resource templates and prompts."""
 
@@ -102,16 +76,9 @@ class ServerIR:
         return [item for item in self.surface.all if item.complete_method is not None]
 
     @property
-    def model_specs(self) -> list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]]:
-        """``(stem, input schema, output schema)`` of every model of the package: each tool's,
-        then each template's variables and each handler prompt's arguments."""
-        specs: list[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]] = [
-            tool_model_spec(t.class_stem, t.input_schema, t.output_schema) for t in self.tools
-        ]
-        for item in self.surface.all:
-            if item.model_stem and item.model_schema is not None:
-                specs.append((item.model_stem, item.model_schema, None))
-        return specs
+    def model_specs(self) -> list[ModelSpec]:
+        """Every model of the package (``codegen.ir.models.model_specs``)."""
+        return model_specs(self.tools, self.surface)
 
     @property
     def handler_model_imports(self) -> list[str]:
@@ -137,37 +104,8 @@ def _legacy_alias(server_name: str) -> str | None:
     return None if alias == BASE_CLASS else alias
 
 
-def _forwarded(raw: Mapping[str, Any], api: Mapping[str, Any] | None) -> str | None:
-    ext = raw.get("x-mcpgen")
-    http = ext.get("http") if isinstance(ext, Mapping) else None
-    if api is None or not isinstance(http, Mapping):
-        return None
-    return f"{http.get('method')} {http.get('path')}"
-
-
 def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ServerIR:
-    prepared = prepare_tools(manifest, package=package)
-    tools = [
-        ToolIR(
-            index=p.index,
-            name=p.tool.name,
-            method_name=p.names.method_name,
-            class_stem=p.names.class_stem,
-            input_model=p.names.input_model,
-            output_model=p.names.output_model if p.tool.output_schema is not None else None,
-            has_output=p.tool.output_schema is not None,
-            raw_json=p.raw_json,
-            input_schema=p.tool.input_schema,
-            output_schema=p.tool.output_schema,
-            input_dialect=p.input_dialect,
-            output_dialect=p.output_dialect,
-            forwarded=_forwarded(p.tool.raw, manifest.server.http),
-            title=p.tool.title,
-            description=p.tool.description,
-            pointer=p.tool.pointer,
-        )
-        for p in prepared
-    ]
+    tools = build_tools(manifest, package=package)
     server = manifest.server
     return ServerIR(
         package=package,
@@ -179,7 +117,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         website_url=server.website_url,
         base_class=BASE_CLASS,
         legacy_base_alias=_legacy_alias(server.name),
-        tools=tuple(tools),
+        tools=tools,
         manifest_name=manifest_name,
         revisions=manifest.revisions,
         runtime_api=API_VERSION,
@@ -191,5 +129,5 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         auth_json=canonical_json(server.auth) if server.auth else None,
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         http_json=canonical_json(server.http) if server.http else None,
-        surface=prepare_surface(manifest, [p.names for p in prepared]),
+        surface=prepare_surface(manifest, [t.names for t in tools]),
     )

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.errors import McpgenError
+from codegen.ir.tools import canonical_json
 from codegen.manifest.model import Manifest, SectionItem
 from codegen.naming import ToolNames, assign_tool_names, snake_identifier
-from codegen.toolset import canonical_json
 
 __all__ = ["PreparedSurface", "SurfaceItem", "prepare_surface"]
 

@@ -1,8 +1,10 @@
-"""The tools of a manifest as every generated package (server, client) needs them. Pure.
+"""The tools of a manifest as every generated package (server, client, CLI) and
+``mcpgen export summary`` see them. Pure.
 
-``prepare_tools`` checks the package name and that tool names are unique, assigns the Python
+``build_tools`` checks the package name and that tool names are unique, assigns the Python
 names (``codegen.naming``), serialises each tool's exact JSON and decides the dialect of its
-schemas; ``codegen.server.ir`` and ``codegen.client.ir`` build their IR from the result.
+schemas. ``ToolIR`` holds each fact once; the package IRs (``codegen.server.ir``,
+``codegen.client.ir``) hold these records, not copies of their fields.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.errors import McpgenError
-from codegen.manifest.model import Manifest, ToolDef
+from codegen.manifest.model import Manifest
 from codegen.naming import ToolNames, assign_tool_names, package_name_problem
 from mcpgen_runtime.jsonschema_facts import GENERATED_DIALECTS, dialect_of
 
@@ -37,19 +39,63 @@ def canonical_json(value: Any) -> str:
 
 
 @dataclass(frozen=True)
-class PreparedTool:
+class ToolIR:
+    """One tool as the templates see it."""
+
     index: int
-    tool: ToolDef
+    name: str
     names: ToolNames
+    """Its Python names (method, class stem, models)."""
     raw_json: str
     """The complete wire ``Tool`` object as compact JSON, key order as in the manifest."""
+    input_schema: Mapping[str, Any]
+    """The parsed inputSchema (what the typed models are generated from)."""
+    output_schema: Mapping[str, Any] | None
     input_dialect: str
     output_dialect: str | None
+    title: str | None
+    description: str | None
+    pointer: str
+    """Where the tool stands in the manifest (JSON Pointer)."""
+    scopes: tuple[str, ...]
+    """The OAuth scopes the server needs for this tool (``x-mcpgen.scopes``)."""
+    forwarded: str | None
+    """``GET /items`` when the runtime forwards the tool to the HTTP API (``x-mcpgen.http``
+    and ``server.http``): handlers.py gets no stub for it."""
+
+    @property
+    def method_name(self) -> str:
+        return self.names.method_name
+
+    @property
+    def class_stem(self) -> str:
+        return self.names.class_stem
+
+    @property
+    def input_model(self) -> str:
+        return self.names.input_model
+
+    @property
+    def has_output(self) -> bool:
+        return self.output_schema is not None
+
+    @property
+    def output_model(self) -> str | None:
+        """``<Stem>Output`` when the tool declares an outputSchema."""
+        return self.names.output_model if self.output_schema is not None else None
 
 
-def prepare_tools(
+def _forwarded(raw: Mapping[str, Any], api: Mapping[str, Any] | None) -> str | None:
+    ext = raw.get("x-mcpgen")
+    http = ext.get("http") if isinstance(ext, Mapping) else None
+    if api is None or not isinstance(http, Mapping):
+        return None
+    return f"{http.get('method')} {http.get('path')}"
+
+
+def build_tools(
     manifest: Manifest, *, package: str, reserved: Iterable[str] = ()
-) -> list[PreparedTool]:
+) -> tuple[ToolIR, ...]:
     """Every tool of ``manifest``, in order, ready for an IR; ``McpgenError`` (with the
     tool's position) for a bad package name, a duplicate tool name, a tool that is not
     JSON-serialisable or a schema dialect generated code cannot validate."""
@@ -68,7 +114,7 @@ def prepare_tools(
             )
         seen[tool.name] = tool.pointer or "/"
     names = assign_tool_names([t.name for t in manifest.tools], reserved=reserved)
-    out: list[PreparedTool] = []
+    out: list[ToolIR] = []
     for i, (tool, nm) in enumerate(zip(manifest.tools, names, strict=True)):
         where = f"tool {tool.name!r}"
         try:
@@ -80,17 +126,24 @@ def prepare_tools(
             ) from exc
         output = tool.output_schema
         out.append(
-            PreparedTool(
+            ToolIR(
                 index=i,
-                tool=tool,
+                name=tool.name,
                 names=nm,
                 raw_json=raw_json,
+                input_schema=tool.input_schema,
+                output_schema=output,
                 input_dialect=schema_dialect(tool.input_schema, where=f"{where} inputSchema"),
                 output_dialect=(
                     schema_dialect(output, where=f"{where} outputSchema")
                     if output is not None
                     else None
                 ),
+                title=tool.title,
+                description=tool.description,
+                pointer=tool.pointer,
+                scopes=tool.scopes,
+                forwarded=_forwarded(tool.raw, manifest.server.http),
             )
         )
-    return out
+    return tuple(out)
