@@ -4,21 +4,14 @@ A hit of the shared limit is the ``limits`` library's moving-window script
 (``RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW``, see
 https://limits.readthedocs.io/en/stable/strategies.html#moving-window), sent over redis-py's
 own ``Connection`` (``send_command`` / ``read_response``). The algorithm and the wire are the
-maintained libraries'; what this module leaves out are the layers between them, measured
-under callgrind on this machine (per hit, in an asyncio loop):
-
-==========================================================  ==============
-``MovingWindowRateLimiter.hit`` on redis-py, socket timeout  360,000 instr.
-the same without a socket timeout                            265,000
-redis-py ``Redis.evalsha``, no socket timeout                ~170,000
-``Connection.send_command`` + ``read_response``              ~110,000
-==========================================================  ==============
-
-redis-py arms an ``asyncio`` timeout around every read (~100,000 instructions in the client,
-~40,000 as ``asyncio.timeout``); a rate-limited call served from memory costs ~1.1 million in
-all. The lane's connections have no socket timeout; a watchdog task instead closes a
-connection whose command has waited ``timeout_s``, which fails that command
-(``ConnectionError``) as a timeout would, at the cost of a dict entry per command.
+maintained libraries'; what this module leaves out are the layers between them. Measured per
+hit under callgrind (``bench/bench_state.py --instructions``), each layer costs more than the
+one below it: ``MovingWindowRateLimiter.hit`` on redis-py with a socket timeout; the same
+without one; redis-py's ``Redis.evalsha``; ``Connection.send_command`` + ``read_response``.
+With a socket timeout, redis-py arms an ``asyncio`` timeout around every read. The lane's
+connections have none; a watchdog task instead closes a connection whose command has waited
+``timeout_s``, which fails that command (``ConnectionError``) as a timeout would, at the cost
+of a dict entry per command.
 """
 
 from __future__ import annotations

@@ -51,10 +51,10 @@ __all__ = ["RedisEventStore", "RedisState"]
 LOGGER = logging.getLogger("mcpgen.state")
 TIMEOUT_S = 2.0
 RESYNC_S = 10.0
+"""Each replica reloads the shared sets this often, whatever it heard."""
 PROBE_S = 1.0
 """In an outage, rate-limited calls are judged here at once; one of them tries Redis again
 this often."""
-"""Each replica reloads the shared sets this often, whatever it heard."""
 
 
 class _Outage:
