@@ -22,10 +22,17 @@ from mcp import Client
 
 from mcpgen_runtime.server import deadlines as deadlines_mod
 from mcpgen_runtime.server.deadlines import Deadlines
+from mcpgen_runtime.server.server_runtime import ServerRuntime, runtime_of
 
 needs_uncancel = pytest.mark.skipif(
     sys.version_info < (3, 11), reason="Task.uncancel (Python 3.11+); 3.10 uses cancel scopes"
 )
+
+
+def _rt(server: Any) -> ServerRuntime:
+    runtime = runtime_of(server)
+    assert runtime is not None
+    return runtime
 
 
 def _server(example: tuple[ModuleType, Any], handlers: Any, timeout: float) -> Any:
@@ -79,7 +86,7 @@ def test_over_the_limit_is_a_tool_error_and_the_server_goes_on(example: Any, mod
     anyio.run(main)
     assert seen["exc"] == "CancelledError"
     assert 0.15 < seen["elapsed"] < 5
-    dl = server.mcpgen_runtime._deadlines
+    dl = _rt(server).tools._deadlines
     if sys.version_info >= (3, 11):
         assert dl is not None and len(dl) == 0  # every finished call forgotten
 
@@ -211,7 +218,7 @@ def test_cancel_scope_fallback_where_the_task_cannot_be_watched(
             assert r.is_error and "time limit of 0.1 s" in _text(r)
 
     anyio.run(main)
-    assert server.mcpgen_runtime._deadlines is None  # never used
+    assert _rt(server).tools._deadlines is None  # never used
 
 
 # -- the watch itself, on a bare asyncio loop ------------------------------------------------
@@ -312,10 +319,10 @@ def test_start_up_options_pass_through_create_server_and_stay_with_their_server(
     plain = generated.create_server(mod.Handlers())
     key = bytes(range(32))
     keyed = generated.create_server(mod.Handlers(), request_state_key=key)
-    assert {t.timeout for t in timed.mcpgen_runtime.tools} == {0.2}
-    assert 0.2 not in {t.timeout for t in plain.mcpgen_runtime.tools}
+    assert {t.timeout for t in _rt(timed).tools.tools} == {0.2}
+    assert 0.2 not in {t.timeout for t in _rt(plain).tools.tools}
     from mcpgen_runtime import RequestStateKey
 
-    assert not keyed.mcpgen_runtime.state_key.generated
-    assert keyed.mcpgen_runtime.state_key._key == RequestStateKey(key)._key
-    assert plain.mcpgen_runtime.state_key._key != RequestStateKey(key)._key
+    assert not _rt(keyed).serving.state_key.generated
+    assert _rt(keyed).serving.state_key._key == RequestStateKey(key)._key
+    assert _rt(plain).serving.state_key._key != RequestStateKey(key)._key

@@ -23,7 +23,15 @@ if TYPE_CHECKING:
     from .state.base import Limiter
     from .validation import SchemaCheck
 
-__all__ = ["CompiledTool", "Invoke", "ServerInfo", "ToolBinding", "bind_handler"]
+__all__ = [
+    "CompiledTool",
+    "Invoke",
+    "ServerInfo",
+    "ToolBinding",
+    "bind_handler",
+    "input_check",
+    "output_check",
+]
 
 _COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
@@ -182,6 +190,19 @@ class CompiledTool:
         )
         result["_meta"] = {"io.mcpgen/retryAfterSeconds": retry}
         return result
+
+
+def input_check(tool: CompiledTool) -> SchemaCheck:
+    """The check of ``tool``'s arguments against its inputSchema (built on its first call)."""
+    # a slot read once built, not a method call: bench/bench_server.py --instructions
+    return (tool._checks or tool.checks())[0]
+
+
+def output_check(tool: CompiledTool) -> SchemaCheck | None:
+    """The check of ``tool``'s structured output (None without an outputSchema); only after
+    ``input_check``, which builds both."""
+    # a slot read, not a method call: bench/bench_server.py --instructions
+    return tool._checks[1]  # type: ignore[index]
 
 
 def bind_handler(handlers: object, binding: ToolBinding) -> Invoke:

@@ -2,7 +2,9 @@
 
 The generated ``server.py`` passes its binding table (one ``ToolBinding`` per tool) and its
 ``ServerInfo``; the limits merge here (defaults, manifest, tool, start-up options, see
-``limits``) and the runtime (``tools``) is registered on the SDK's hooks.
+``limits``), the runtime is assembled whole (``server_runtime.assemble``) and registered on
+the SDK's hooks; what mcpgen does to the SDK ``Server`` beyond its public API goes through
+``sdk_adapter``.
 """
 
 from __future__ import annotations
@@ -14,18 +16,18 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp.types as types
-from mcp.server.caching import CacheHint
+from mcp.server.caching import CacheableMethod, CacheHint
 from mcp.server.lowlevel import Server
 
-from .auth.scopes import ScopePolicy
 from .bindings import CompiledTool, ServerInfo, ToolBinding, bind_handler
-from .limits import DEFAULT_LIMITS
-from .sealed import RequestStateKey
-from .tools import ToolsRuntime
+from .limits import DEFAULT_LIMITS, Limits
+from .sdk_adapter import announce_tools_list_changed, attach_runtime, drop_sdk_tracing
+from .server_runtime import ServerRuntime, assemble
 
-if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _surface)
+if TYPE_CHECKING:
     from .prompts import PromptBinding
     from .resources import ResourceBinding, TemplateBinding
+    from .sealed import RequestStateKey
     from .state import State
 
 __all__ = ["INLINE_ENV", "build_server"]
@@ -80,9 +82,72 @@ def build_server(
     server_limits = DEFAULT_LIMITS.merged(
         json.loads(info.limits) if isinstance(info.limits, str) else info.limits
     )
+    kept, unserved, declared = _selected(bindings, info, toolsets, tools)
+    compiled = _compiled(handlers, kept, info, server_limits, limits, backend)
+    if inline_schema_refs or (
+        inline_schema_refs is None and os.environ.get(INLINE_ENV, "").lower() in _TRUE
+    ):
+        _serve_inlined(compiled)
+    runtime = assemble(
+        handlers,
+        compiled,
+        resources=resources,
+        templates=templates,
+        prompts=prompts,
+        page_size=page_size,
+        backend=backend,
+        state_key=request_state_key,
+        unserved_tools=unserved,
+        auth_manifest=json.loads(info.auth) if isinstance(info.auth, str) else info.auth,
+        package_tools=len(bindings),
+        toolsets=declared,
+    )
+    serving = runtime.serving
+    server = _sdk_server(runtime, info, list_ttl_ms)
+    if list_changed:
+        announce_tools_list_changed(server)
+    attach_runtime(server, runtime)
+    if not tracing_configured():
+        # the SDK's span per message costs every call even with no tracer to record it
+        drop_sdk_tracing(server)
+    server.middleware.append(runtime.tools.middleware())
+    if backend.shared:
+        from .shared import Replica
+
+        updated = serving.notices.updated if serving.resource_switches is not None else None
+        Replica(backend, serving.switches(), updated).install(server.middleware)
+    return server
+
+
+def _selected(
+    bindings: Sequence[ToolBinding],
+    info: ServerInfo,
+    toolsets: Sequence[str] | None,
+    tools: Sequence[str] | None,
+) -> tuple[list[tuple[ToolBinding, dict[str, Any]]], frozenset[str], dict[str, Any]]:
+    """(the bindings this process serves with their parsed definitions, the names of those it
+    leaves out, the manifest's toolsets)."""
+    from .toolsets import declared_toolsets, from_environment, select
+
+    parsed = [(b, json.loads(b.definition_json)) for b in bindings]
+    declared = declared_toolsets(info.toolsets)
+    keep = select([d for _, d in parsed], declared, *from_environment(toolsets, tools), what="--")
+    kept = [pair for pair, k in zip(parsed, keep, strict=True) if k]
+    left_out = frozenset(d["name"] for (_, d), k in zip(parsed, keep, strict=True) if not k)
+    return kept, left_out, declared
+
+
+def _compiled(
+    handlers: object,
+    kept: Sequence[tuple[ToolBinding, dict[str, Any]]],
+    info: ServerInfo,
+    server_limits: Limits,
+    limits: Mapping[str, Any] | None,
+    backend: State,
+) -> list[CompiledTool]:
+    """The tools this process serves, each with its handler (or forwarder) and limits."""
     compiled = []
     forwarder = None
-    kept, unserved, declared = _selected(bindings, info, toolsets, tools)
     for b, definition in kept:
         ext = definition.get("x-mcpgen")
         ext = ext if isinstance(ext, dict) else {}
@@ -109,28 +174,20 @@ def build_server(
                 else None,
             )
         )
-    if inline_schema_refs or (
-        inline_schema_refs is None and os.environ.get(INLINE_ENV, "").lower() in _TRUE
-    ):
-        _serve_inlined(compiled)
-    key = (
-        request_state_key
-        if isinstance(request_state_key, RequestStateKey)
-        else RequestStateKey(request_state_key)
-    )
-    runtime: ToolsRuntime[H] = ToolsRuntime(
-        tools=compiled, page_size=page_size, state_key=key, backend=backend
-    )
-    surface = _surface(runtime, handlers, resources, templates, prompts, page_size)
-    runtime.scopes = _scope_policy(runtime)
-    runtime.auth_manifest = json.loads(info.auth) if isinstance(info.auth, str) else info.auth
-    runtime.selection = (len(bindings), declared)
-    runtime.switches.unserved = unserved
+    return compiled
+
+
+def _sdk_server(runtime: ServerRuntime, info: ServerInfo, list_ttl_ms: int | None) -> Server[Any]:
+    """The SDK ``Server`` with ``runtime``'s handlers on its hooks."""
+    from mcp.server.subscriptions import ListenHandler
+
+    hooks, cacheable = _hooks(runtime)
     cache = CacheHint(
         ttl_ms=info.cache_ttl_ms if list_ttl_ms is None else list_ttl_ms,
         # lists that show each caller what its scopes allow are that caller's alone
-        scope="private" if runtime.scopes.any else info.cache_scope,  # type: ignore[arg-type]
+        scope="private" if runtime.serving.scopes.any else info.cache_scope,  # type: ignore[arg-type]
     )
+    tools = runtime.tools
     server: Server[Any] = Server(
         info.name,
         version=info.version,
@@ -138,65 +195,22 @@ def build_server(
         description=info.description,
         instructions=info.instructions,
         website_url=info.website_url,
-        cache_hints={m: cache for m in ("tools/list", *surface.pop("cacheable", ()))},
-        get_tool_input_schema=_declared_headers(runtime).get,
-        on_list_tools=runtime.list_tools,  # type: ignore[arg-type]
-        on_call_tool=runtime.call_tool,  # type: ignore[arg-type]
-        **surface,
+        cache_hints={m: cache for m in ("tools/list", *cacheable)},
+        get_tool_input_schema=_declared_headers(tools.tools).get,
+        on_list_tools=tools.list_tools,  # type: ignore[arg-type]
+        on_call_tool=tools.call_tool,  # type: ignore[arg-type]
+        **hooks,
     )
-    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, runtime.set_level)
-    from mcp.server.lowlevel.server import NotificationOptions
-    from mcp.server.subscriptions import ListenHandler
-
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, tools.set_level)
     server.add_request_handler(
-        "subscriptions/listen", types.SubscriptionsListenRequestParams, ListenHandler(runtime.bus)
+        "subscriptions/listen",
+        types.SubscriptionsListenRequestParams,
+        ListenHandler(runtime.serving.notices.bus),
     )
-    if list_changed:
-        plain = server.create_initialization_options
-
-        def _with_list_changed(
-            notification_options: NotificationOptions | None = None, *a: Any, **kw: Any
-        ) -> Any:
-            return plain(notification_options or NotificationOptions(tools_changed=True), *a, **kw)
-
-        server.create_initialization_options = _with_list_changed  # type: ignore[method-assign]
-    server.mcpgen_runtime = runtime  # type: ignore[attr-defined]
-    if not tracing_configured():
-        # the SDK's span per message costs every call even with no tracer to record it; the
-        # SDK documents dropping its middleware as the way to opt out
-        server.middleware[:] = [
-            m for m in server.middleware if type(m).__name__ != "OpenTelemetryMiddleware"
-        ]
-    server.middleware.append(runtime.restore_exact_schemas)
-    if backend.shared:
-        from .shared import Replica
-
-        res = runtime.resources
-        switches = [runtime.switches, *(x.switches for x in (res, runtime.prompts) if x)]
-        replica = Replica(backend, switches, res.updated_here if res is not None else None)
-        replica.install(server.middleware)
     return server
 
 
-def _selected(
-    bindings: Sequence[ToolBinding],
-    info: ServerInfo,
-    toolsets: Sequence[str] | None,
-    tools: Sequence[str] | None,
-) -> tuple[list[tuple[ToolBinding, dict[str, Any]]], frozenset[str], dict[str, Any]]:
-    """(the bindings this process serves with their parsed definitions, the names of those it
-    leaves out, the manifest's toolsets)."""
-    from .toolsets import declared_toolsets, from_environment, select
-
-    parsed = [(b, json.loads(b.definition_json)) for b in bindings]
-    declared = declared_toolsets(info.toolsets)
-    keep = select([d for _, d in parsed], declared, *from_environment(toolsets, tools), what="--")
-    kept = [pair for pair, k in zip(parsed, keep, strict=True) if k]
-    left_out = frozenset(d["name"] for (_, d), k in zip(parsed, keep, strict=True) if not k)
-    return kept, left_out, declared
-
-
-def _declared_headers(runtime: ToolsRuntime[Any]) -> dict[str, Any]:
+def _declared_headers(tools: Sequence[CompiledTool]) -> dict[str, Any]:
     """The input schemas the SDK checks ``Mcp-Param-*`` headers against (2026-07-28 HTTP): only
     those with an ``x-mcp-header`` in some subschema. For any other schema the SDK's check walks
     it twice and finds nothing to compare, on every ``tools/call``; answering None skips the
@@ -205,7 +219,7 @@ def _declared_headers(runtime: ToolsRuntime[Any]) -> dict[str, Any]:
 
     return {
         t.name: t.definition["inputSchema"]
-        for t in runtime.tools
+        for t in tools
         if any("x-mcp-header" in node.schema for node in walk(t.definition.get("inputSchema")))
     }
 
@@ -229,68 +243,31 @@ def tracing_configured() -> bool:
     return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
 
 
-def _scope_policy(runtime: ToolsRuntime[Any]) -> ScopePolicy:
-    resources: dict[str, Sequence[str]] = {}
-    templates: list[Any] = []
-    if runtime.resources is not None:
-        resources, templates = runtime.resources.scope_table()
-    prompts = runtime.prompts.prompts if runtime.prompts is not None else ()
-    return ScopePolicy(
-        tools={t.name: t.scopes for t in runtime.tools},
-        prompts={p.definition["name"]: p.binding.scopes for p in prompts},
-        resources=resources,
-        templates=templates,
-    )
-
-
-def _surface(
-    runtime: ToolsRuntime[Any],
-    handlers: object,
-    resources: Sequence[ResourceBinding],
-    templates: Sequence[TemplateBinding],
-    prompts: Sequence[PromptBinding],
-    page_size: int | None,
-) -> dict[str, Any]:
-    """The SDK hooks of the resources, prompts and completions a manifest declares (plus the
-    ``cacheable`` methods among them)."""
+def _hooks(runtime: ServerRuntime) -> tuple[dict[str, Any], list[CacheableMethod]]:
+    """The SDK hooks of the resources, prompts and completions a manifest declares, and the
+    cacheable methods among them."""
     hooks: dict[str, Any] = {}
-    cacheable: list[str] = []
-    resources_rt = prompts_rt = None
-    if resources or templates:
-        from .resources import ResourcesRuntime
-
-        resources_rt = ResourcesRuntime(resources, templates, handlers, page_size, runtime)
-        runtime.resources = resources_rt
+    cacheable: list[CacheableMethod] = []
+    res = runtime.resources
+    if res is not None:
         hooks.update(
-            on_list_resources=resources_rt.list_resources,
-            on_list_resource_templates=resources_rt.list_templates,
-            on_read_resource=resources_rt.read_resource,
-            on_subscribe_resource=resources_rt.subscribe,
-            on_unsubscribe_resource=resources_rt.unsubscribe,
+            on_list_resources=res.list_resources,
+            on_list_resource_templates=res.list_templates,
+            on_read_resource=res.read_resource,
+            on_subscribe_resource=res.subscribe,
+            on_unsubscribe_resource=res.unsubscribe,
         )
         # resources/read too: on 2026-07-28 ttlMs and cacheScope are required there, and the
         # SDK's result sieve silently drops `contents` from a result without them
         cacheable += ["resources/list", "resources/templates/list", "resources/read"]
-    if prompts:
-        from .prompts import PromptsRuntime
-
-        prompts_rt = PromptsRuntime(prompts, handlers, page_size, runtime)
-        runtime.prompts = prompts_rt
-        hooks.update(on_list_prompts=prompts_rt.list_prompts, on_get_prompt=prompts_rt.get_prompt)
-        cacheable.append("prompts/list")
-    if prompts or templates:
-        from .completions import Completions
-        from .prompts import PromptsRuntime
-        from .resources import ResourcesRuntime
-
-        completions = Completions(
-            prompts_rt or PromptsRuntime((), handlers, page_size, runtime),
-            resources_rt or ResourcesRuntime((), (), handlers, page_size, runtime),
-            handlers,
+    if runtime.prompts is not None:
+        hooks.update(
+            on_list_prompts=runtime.prompts.list_prompts, on_get_prompt=runtime.prompts.get_prompt
         )
-        hooks["on_completion"] = completions.complete
-    hooks["cacheable"] = cacheable
-    return hooks
+        cacheable.append("prompts/list")
+    if runtime.completions is not None:
+        hooks["on_completion"] = runtime.completions.complete
+    return hooks, cacheable
 
 
 def _serve_inlined(compiled: Sequence[CompiledTool]) -> None:

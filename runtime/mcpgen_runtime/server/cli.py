@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.lowlevel import Server
 
 from . import flags, toolsets
+from .server_runtime import ServerRuntime, runtime_of
 
 if TYPE_CHECKING:
     from .options import StartupOptions
@@ -23,6 +24,14 @@ __all__ = ["run_cli"]
 
 WORKER_ENV = "MCPGEN_WORKER_SPEC"
 """How ``--workers N`` tells each uvicorn worker process what to build (JSON)."""
+
+
+def _runtime(server: Server[Any]) -> ServerRuntime:
+    """The runtime of a server ``build_server`` made (what ``create_server`` returns)."""
+    runtime = runtime_of(server)
+    if runtime is None:
+        raise TypeError("the server was not made by mcpgen_runtime's build_server")
+    return runtime
 
 
 def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
@@ -40,7 +49,7 @@ def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
     if spec.get("resumable"):
         from .resume import ResumeFront
 
-        backend = server.mcpgen_runtime.backend  # type: ignore[attr-defined]
+        backend = _runtime(server).serving.backend
         store = kwargs["event_store"] = backend.event_store()
         kwargs["retry_interval"] = 1000
 
@@ -76,8 +85,8 @@ def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
             resource_server_url=base + spec["path"],  # type: ignore[arg-type,unused-ignore]
             validate_token_resource=False,
         )
-        runtime = getattr(server, "mcpgen_runtime", None)
-        scopes = sorted(runtime.scopes.declared) if runtime is not None else []
+        runtime = runtime_of(server)
+        scopes = sorted(runtime.serving.scopes.declared) if runtime is not None else []
         kwargs["token_verifier"] = StaticTokenVerifier(tokens, scopes)
     app = server.streamable_http_app(
         host=spec["host"],
@@ -93,7 +102,7 @@ def _oauth(server: Server[Any], spec: Mapping[str, Any]) -> Any:
     """The OAuth settings (manifest, environment, command line), or None."""
     from .auth.config import resolve
 
-    runtime = getattr(server, "mcpgen_runtime", None)
+    runtime = runtime_of(server)
     manifest = runtime.auth_manifest if runtime is not None else None
     host = f"[{spec['host']}]" if ":" in spec["host"] else spec["host"]
     return resolve(
@@ -158,8 +167,8 @@ def _settle() -> None:
     """Everything start-up built (the SDK's modules and models, the server; more with
     ``--state redis``: its client and ``limits``) lives as long as the process. ``gc.freeze``
     takes it out of the collector's full passes, which otherwise walk it again every few
-    hundred calls: +4% instructions per call on a replica with ``--state redis`` without it
-    (bench/bench_state.py ``--instructions``), nothing measurable with memory state."""
+    hundred calls: measured per call with ``bench/bench_state.py --instructions`` (a replica
+    with ``--state redis``; nothing measurable with memory state)."""
     import gc
 
     gc.freeze()
@@ -180,9 +189,10 @@ def start_line(server: Server[Any], opts: argparse.Namespace, oauth: Any = None)
     else:
         where = "stdio"
     what = f"{server.name} {server.version}" if server.version else server.name
-    runtime = getattr(server, "mcpgen_runtime", None)
-    if runtime is not None and len(runtime.tools) < runtime.selection[0]:
-        where += f", {len(runtime.tools)} of {runtime.selection[0]} tools (--list-toolsets)"
+    runtime = runtime_of(server)
+    if runtime is not None and len(runtime.tools.tools) < runtime.package_tools:
+        served, total = len(runtime.tools.tools), runtime.package_tools
+        where += f", {served} of {total} tools (--list-toolsets)"
     return (
         f"mcpgen: {what} serving MCP over {where} "
         f"(protocol revisions {REVISIONS[0]} to {REVISIONS[-1]})"
@@ -272,10 +282,10 @@ def run_cli(
         server = create(handlers, page_size=opts.page_size, **_startup(spec))
     except toolsets.SelectionError as exc:
         parser.error(str(exc))
-    runtime = server.mcpgen_runtime  # type: ignore[attr-defined]
     if opts.list_toolsets:
-        defs = [t.definition for t in runtime.tools]
-        print(toolsets.describe(defs, runtime.selection[1]))
+        runtime = _runtime(server)
+        defs = [t.definition for t in runtime.tools.tools]
+        print(toolsets.describe(defs, runtime.toolsets))
         return
     settings = None
     if opts.http:

@@ -17,8 +17,9 @@ from ..revisions import has_result_type
 from .auth.scopes import require
 
 if TYPE_CHECKING:
-    from .prompts import PromptsRuntime
-    from .resources import ResourcesRuntime
+    from .prompts import PromptItem
+    from .resources import TemplateItem
+    from .serving import Serving
 
 __all__ = ["MAX_VALUES", "Completions", "suggest"]
 
@@ -42,11 +43,16 @@ def suggest(
 
 
 class Completions:
+    """``completion/complete`` for the prompts and resource templates a server serves."""
+
     def __init__(
-        self, prompts: PromptsRuntime, resources: ResourcesRuntime, handlers: object = None
+        self,
+        prompts: Sequence[PromptItem],
+        templates: Sequence[TemplateItem],
+        handlers: object,
+        serving: Serving,
     ) -> None:
-        self.prompts = prompts
-        self.resources = resources
+        self.serving = serving
         # (kind, name) -> (bound completion method, the arguments it completes)
         self.methods: dict[tuple[str, str], tuple[Any, frozenset[str]]] = {}
         owners: list[tuple[tuple[str, str], str | None, tuple[str, ...]]] = [
@@ -55,14 +61,14 @@ class Completions:
                 p.binding.complete_method,
                 p.binding.completed_by_handler,
             )
-            for p in prompts.prompts
+            for p in prompts
         ] + [
             (
                 ("template", t.definition["uriTemplate"]),
                 t.binding.complete_method,
                 t.binding.completed_by_handler,
             )
-            for t in resources.templates
+            for t in templates
         ]
         for key, method_name, completed in owners:
             if method_name:
@@ -73,21 +79,19 @@ class Completions:
         # (kind, prompt name or URI template) -> argument -> (values, lower-cased values);
         # an argument without completions maps to ((), ()); an unknown one is absent
         self.table: dict[tuple[str, str], dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {}
-        for p in prompts.prompts:
+        for p in prompts:
             args = [a.get("name") for a in p.definition.get("arguments") or ()]
             self.table[("prompt", p.definition["name"])] = {
                 str(n): _pair(p.binding.completions.get(str(n), ())) for n in args
             }
-        for t in resources.templates:
+        for t in templates:
             self.table[("template", t.definition["uriTemplate"])] = {
                 n: _pair(t.binding.completions.get(n, ())) for n in t.template.variable_names
             }
         # the OAuth scopes of each prompt and template: completing its arguments needs them too
         self.scopes: dict[tuple[str, str], tuple[str, ...]] = {
-            ("prompt", p.definition["name"]): p.binding.scopes for p in prompts.prompts
-        } | {
-            ("template", t.definition["uriTemplate"]): t.binding.scopes for t in resources.templates
-        }
+            ("prompt", p.definition["name"]): p.binding.scopes for p in prompts
+        } | {("template", t.definition["uriTemplate"]): t.binding.scopes for t in templates}
 
     async def complete(
         self, ctx: ServerRequestContext[Any, Any], params: types.CompleteRequestParams
@@ -97,7 +101,9 @@ class Completions:
         if isinstance(ref, types.PromptReference):
             args = self.table.get(("prompt", ref.name))
             what = f"prompt {ref.name!r}"
-            if args is None or ref.name in self.prompts.disabled:
+            switches = self.serving.prompt_switches
+            disabled = switches.disabled if switches is not None else frozenset()
+            if args is None or ref.name in disabled:
                 raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {ref.name}")
         else:
             uri = str(ref.uri)
@@ -135,7 +141,7 @@ class Completions:
         from .requests import run_handler
 
         context = dict(params.context.arguments or {}) if params.context else {}
-        tctx = ToolContext(ctx, what, self.prompts.tools, None)
+        tctx = ToolContext(ctx, what, self.serving, None)
         values = await run_handler(
             f"completion of {what}", method(name, params.argument.value, context, tctx)
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp.server.context import ServerRequestContext
 from pydantic import BaseModel
@@ -20,18 +20,11 @@ if TYPE_CHECKING:
     from .asking import Elicitation, Question
     from .auth.scopes import Caller
     from .rounds import CallInputs
+    from .serving import Serving
 
 M = TypeVar("M", bound=BaseModel)
 
 __all__ = ["LOGGER", "LOG_LEVELS", "ContentBlock", "ToolContext", "ToolError", "ToolResult"]
-
-
-class _LogLevelSource(Protocol):
-    client_log_level: str
-
-    async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool: ...
-
-    def is_enabled(self, name: str) -> bool: ...
 
 
 class ToolContext:
@@ -41,18 +34,18 @@ class ToolContext:
     handlers keep working.
     """
 
-    __slots__ = ("_request", "_tool_name", "_levels", "_inputs")
+    __slots__ = ("_request", "_tool_name", "_serving", "_inputs")
 
     def __init__(
         self,
         request: ServerRequestContext[Any, Any],
         tool_name: str,
-        levels: _LogLevelSource,
+        serving: Serving,
         inputs: CallInputs | None = None,
     ) -> None:
         self._request = request
         self._tool_name = tool_name
-        self._levels = levels
+        self._serving = serving
         self._inputs = inputs
 
     def call_inputs(self) -> CallInputs:
@@ -87,7 +80,7 @@ class ToolContext:
         is None unless the operator started the server with ``--auth-expose-token``."""
         from .auth.scopes import current_caller
 
-        return current_caller(bool(getattr(self._levels, "expose_token", False)))
+        return current_caller()
 
     @property
     def logger(self) -> logging.Logger:
@@ -127,7 +120,7 @@ class ToolContext:
             raise ValueError(f"unknown log level {level!r}; use one of {LOG_LEVELS}")
         if self.protocol_version not in MODERN_REVISIONS and LOG_LEVELS.index(
             level
-        ) < LOG_LEVELS.index(self._levels.client_log_level):
+        ) < LOG_LEVELS.index(self._serving.client_log_level):
             return
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -155,37 +148,33 @@ class ToolContext:
         2026-07-28: on ``subscriptions/listen`` streams that asked for it). True when the set
         of listed tools changed."""
         names = [name] if isinstance(name, str) else list(name)
-        return await self._levels.set_enabled(names, enabled)
+        return await self._serving.tool_switches.set_enabled(names, enabled)
 
     async def set_prompt_enabled(self, name: str | Sequence[str], enabled: bool) -> bool:
         """Enable or disable prompts at run time, as ``set_tool_enabled`` does for tools; a
         change sends ``notifications/prompts/list_changed``. True when the list changed."""
-        prompts = getattr(self._levels, "prompts", None)
+        prompts = self._serving.prompt_switches
         if prompts is None:
             raise ValueError("this server has no prompts")
         names = [name] if isinstance(name, str) else list(name)
-        changed: bool = await prompts.set_enabled(names, enabled)
-        return changed
+        return await prompts.set_enabled(names, enabled)
 
     async def set_resource_enabled(self, uri: str | Sequence[str], enabled: bool) -> bool:
         """Enable or disable resources (by URI) at run time; a change sends
         ``notifications/resources/list_changed``. True when the list changed."""
-        resources = getattr(self._levels, "resources", None)
+        resources = self._serving.resource_switches
         if resources is None:
             raise ValueError("this server has no resources")
         uris = [uri] if isinstance(uri, str) else list(uri)
-        changed: bool = await resources.set_enabled(uris, enabled)
-        return changed
+        return await resources.set_enabled(uris, enabled)
 
     async def resource_updated(self, uri: str) -> None:
         """Tell the clients subscribed to ``uri`` that it changed
         (``notifications/resources/updated``; 2026-07-28 listeners that asked for it too)."""
-        resources = getattr(self._levels, "resources", None)
-        if resources is not None:
-            await resources.updated(uri)
+        await self._serving.resource_updated(uri)
 
     def tool_enabled(self, name: str) -> bool:
-        return self._levels.is_enabled(name)
+        return self._serving.tool_switches.enabled(name)
 
     # -- asking the user / the client's model (see ``asking``) ------------------------------
 

@@ -1,12 +1,12 @@
 """Per-call time limits with nothing armed per call and no timer on the event loop.
 
 Almost every call finishes long before its limit (300 s by default), so the limit must cost
-next to nothing while it is not reached. Measured on asyncio (callgrind, whole stdio server,
-instructions per ``tools/call``): a cancel scope per call (``anyio.move_on_after``) costs
-about 30k; a loop timer kept armed for the earliest deadline about 36k (while any timer is
-scheduled, asyncio recomputes its select timeout on every loop iteration, and a stdio call
-takes several); arming and cancelling a loop timer per call about 29k. Here a call only
-records its deadline in a dict (a few hundred instructions).
+next to nothing while it is not reached. The alternatives, each measured with
+``bench/bench_server.py --instructions`` (instructions per ``tools/call``, whole stdio server),
+cost far more: a cancel scope per call (``anyio.move_on_after``); a loop timer kept armed for
+the earliest deadline (while any timer is scheduled, asyncio recomputes its select timeout on
+every loop iteration, and a stdio call takes several); arming and cancelling a loop timer per
+call. Here a call only records its deadline in a dict.
 
 A watchdog thread per event loop wakes every ``tick`` (a tenth of the shortest limit seen,
 between 5 ms and 1 s) and, when a call is over its deadline, asks the loop
@@ -35,9 +35,7 @@ __all__ = ["DONE", "Deadlines", "running_task"]
 _MIN_TICK = 0.005
 _MAX_TICK = 1.0
 DONE = float("inf")
-"""The deadline of a call the limit has cancelled already (never cancelled twice): a caller
-that pops its task from ``calls`` itself (the runtime's call path, inline) and gets this
-object back calls :meth:`Deadlines.taken_back`."""
+"""The deadline of a call the limit has cancelled already (never cancelled twice)."""
 _now = time.monotonic
 
 
@@ -76,6 +74,13 @@ class Deadlines:
         if self.calls.pop(task, None) is None:
             return None
         return self.taken_back(task)
+
+    def release(self, task: asyncio.Task[Any]) -> None:
+        """The call of ``task`` is over, however it ended (its ``finally``): ``stop`` without
+        a result."""
+        # a dict pop unless the limit fired (stop: two calls): bench/bench_server.py --instructions
+        if self.calls.pop(task, None) is DONE:
+            self.taken_back(task)
 
     def taken_back(self, task: asyncio.Task[Any]) -> int | None:
         """``stop`` for a task already popped from ``calls``."""

@@ -21,13 +21,12 @@ from pydantic import BaseModel
 
 from .auth.scopes import require
 from .listing import finish, page, shape_definition
-from .outcome import LOGGER
 from .requests import run_round, validated
 
 if TYPE_CHECKING:
-    from .tools import ToolsRuntime
+    from .serving import Serving
 
-__all__ = ["PromptBinding", "PromptContent", "PromptsRuntime", "fill", "messages"]
+__all__ = ["PromptBinding", "PromptContent", "PromptItem", "PromptsRuntime", "fill", "messages"]
 
 PromptContent = BaseModel | Mapping[str, Any] | Sequence[Any]
 """What a prompt handler may return besides ``str`` (one user text message): a content block
@@ -94,7 +93,9 @@ class PromptBinding:
         """OAuth scopes a caller's token needs for this prompt."""
 
 
-class _Prompt:
+class PromptItem:
+    """One prompt as served: its parsed definition, its binding, its handler (if any)."""
+
     __slots__ = ("definition", "binding", "invoke", "required")
 
     def __init__(self, binding: PromptBinding, handlers: object) -> None:
@@ -109,46 +110,27 @@ class _Prompt:
 
 
 class PromptsRuntime:
+    """The prompts a server serves (``prompts/list``, ``prompts/get``); their switches and
+    the scopes they need are ``serving``'s."""
+
     def __init__(
-        self,
-        prompts: Sequence[PromptBinding],
-        handlers: object,
-        page_size: int | None,
-        tools: ToolsRuntime[Any],
+        self, prompts: Sequence[PromptItem], page_size: int | None, serving: Serving
     ) -> None:
-        self.prompts = [_Prompt(b, handlers) for b in prompts]
+        self.prompts = list(prompts)
         self.by_name = {p.definition["name"]: p for p in self.prompts}
         self.page_size = page_size
-        self.tools = tools
-        from .shared import Switches
-
-        self.switches = Switches("prompts", self.by_name, self._list_changed, tools.backend)
+        self.serving = serving
 
     @property
     def disabled(self) -> frozenset[str]:
-        return self.switches.disabled
-
-    async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool:
-        """Enable or disable prompts (on every replica sharing the state); announce a change
-        once (``prompts/list_changed``: on 2026-07-28 listen streams that asked for it and on
-        every handshake connection seen)."""
-        return await self.switches.set_enabled(names, enabled)
-
-    async def _list_changed(self) -> None:
-        from mcp.shared.subscriptions import PromptsListChanged
-
-        await self.tools.bus.publish(PromptsListChanged())
-        for conn in list(self.tools.connections.values()):
-            try:
-                await conn.send_prompt_list_changed()
-            except Exception as exc:  # a closed connection: forget it
-                LOGGER.debug("prompts/list_changed not delivered: %s", exc)
+        switches = self.serving.prompt_switches
+        return switches.disabled if switches is not None else frozenset()
 
     async def list_prompts(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         version = ctx.protocol_version
-        visible = self.tools.scopes.visible(
+        visible = self.serving.scopes.visible(
             [p for p in self.prompts if p.definition["name"] not in self.disabled],
             lambda p: p.binding.scopes,
         )
@@ -194,7 +176,7 @@ class PromptsRuntime:
         return finish(result, None, version)
 
     async def _run(
-        self, ctx: ServerRequestContext[Any, Any], prompt: _Prompt, arguments: dict[str, Any]
+        self, ctx: ServerRequestContext[Any, Any], prompt: PromptItem, arguments: dict[str, Any]
     ) -> Any:
         name = prompt.definition["name"]
         model = prompt.binding.args_model
@@ -206,7 +188,7 @@ class PromptsRuntime:
         invoke = prompt.invoke
         assert invoke is not None
         answered = await run_round(
-            self.tools,
+            self.serving,
             ctx,
             f"prompt:{name}",
             name,

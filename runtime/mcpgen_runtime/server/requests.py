@@ -23,7 +23,7 @@ from .outcome import LOGGER, ToolError
 from .sealed import InputRequired
 
 if TYPE_CHECKING:
-    from .tools import ToolsRuntime
+    from .serving import Serving
 
 __all__ = ["Answered", "run_handler", "run_round", "validated"]
 
@@ -53,7 +53,7 @@ class Answered:
 
 
 async def run_round(
-    runtime: ToolsRuntime[Any],
+    serving: Serving,
     ctx: ServerRequestContext[Any, Any],
     key: str,
     name: str,
@@ -69,17 +69,17 @@ async def run_round(
     if isinstance(raw, Mapping) and ("requestState" in raw or "inputResponses" in raw):
         from .rounds import open_inputs
 
-        opened = open_inputs(runtime.state_key, key, raw, arguments)
+        opened = open_inputs(serving.state_key, key, raw, arguments)
         if isinstance(opened, dict):  # a genuine but unusable state
             raise MCPError(code=types.INVALID_PARAMS, message=opened["content"][0]["text"])
         inputs = opened
-    tctx = ToolContext(ctx, name, runtime, inputs)
+    tctx = ToolContext(ctx, name, serving, inputs)
     try:
         return Answered(await run_handler(what, call(tctx)))
     except InputRequired as exc:
         from .rounds import input_required
 
-        state = input_required(runtime.state_key, key, arguments, tctx.call_inputs(), exc)
+        state = input_required(serving.state_key, key, arguments, tctx.call_inputs(), exc)
         return Answered(result=state)
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,18 +28,19 @@ from ..revisions import MODERN_REVISIONS
 from .auth.scopes import require
 from .context import ToolContext
 from .listing import finish, page, shape_definition
-from .outcome import LOGGER
 from .requests import run_round, validated
 
 if TYPE_CHECKING:
-    from .tools import ToolsRuntime
+    from .serving import Serving
 
 __all__ = [
     "RESOURCE_NOT_FOUND",
-    "ResourceContents",
     "ResourceBinding",
+    "ResourceContents",
+    "ResourceItem",
     "ResourcesRuntime",
     "TemplateBinding",
+    "TemplateItem",
     "contents",
 ]
 
@@ -115,7 +115,9 @@ class TemplateBinding:
         """OAuth scopes a caller's token needs to read a URI of this template."""
 
 
-class _Resource:
+class ResourceItem:
+    """One resource as served: its parsed definition, its binding and its handler (if any)."""
+
     __slots__ = ("definition", "binding", "invoke", "_contents")
 
     def __init__(self, binding: ResourceBinding, handlers: object) -> None:
@@ -127,7 +129,9 @@ class _Resource:
             raise TypeError(f"handlers have no method {binding.method!r}")
 
 
-class _Template:
+class TemplateItem:
+    """One resource template as served: its definition, its parsed URI template, its handler."""
+
     __slots__ = ("definition", "binding", "template", "invoke")
 
     def __init__(self, binding: TemplateBinding, handlers: object) -> None:
@@ -141,44 +145,26 @@ class _Template:
 
 
 class ResourcesRuntime:
-    """The resources and templates a server serves, and their subscriptions."""
+    """The resources and templates a server serves (``resources/*``); their switches,
+    subscriptions and the scopes they need are ``serving``'s."""
 
     def __init__(
         self,
-        resources: Sequence[ResourceBinding],
-        templates: Sequence[TemplateBinding],
-        handlers: object,
+        resources: Sequence[ResourceItem],
+        templates: Sequence[TemplateItem],
         page_size: int | None,
-        tools: ToolsRuntime[Any],
+        serving: Serving,
     ) -> None:
-        self.resources = [_Resource(b, handlers) for b in resources]
-        self.templates = [_Template(b, handlers) for b in templates]
+        self.resources = list(resources)
+        self.templates = list(templates)
         self.by_uri = {r.definition["uri"]: r for r in self.resources}
         self.page_size = page_size
-        self.tools = tools  # the shared bus, request-state key and connections
-        self.subscribers: dict[str, weakref.WeakValueDictionary[int, Any]] = {}
-        from .shared import Switches
-
-        self.switches = Switches("resources", self.by_uri, self._list_changed, tools.backend)
+        self.serving = serving
 
     @property
     def disabled(self) -> frozenset[str]:
-        return self.switches.disabled
-
-    async def set_enabled(self, uris: Sequence[str], enabled: bool) -> bool:
-        """Enable or disable resources (by URI, on every replica sharing the state); announce
-        a change once (``resources/list_changed``, as tools and prompts do)."""
-        return await self.switches.set_enabled(uris, enabled)
-
-    async def _list_changed(self) -> None:
-        from mcp.shared.subscriptions import ResourcesListChanged
-
-        await self.tools.bus.publish(ResourcesListChanged())
-        for conn in list(self.tools.connections.values()):
-            try:
-                await conn.send_resource_list_changed()
-            except Exception as exc:  # a closed connection: forget it
-                LOGGER.debug("resources/list_changed not delivered: %s", exc)
+        switches = self.serving.resource_switches
+        return switches.disabled if switches is not None else frozenset()
 
     # -- lists -------------------------------------------------------------------------
 
@@ -186,7 +172,7 @@ class ResourcesRuntime:
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         version = ctx.protocol_version
-        visible = self.tools.scopes.visible(
+        visible = self.serving.scopes.visible(
             [r for r in self.resources if r.definition["uri"] not in self.disabled],
             lambda r: r.binding.scopes,
         )
@@ -202,7 +188,7 @@ class ResourcesRuntime:
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         version = ctx.protocol_version
-        templates = self.tools.scopes.visible(self.templates, lambda t: t.binding.scopes)
+        templates = self.serving.scopes.visible(self.templates, lambda t: t.binding.scopes)
         items, cursor = page(
             templates, params.cursor if params else None, self.page_size, "templates"
         )
@@ -215,7 +201,7 @@ class ResourcesRuntime:
 
     # -- read ------------------------------------------------------------------------
 
-    def find(self, uri: str) -> tuple[_Resource | _Template, dict[str, Any]] | None:
+    def find(self, uri: str) -> tuple[ResourceItem | TemplateItem, dict[str, Any]] | None:
         """The resource with ``uri``, else the first template that matches it (with its
         variables), else None."""
         resource = self.by_uri.get(uri)
@@ -226,17 +212,6 @@ class ResourcesRuntime:
             if found is not None:
                 return template, found
         return None
-
-    def scope_table(self) -> tuple[dict[str, Sequence[str]], list[tuple[Any, Sequence[str]]]]:
-        """The scopes of each resource (by URI) and of each template (a URI matcher)."""
-        resources: dict[str, Sequence[str]] = {
-            r.definition["uri"]: r.binding.scopes for r in self.resources
-        }
-        templates: list[tuple[Any, Sequence[str]]] = [
-            ((lambda uri, t=t.template: t.match(uri) is not None), t.binding.scopes)
-            for t in self.templates
-        ]
-        return resources, templates
 
     async def read_resource(
         self, ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
@@ -250,9 +225,9 @@ class ResourcesRuntime:
         if target.binding.scopes:
             require(target.binding.scopes, f"resource {uri!r}")
         mime = target.definition.get("mimeType")
-        if isinstance(target, _Resource) and target.binding.text is not None:
+        if isinstance(target, ResourceItem) and target.binding.text is not None:
             return finish({"contents": [_text(uri, target.binding.text, mime)]}, None, version)
-        if isinstance(target, _Resource) and target.binding.file is not None:
+        if isinstance(target, ResourceItem) and target.binding.file is not None:
             if target._contents is None:  # package data, read once
                 with open(target.binding.file, "rb") as fh:
                     data = fh.read()
@@ -260,7 +235,7 @@ class ResourcesRuntime:
                 target._contents = contents(uri, value, mime)
             return finish({"contents": list(target._contents)}, None, version)
         name = target.definition.get("name", uri)
-        if isinstance(target, _Template):
+        if isinstance(target, TemplateItem):
             typed = validated(
                 target.binding.params_model,
                 variables,
@@ -269,13 +244,13 @@ class ResourcesRuntime:
             what = f"resource template {target.definition['uriTemplate']!r}"
             invoke_t = target.invoke
             answered = await run_round(
-                self.tools, ctx, f"resource:{uri}", name, what, {}, lambda t: invoke_t(typed, t)
+                self.serving, ctx, f"resource:{uri}", name, what, {}, lambda t: invoke_t(typed, t)
             )
         else:
             invoke_r = target.invoke
             assert invoke_r is not None
             answered = await run_round(
-                self.tools, ctx, f"resource:{uri}", name, f"resource {uri!r}", {}, invoke_r
+                self.serving, ctx, f"resource:{uri}", name, f"resource {uri!r}", {}, invoke_r
             )
         if answered.result is not None:
             return answered.result
@@ -293,40 +268,14 @@ class ResourcesRuntime:
             raise _not_found(uri, ctx.protocol_version)
         if found[0].binding.scopes:
             require(found[0].binding.scopes, f"resource {uri!r}")
-        conn = getattr(ctx.session, "_connection", None)
-        if conn is not None:
-            self.subscribers.setdefault(uri, weakref.WeakValueDictionary())[id(conn)] = conn
+        self.serving.notices.subscribe(ctx, uri)
         return types.EmptyResult()
 
     async def unsubscribe(
         self, ctx: ServerRequestContext[Any, Any], params: types.UnsubscribeRequestParams
     ) -> types.EmptyResult:
-        uri = str(params.uri)
-        conn = getattr(ctx.session, "_connection", None)
-        subs = self.subscribers.get(uri)
-        if subs is not None and conn is not None:
-            subs.pop(id(conn), None)
+        self.serving.notices.unsubscribe(ctx, str(params.uri))
         return types.EmptyResult()
-
-    async def updated(self, uri: str) -> None:
-        """``notifications/resources/updated`` for ``uri``, here and on every replica sharing
-        the state."""
-        backend = self.tools.backend
-        if backend.shared:
-            await backend.publish({"kind": "updated", "uri": uri})
-        await self.updated_here(uri)
-
-    async def updated_here(self, uri: str) -> None:
-        """``notifications/resources/updated`` for ``uri`` to this replica's 2026-07-28
-        listeners that asked for it and to every handshake connection subscribed to it."""
-        from mcp.shared.subscriptions import ResourceUpdated
-
-        await self.tools.bus.publish(ResourceUpdated(uri=uri))
-        for conn in list((self.subscribers.get(uri) or {}).values()):
-            try:
-                await conn.send_resource_updated(uri)
-            except Exception as exc:  # a closed connection: forget it
-                LOGGER.debug("resources/updated not delivered: %s", exc)
 
 
 def _not_found(uri: str, version: str) -> MCPError:

@@ -176,6 +176,11 @@ class RequestStateKey:
     def _mac(self, payload: bytes) -> bytes:
         return hmac.new(self._key, payload, hashlib.sha256).digest()
 
+    def derived(self, purpose: bytes) -> bytes:
+        """A key for ``purpose`` derived from this one (one-way): the same on every replica
+        that holds the same requestState key."""
+        return self._mac(purpose)
+
     def seal(
         self,
         tool: str,

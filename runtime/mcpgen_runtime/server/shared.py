@@ -35,12 +35,17 @@ class Switches:
         known: Collection[str],
         announce: Callable[[], Awaitable[None]],
         state: State,
+        unserved: frozenset[str] = frozenset(),
     ) -> None:
         self.kind, self.known, self.announce, self.state = kind, known, announce, state
         self.disabled: frozenset[str] = frozenset()
-        self.unserved: frozenset[str] = frozenset()
+        self.unserved = unserved
         """Names the package has but this process does not serve (``--toolsets``): they may
         be switched (for the replicas that serve them) and are ignored here."""
+
+    def enabled(self, name: str) -> bool:
+        """Whether ``name`` is served here and not disabled."""
+        return name in self.known and name not in self.disabled
 
     async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool:
         """Enable or disable ``names`` everywhere; announce a change once. True when the set

@@ -12,132 +12,72 @@ The SDK owns lifecycle, version negotiation (handshake revisions and the statele
   checked against the outputSchema (``results``); every result shaped for the revision the
   client negotiated (``shaping``).
 
-``build`` registers it on the SDK's hooks; ``bindings`` holds what it serves.
+``build`` registers it on the SDK's hooks; ``bindings`` holds what it serves; ``serving`` what
+it shares with resources and prompts (scopes, switches, notifications, the requestState key).
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-import weakref
-from collections.abc import Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import mcp.types as types
-from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.context import ServerMiddleware, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from ..revisions import MODERN_REVISIONS
 from .auth.scopes import require
-from .bindings import CompiledTool
+from .bindings import CompiledTool, input_check, output_check
 from .context import ToolContext
-from .deadlines import DONE, Deadlines, running_task
+from .deadlines import Deadlines, running_task
+from .fastpath import validate
 from .flat import flat_scalar_bound
 from .outcome import LOGGER, ToolError
 from .results import error_result, to_result
-from .sealed import AnswerError, InputRequired, RequestStateKey
+from .sdk_adapter import list_fixups
+from .sealed import AnswerError, InputRequired
 from .shaping import has_result_type, shape_call_result, shape_tool
-from .shared import Switches
 
 if TYPE_CHECKING:
     from .rounds import CallInputs
-    from .state import State
+    from .serving import Serving
 
 __all__ = ["ToolsRuntime"]
-
-H = TypeVar("H")
 
 _TIMED_OUT: Any = object()
 """What a call over its time limit comes back as (``call_tool``, ``_within_scope``)."""
 
 
-class ToolsRuntime(Generic[H]):
-    """The tools a server serves, and its handlers of tools/list, tools/call and
-    logging/setLevel."""
+class ToolsRuntime:
+    """The tools one server serves (``tools``, in manifest order), and its handlers of
+    tools/list, tools/call and logging/setLevel; what it shares with resources and prompts is
+    ``serving``."""
 
-    def __init__(
-        self,
-        tools: list[CompiledTool],
-        page_size: int | None,
-        state_key: RequestStateKey | None = None,
-        backend: State | None = None,
-    ) -> None:
+    def __init__(self, tools: list[CompiledTool], page_size: int | None, serving: Serving) -> None:
         self.tools = tools
         self.page_size = page_size
         self.by_name = {t.name: t for t in tools}
-        self.client_log_level = "debug"
-        self.state_key = state_key or RequestStateKey()
-        if backend is None:
-            from .state.memory import MemoryState
-
-            backend = MemoryState()
-        self.backend = backend
-        """What the replicas of this server share (``state``): memory unless ``--state``."""
-        self.switches = Switches("tools", self.by_name, self.notify_list_changed, backend)
-        from mcp.server.subscriptions import InMemorySubscriptionBus
-
-        self.bus = InMemorySubscriptionBus()
-        self.connections: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+        self.serving = serving
+        self.switches = serving.tool_switches
         self._deadlines: Deadlines | None = None
-        self.prompts: Any = None
-        """The server's ``prompts.PromptsRuntime`` (``ctx.set_prompt_enabled``), if any."""
-        self.resources: Any = None
-        """The server's ``resources.ResourcesRuntime`` (``ctx.resource_updated``), when it has
-        any (typed ``Any``: resources sits above this module)."""
-        from .auth.scopes import ScopePolicy
-
-        self.scopes = ScopePolicy()
-        """The OAuth scopes each tool, resource and prompt needs (set by ``build_server``)."""
-        self.auth_manifest: Any = None
-        """The manifest's ``server.auth`` (``ServerInfo.auth``), resolved by ``run_cli``."""
-        self.expose_token = False
-        """Whether handlers see the raw access token (``--auth-expose-token``)."""
-        self.selection: tuple[int, dict[str, dict[str, Any]]] = (0, {})
-        """(how many tools the package has, the toolsets it declares), set by ``build_server``;
-        ``tools`` holds the ones this process serves (``--toolsets``/``--tools``)."""
-
-    # -- list_changed -------------------------------------------------------------------------
-
-    def _remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
-        """Handshake-era connections get ``notifications/tools/list_changed`` on their own
-        channel; remember each one (weakly) as it initializes or lists tools."""
-        if ctx.protocol_version in MODERN_REVISIONS:
-            return
-        conn = getattr(ctx.session, "_connection", None)
-        if conn is not None and id(conn) not in self.connections:
-            self.connections[id(conn)] = conn
+        """The ``Deadlines`` of the event loop serving calls (made on the first timed call)."""
 
     @property
     def disabled(self) -> frozenset[str]:
         return self.switches.disabled
-
-    def is_enabled(self, name: str) -> bool:
-        return name in self.by_name and name not in self.disabled
 
     def visible(self) -> list[CompiledTool]:
         if not self.disabled:
             return self.tools
         return [t for t in self.tools if t.name not in self.disabled]
 
-    async def set_enabled(self, names: Sequence[str], enabled: bool) -> bool:
-        """Enable or disable tools (on every replica sharing the state); announce the change
-        once. True when something changed."""
-        return await self.switches.set_enabled(names, enabled)
-
-    async def notify_list_changed(self) -> None:
-        """``notifications/tools/list_changed``: to every open 2026-07-28
-        ``subscriptions/listen`` stream that asked for it, and on every handshake-era
-        connection seen (stdio, HTTP sessions' standalone streams)."""
-        from mcp.shared.subscriptions import ToolsListChanged
-
-        await self.bus.publish(ToolsListChanged())
-        for conn in list(self.connections.values()):
-            try:
-                await conn.send_tool_list_changed()
-            except Exception as exc:  # a closed connection: forget it
-                LOGGER.debug("tools/list_changed not delivered: %s", exc)
+    def middleware(self) -> ServerMiddleware[Any]:
+        """Server middleware: ``tools/list`` results with each schema exactly as written, and
+        handshake connections remembered as they initialize (``sdk_adapter.list_fixups``)."""
+        return list_fixups({t.name: t.served for t in self.tools}, self.serving.notices.remember)
 
     # -- tools/list ---------------------------------------------------------------------
 
@@ -156,8 +96,8 @@ class ToolsRuntime(Generic[H]):
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
-        self._remember(ctx)
-        tools = self.scopes.visible(self.visible(), lambda t: t.scopes)
+        self.serving.notices.remember(ctx)
+        tools = self.serving.scopes.visible(self.visible(), lambda t: t.scopes)
         start = self._decode_cursor(params.cursor if params is not None else None)
         end = len(tools) if not self.page_size else min(start + self.page_size, len(tools))
         version = ctx.protocol_version
@@ -170,37 +110,6 @@ class ToolsRuntime(Generic[H]):
             result["resultType"] = "complete"
         return result
 
-    def restore_exact_schemas(
-        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
-    ) -> Coroutine[Any, Any, HandlerResult]:
-        """Middleware: the SDK re-dumps results through its models, which may reorder keys
-        inside schemas; put back the schemas exactly as written (same values, same order).
-        Also remembers each handshake connection as it initializes (for list_changed).
-        Other methods pass straight through (no coroutine of its own)."""
-        method = ctx.method
-        if method == "tools/list":
-            return self._exact_schemas(ctx, call_next)
-        if method == "initialize":
-            self._remember(ctx)
-        # the SDK's chain hands each middleware a coroutine function (``CallNext``); no
-        # typing.cast here: it is a function call on every request
-        return call_next(ctx)  # type: ignore[return-value]
-
-    async def _exact_schemas(
-        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
-    ) -> HandlerResult:
-        result = await call_next(ctx)
-        if isinstance(result, dict):
-            for tool in result.get("tools") or []:
-                name = tool.get("name") if isinstance(tool, dict) else None
-                known = self.by_name.get(name) if isinstance(name, str) else None
-                if known is None:
-                    continue
-                for key in ("inputSchema", "outputSchema"):
-                    if key in tool and key in known.served:
-                        tool[key] = known.served[key]
-        return result
-
     # -- tools/call ---------------------------------------------------------------------
 
     async def call_tool(
@@ -210,8 +119,8 @@ class ToolsRuntime(Generic[H]):
         ``InputRequiredResult`` (2026-07-28); unknown tools and forged ``requestState``
         are JSON-RPC errors.
 
-        The steps are plain functions around one coroutine (this one) and the handler's: a
-        second coroutine per call costs every call ~2.5k instructions."""
+        The steps are plain functions around one coroutine (this one) and the handler's: each
+        further coroutine per call shows in ``bench/bench_server.py --instructions``."""
         tool = self._find(params.name)
         version = ctx.protocol_version
         arguments = params.arguments or {}
@@ -227,7 +136,7 @@ class ToolsRuntime(Generic[H]):
         checked = self._checked_arguments(tool, arguments, bound)
         if isinstance(checked, dict):
             return shape_call_result(checked, version)
-        tctx = ToolContext(ctx, tool.name, self, inputs)
+        tctx = ToolContext(ctx, tool.name, self.serving, inputs)
         try:
             value = await self._run(tool, checked, tctx)
             if value is _TIMED_OUT:
@@ -235,7 +144,7 @@ class ToolsRuntime(Generic[H]):
             return to_result(
                 tool.name,
                 tool.binding.output_model,
-                tool._checks[1],  # type: ignore[index]  # set by _checked_arguments
+                output_check(tool),
                 value,
                 version,
                 tool.binding.method,
@@ -243,7 +152,8 @@ class ToolsRuntime(Generic[H]):
         except InputRequired as exc:  # only raised on 2026-07-28
             from .rounds import input_required
 
-            return input_required(self.state_key, tool.name, arguments, tctx.call_inputs(), exc)
+            key = self.serving.state_key
+            return input_required(key, tool.name, arguments, tctx.call_inputs(), exc)
         except MCPError:
             raise
         except Exception as exc:
@@ -271,13 +181,10 @@ class ToolsRuntime(Generic[H]):
         """This round's answers on 2026-07-28 (``rounds.open_inputs``): ``CallInputs``, the
         tool error for an unusable ``requestState``, or None on a first round."""
         raw = ctx.params
-        if ctx.protocol_version in MODERN_REVISIONS and (
-            # a first round (most calls) carries neither; a plain dict needs no ABC check
-            type(raw) is not dict or "requestState" in raw or "inputResponses" in raw
-        ):
+        if ctx.protocol_version in MODERN_REVISIONS and may_carry_answers(raw):
             from .rounds import open_inputs  # a retry's path only: not imported at start
 
-            return open_inputs(self.state_key, tool.name, raw, arguments)
+            return open_inputs(self.serving.state_key, tool.name, raw, arguments)
         return None
 
     @staticmethod
@@ -287,12 +194,12 @@ class ToolsRuntime(Generic[H]):
         """The handler's typed arguments, or the tool error that lists what is wrong with them
         (inputSchema, then the input model)."""
         try:
-            input_check = (tool._checks or tool.checks())[0]
-            validator = input_check.validator
+            check = input_check(tool)
+            validator = check.validator
             if bound is not None and validator is not None and validator.is_valid(arguments):
                 problems: list[str] = []
             else:
-                problems = input_check.problems(arguments, bound is not None)
+                problems = check.problems(arguments, bound is not None)
         except Exception as exc:
             from .validation import SchemaCompileError  # imported on this path only
 
@@ -302,11 +209,7 @@ class ToolsRuntime(Generic[H]):
             return error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
         if not problems:
             try:
-                # model_validate(arguments), minus its wrapper
-                validated: BaseModel = (
-                    tool.binding.input_model.__pydantic_validator__.validate_python(arguments)
-                )
-                return validated
+                return validate(tool.binding.input_model, arguments)
             except ValidationError as exc:
                 from .validation import pydantic_problems
 
@@ -338,9 +241,7 @@ class ToolsRuntime(Generic[H]):
                 raise
             return _TIMED_OUT
         finally:
-            # Deadlines.stop, inline: a dict pop unless the limit fired
-            if deadlines.calls.pop(task, None) is DONE:
-                deadlines.taken_back(task)
+            deadlines.release(task)
 
     @staticmethod
     def _timed_out(tool: CompiledTool) -> str:
@@ -362,8 +263,15 @@ class ToolsRuntime(Generic[H]):
     async def set_level(
         self, ctx: ServerRequestContext[Any, Any], params: types.SetLevelRequestParams
     ) -> types.EmptyResult:
-        self.client_log_level = str(params.level)
+        self.serving.client_log_level = str(params.level)
         return types.EmptyResult()
+
+
+def may_carry_answers(params: object) -> bool:
+    """Whether a 2026-07-28 ``tools/call``'s raw params may carry ``requestState`` or
+    ``inputResponses`` (a retry); a first round, most calls, carries neither."""
+    # a plain dict needs no Mapping ABC check: bench/bench_server.py --instructions
+    return type(params) is not dict or "requestState" in params or "inputResponses" in params
 
 
 def _error(text: str, version: str) -> dict[str, Any]:

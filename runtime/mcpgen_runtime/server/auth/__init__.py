@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from mcp.server.lowlevel import Server
 
+    from ..serving import Serving
     from .config import OAuthSettings
 
 __all__ = ["protect"]
@@ -33,12 +34,14 @@ def protect(
     from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
     from pydantic import AnyHttpUrl
 
+    from ..server_runtime import runtime_of
     from .front import AuthFront
     from .scopes import ScopePolicy
     from .verify import OAuthTokenVerifier
 
     verifier = OAuthTokenVerifier(settings)
-    runtime = getattr(server, "mcpgen_runtime", None)
+    runtime = runtime_of(server)
+    serving = runtime.serving if runtime is not None else None
     dpop = None
     if settings.dpop != "off":
         import os
@@ -49,12 +52,10 @@ def protect(
         dpop = DPoPCheck(
             settings,
             endpoint=path,
-            state=getattr(runtime, "backend", None) or MemoryState(),
-            nonce_key=settings.dpop_nonce_key or _nonce_key(runtime) or os.urandom(32),
+            state=serving.backend if serving is not None else MemoryState(),
+            nonce_key=settings.dpop_nonce_key or _nonce_key(serving) or os.urandom(32),
         )
-    policy: ScopePolicy = getattr(runtime, "scopes", None) or ScopePolicy()
-    if runtime is not None:
-        runtime.expose_token = settings.expose_token
+    policy = serving.scopes if serving is not None else ScopePolicy()
     app = server.streamable_http_app(streamable_http_path=path, **http_options)
     if wrap is not None:
         app = wrap(app)
@@ -70,10 +71,10 @@ def protect(
     )
 
 
-def _nonce_key(runtime: Any) -> bytes | None:
+def _nonce_key(serving: Serving | None) -> bytes | None:
     """A DPoP nonce key derived from the requestState key (one-way), when no
     ``$MCPGEN_AUTH_DPOP_NONCE_KEY`` is set: every replica and worker that shares that key (as
     they must, for multi-round calls) then verifies the others' nonces."""
-    key = getattr(runtime, "state_key", None)
-    mac = getattr(key, "_mac", None)
-    return bytes(mac(b"mcpgen dpop nonce key\0")) if callable(mac) else None
+    if serving is None:
+        return None
+    return serving.state_key.derived(b"mcpgen dpop nonce key\0")

@@ -12,8 +12,8 @@ app:
   checks session ownership against; the token in its ``auth_context_var``). One layer, one
   pass over the headers, one cache lookup per request: the SDK's stack of three middlewares
   (Starlette's ``AuthenticationMiddleware`` with ``BearerAuthBackend``,
-  ``AuthContextMiddleware``, ``RequireAuthMiddleware``) cost about 50 µs a call here, more
-  than the 10% of a call the issue allows (bench/bench_auth.py);
+  ``AuthContextMiddleware``, ``RequireAuthMiddleware``) cost more per call than one layer
+  (bench/bench_auth.py);
 
 * the protected-resource metadata (RFC 9728), at ``/.well-known/oauth-protected-resource``
   plus the endpoint's path (the form clients try first) and at the bare well-known path, with
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from .scopes import ScopePolicy
     from .verify import OAuthTokenVerifier
 
-__all__ = ["AuthFront", "metadata_paths"]
+__all__ = ["AuthFront", "VerifiedUser", "metadata_paths"]
 
 LOGGER = logging.getLogger("mcpgen.auth")
 
@@ -77,6 +77,15 @@ def metadata_paths(*paths: str) -> tuple[str, ...]:
 
 def _quoted(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+class VerifiedUser(AuthenticatedUser):
+    """What the SDK's auth middleware leaves (its ``AuthenticatedUser``), plus whether
+    handlers see the raw token (``--auth-expose-token``; read by ``scopes.current_caller``)."""
+
+    def __init__(self, access: AccessToken, *, expose_token: bool) -> None:
+        super().__init__(access)
+        self.expose_token = expose_token
 
 
 class AuthFront:
@@ -186,7 +195,7 @@ class AuthFront:
                     return
         # what the SDK's auth middleware would leave: the user (session ownership) and the
         # token in its context variable (get_access_token, the runtime's caller)
-        user = AuthenticatedUser(access)
+        user = VerifiedUser(access, expose_token=self.settings.expose_token)
         scope["user"] = user
         scope["auth"] = AuthCredentials(access.scopes)
         reset = auth_context_var.set(user)

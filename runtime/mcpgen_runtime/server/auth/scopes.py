@@ -50,14 +50,21 @@ class Caller:
 _auth_var: Any = None
 
 
-def _access_token() -> AccessToken | None:
+def _user() -> Any:
+    """The SDK's ``AuthenticatedUser`` of this request (``front.VerifiedUser`` behind the
+    OAuth front), or None."""
     global _auth_var
     if _auth_var is None:
         from mcp.server.auth.middleware.auth_context import auth_context_var
 
         _auth_var = auth_context_var
-    user = _auth_var.get()
-    return user.access_token if user is not None else None
+    return _auth_var.get()
+
+
+def _access_token() -> AccessToken | None:
+    user = _user()
+    token: AccessToken | None = user.access_token if user is not None else None
+    return token
 
 
 def current_scopes() -> frozenset[str] | None:
@@ -68,12 +75,14 @@ def current_scopes() -> frozenset[str] | None:
     return frozenset(token.scopes)
 
 
-def current_caller(expose_token: bool = False) -> Caller | None:
-    """This request's verified caller (None without a token); ``expose_token``: include the
-    raw token (the operator's ``--auth-expose-token``)."""
-    token = _access_token()
+def current_caller() -> Caller | None:
+    """This request's verified caller (None without a token), with the raw token when the
+    OAuth front that verified it says so (the operator's ``--auth-expose-token``)."""
+    user = _user()
+    token: AccessToken | None = user.access_token if user is not None else None
     if token is None:
         return None
+    expose_token = bool(getattr(user, "expose_token", False))
     claims = dict(token.claims or {})
     issuer = claims.get("iss")
     return Caller(

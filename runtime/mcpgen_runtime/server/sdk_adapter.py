@@ -1,0 +1,197 @@
+"""Every place the server runtime leans on the official MCP Python SDK beyond its public API.
+
+Tested with ``mcp`` 2.3.0 (``TESTED_WITH``). ``SDK_USES`` names each use, what it relies on and
+why mcpgen needs it; tests/runtime/test_sdk_adapter.py checks every one against the installed
+SDK and fails, naming the use, when an upgrade removes or changes what it relies on. Nothing
+else in ``mcpgen_runtime.server`` reads a private SDK attribute, patches an SDK object,
+recognises an SDK class by its name or rewrites what the SDK produced.
+
+One use sits outside this module: ``client/base.py`` sets the client session's
+``_session_read_timeout_seconds`` (listed here so the same test guards it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from mcp.server.connection import Connection
+    from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
+    from mcp.server.lowlevel import Server
+
+__all__ = [
+    "RUNTIME_ATTRIBUTE",
+    "SDK_USES",
+    "TESTED_WITH",
+    "SdkUse",
+    "announce_tools_list_changed",
+    "attach_runtime",
+    "attached_runtime",
+    "drop_sdk_tracing",
+    "handshake_connection",
+    "list_fixups",
+]
+
+TESTED_WITH = "2.3.0"
+"""The ``mcp`` release every use below was written against and tested with."""
+
+
+class SdkUse(NamedTuple):
+    """One reliance on the SDK beyond its public API."""
+
+    name: str
+    relies_on: str
+    """What must stay true of the SDK (``module:object`` and the attribute or behaviour)."""
+    why: str
+    where: str
+    """The function of this module that holds the use (or the module outside it)."""
+
+
+SDK_USES: tuple[SdkUse, ...] = (
+    SdkUse(
+        "session-connection",
+        "mcp.server.session:ServerSession keeps its Connection as ``_connection``",
+        "handshake connections get list_changed and resources/updated on their own channel, "
+        "outside any request; the session exposes no public way to that Connection",
+        "handshake_connection",
+    ),
+    SdkUse(
+        "initialization-options",
+        "mcp.server.lowlevel:Server.create_initialization_options(notification_options, ...)",
+        "tools listChanged is announced by default: replaced on the instance, so every caller "
+        "(run_cli's stdio, the SDK's own Streamable HTTP manager, tests) gets it",
+        "announce_tools_list_changed",
+    ),
+    SdkUse(
+        "otel-middleware",
+        "mcp.server.lowlevel:Server().middleware holds the SDK's OpenTelemetryMiddleware "
+        "(class name, from the private mcp.server._otel)",
+        "its span per message costs every call even with no tracer to record it; the SDK "
+        "documents dropping it from the list as the way to opt out",
+        "drop_sdk_tracing",
+    ),
+    SdkUse(
+        "middleware-chain",
+        "mcp.server.lowlevel:Server.middleware (provisional in 2.x) awaits what a middleware "
+        "returns, so a plain function may hand back call_next(ctx) with no coroutine of its own",
+        "mcpgen's middleware adds no coroutine to the requests it does not touch "
+        "(bench/bench_server.py --instructions)",
+        "list_fixups (and shared.Replica.middleware)",
+    ),
+    SdkUse(
+        "runtime-attribute",
+        "mcp.server.lowlevel:Server instances take a new attribute ``mcpgen_runtime``",
+        "run_cli and auth.protect find a generated server's runtime from the Server that "
+        "create_server returns",
+        "attach_runtime / attached_runtime",
+    ),
+    SdkUse(
+        "exact-schemas",
+        "the SDK re-dumps a tools/list result through its models (key order inside schemas "
+        "may change); a middleware sees the dumped result before it is sent",
+        "tools/list shows each schema exactly as the manifest wrote it",
+        "list_fixups",
+    ),
+    SdkUse(
+        "client-read-timeout",
+        "mcp.client.session:ClientSession keeps its read timeout as "
+        "``_session_read_timeout_seconds``",
+        "the typed client's per-call timeout after connecting",
+        "mcpgen_runtime/client/base.py (outside this module)",
+    ),
+)
+
+
+# -- session-connection ------------------------------------------------------------------------
+
+
+def handshake_connection(ctx: ServerRequestContext[Any, Any]) -> Connection | None:
+    """The SDK ``Connection`` behind ``ctx.session`` (use ``session-connection``)."""
+    conn: Connection | None = getattr(ctx.session, "_connection", None)
+    return conn
+
+
+# -- initialization-options ------------------------------------------------------------------
+
+
+def announce_tools_list_changed(server: Server[Any]) -> None:
+    """Make ``tools.listChanged`` part of ``server``'s default initialization options (use
+    ``initialization-options``); options a caller passes still win."""
+    from mcp.server.lowlevel.server import NotificationOptions
+
+    plain = server.create_initialization_options
+
+    def with_list_changed(
+        notification_options: NotificationOptions | None = None, *a: Any, **kw: Any
+    ) -> Any:
+        return plain(notification_options or NotificationOptions(tools_changed=True), *a, **kw)
+
+    server.create_initialization_options = with_list_changed  # type: ignore[method-assign]
+
+
+# -- otel-middleware -------------------------------------------------------------------------
+
+OTEL_MIDDLEWARE = "OpenTelemetryMiddleware"
+
+
+def drop_sdk_tracing(server: Server[Any]) -> None:
+    """Take the SDK's OpenTelemetry middleware out of ``server``'s chain (use
+    ``otel-middleware``)."""
+    server.middleware[:] = [m for m in server.middleware if type(m).__name__ != OTEL_MIDDLEWARE]
+
+
+# -- runtime-attribute -----------------------------------------------------------------------
+
+RUNTIME_ATTRIBUTE = "mcpgen_runtime"
+
+
+def attach_runtime(server: Server[Any], runtime: object) -> None:
+    """Keep mcpgen's runtime on the SDK ``server`` (use ``runtime-attribute``)."""
+    setattr(server, RUNTIME_ATTRIBUTE, runtime)
+
+
+def attached_runtime(server: object) -> object | None:
+    """The runtime ``attach_runtime`` kept on ``server``, if any."""
+    return getattr(server, RUNTIME_ATTRIBUTE, None)
+
+
+# -- exact-schemas (and middleware-chain) ----------------------------------------------------
+
+
+def list_fixups(
+    served: Mapping[str, Mapping[str, Any]],
+    on_initialize: Callable[[ServerRequestContext[Any, Any]], None],
+) -> ServerMiddleware[Any]:
+    """Server middleware (uses ``exact-schemas`` and ``middleware-chain``): a ``tools/list``
+    result gets back each listed tool's ``inputSchema`` and ``outputSchema`` exactly as
+    ``served`` (name -> definition as listed) holds them; ``initialize`` is reported to
+    ``on_initialize``; other methods pass straight through."""
+
+    async def exact_schemas(
+        ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        result = await call_next(ctx)
+        if isinstance(result, dict):
+            for tool in result.get("tools") or []:
+                name = tool.get("name") if isinstance(tool, dict) else None
+                known = served.get(name) if isinstance(name, str) else None
+                if known is None:
+                    continue
+                for key in ("inputSchema", "outputSchema"):
+                    if key in tool and key in known:
+                        tool[key] = known[key]
+        return result
+
+    def middleware(
+        ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> Coroutine[Any, Any, HandlerResult]:
+        method = ctx.method
+        if method == "tools/list":
+            return exact_schemas(ctx, call_next)
+        if method == "initialize":
+            on_initialize(ctx)
+        # call_next's awaitable, handed back: no coroutine of this middleware's own
+        return call_next(ctx)  # type: ignore[return-value]
+
+    return middleware

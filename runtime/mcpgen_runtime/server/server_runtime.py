@@ -1,0 +1,173 @@
+"""``ServerRuntime``: what mcpgen adds to one SDK ``Server``, assembled whole
+(``assemble``) before the SDK server is made, in one order that needs no field filled in
+later: the items of each kind, the scope policy over all of them, what they share
+(``serving.Serving``), then the runtimes of each kind, which only ever meet through it.
+
+``build`` makes the SDK server around it and keeps it there (``runtime_of`` finds it again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .auth.scopes import ScopePolicy
+from .sdk_adapter import attached_runtime
+from .sealed import RequestStateKey
+from .serving import Serving
+from .tools import ToolsRuntime
+
+if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _catalog)
+    from .bindings import CompiledTool
+    from .completions import Completions
+    from .prompts import PromptBinding, PromptItem, PromptsRuntime
+    from .resources import (
+        ResourceBinding,
+        ResourceItem,
+        ResourcesRuntime,
+        TemplateBinding,
+        TemplateItem,
+    )
+    from .state import State
+
+__all__ = ["ServerRuntime", "assemble", "runtime_of"]
+
+
+class ServerRuntime:
+    """The runtimes of each kind a server serves and what they share (``serving``)."""
+
+    __slots__ = (
+        "serving",
+        "tools",
+        "resources",
+        "prompts",
+        "completions",
+        "auth_manifest",
+        "package_tools",
+        "toolsets",
+    )
+
+    def __init__(
+        self,
+        serving: Serving,
+        tools: ToolsRuntime,
+        resources: ResourcesRuntime | None,
+        prompts: PromptsRuntime | None,
+        completions: Completions | None,
+        *,
+        auth_manifest: Mapping[str, Any] | None,
+        package_tools: int,
+        toolsets: dict[str, Any],
+    ) -> None:
+        self.serving = serving
+        self.tools = tools
+        self.resources = resources
+        self.prompts = prompts
+        self.completions = completions
+        self.auth_manifest = auth_manifest
+        """The manifest's ``server.auth`` (``ServerInfo.auth``), resolved by ``run_cli``."""
+        self.package_tools = package_tools
+        """How many tools the package has; ``tools.tools`` holds the ones this process serves
+        (``--toolsets``/``--tools``)."""
+        self.toolsets = toolsets
+        """The toolsets the manifest declares."""
+
+
+def runtime_of(server: object) -> ServerRuntime | None:
+    """The ``ServerRuntime`` of a ``Server`` that ``build_server`` made, else None."""
+    runtime = attached_runtime(server)
+    return runtime if isinstance(runtime, ServerRuntime) else None
+
+
+def assemble(
+    handlers: object,
+    tools: list[CompiledTool],
+    *,
+    resources: Sequence[ResourceBinding],
+    templates: Sequence[TemplateBinding],
+    prompts: Sequence[PromptBinding],
+    page_size: int | None,
+    backend: State,
+    state_key: RequestStateKey | bytes | None,
+    unserved_tools: frozenset[str],
+    auth_manifest: Mapping[str, Any] | None,
+    package_tools: int,
+    toolsets: dict[str, Any],
+) -> ServerRuntime:
+    """The whole runtime of a server serving ``tools`` (compiled) and the manifest's other
+    sections with ``handlers``."""
+    key = state_key if isinstance(state_key, RequestStateKey) else RequestStateKey(state_key)
+    res_items, tmpl_items, prompt_items = _catalog(handlers, resources, templates, prompts)
+    serving = Serving(
+        backend=backend,
+        state_key=key,
+        scopes=_scope_policy(tools, res_items, tmpl_items, prompt_items),
+        tools=[t.name for t in tools],
+        resources=[r.definition["uri"] for r in res_items] if resources or templates else None,
+        prompts=[p.definition["name"] for p in prompt_items] if prompts else None,
+        unserved_tools=unserved_tools,
+    )
+    resources_rt = prompts_rt = completions = None
+    if resources or templates:
+        from .resources import ResourcesRuntime
+
+        resources_rt = ResourcesRuntime(res_items, tmpl_items, page_size, serving)
+    if prompts:
+        from .prompts import PromptsRuntime
+
+        prompts_rt = PromptsRuntime(prompt_items, page_size, serving)
+    if prompts or templates:
+        from .completions import Completions
+
+        completions = Completions(prompt_items, tmpl_items, handlers, serving)
+    return ServerRuntime(
+        serving,
+        ToolsRuntime(tools, page_size, serving),
+        resources_rt,
+        prompts_rt,
+        completions,
+        auth_manifest=auth_manifest,
+        package_tools=package_tools,
+        toolsets=toolsets,
+    )
+
+
+def _catalog(
+    handlers: object,
+    resources: Sequence[ResourceBinding],
+    templates: Sequence[TemplateBinding],
+    prompts: Sequence[PromptBinding],
+) -> tuple[list[ResourceItem], list[TemplateItem], list[PromptItem]]:
+    """The manifest's resources, templates and prompts with their handlers (their modules
+    are imported only when there are some)."""
+    res_items: list[ResourceItem] = []
+    tmpl_items: list[TemplateItem] = []
+    prompt_items: list[PromptItem] = []
+    if resources or templates:
+        from .resources import ResourceItem, TemplateItem
+
+        res_items = [ResourceItem(b, handlers) for b in resources]
+        tmpl_items = [TemplateItem(b, handlers) for b in templates]
+    if prompts:
+        from .prompts import PromptItem
+
+        prompt_items = [PromptItem(b, handlers) for b in prompts]
+    return res_items, tmpl_items, prompt_items
+
+
+def _scope_policy(
+    tools: Sequence[CompiledTool],
+    resources: Sequence[ResourceItem],
+    templates: Sequence[TemplateItem],
+    prompts: Sequence[PromptItem],
+) -> ScopePolicy:
+    """The OAuth scopes each item needs; templates by a URI matcher (in order)."""
+    matchers: list[tuple[Any, Sequence[str]]] = [
+        ((lambda uri, t=t.template: t.match(uri) is not None), t.binding.scopes) for t in templates
+    ]
+    return ScopePolicy(
+        tools={t.name: t.scopes for t in tools},
+        prompts={p.definition["name"]: p.binding.scopes for p in prompts},
+        resources={r.definition["uri"]: r.binding.scopes for r in resources},
+        templates=matchers,
+    )
