@@ -10,6 +10,31 @@ and subject, or the static bearer token, when HTTP auth is on) and an expiry. A 
 seal does not verify (tampered, truncated, forged, oversized) is rejected with JSON-RPC
 ``-32602``; a genuine state presented for another tool or other arguments, or after its
 expiry, gets a tool error (``isError: true``) that says what to do.
+
+Why not the SDK's ``mcp.server.request_state.RequestStateBoundary`` (in ``mcp`` since 2.0;
+read at 2.3.0). It seals and verifies ``requestState`` as low-level ``Server`` middleware,
+with AES-256-GCM (the client cannot read the state; mcpgen's is signed, not encrypted), a
+key ring for rotation, an audience claim and a pluggable principal binding, and it refuses a
+tampered state with ``-32602`` as the conformance suite requires. What mcpgen needs and it
+does not do, each shown against the real class by tests/runtime/test_request_state_boundary.py:
+
+* Every unusable state is the same ``-32602 "Invalid or expired requestState"`` raised
+  before any handler runs, the reason in the server log only. mcpgen answers a genuine state
+  used for another call, another caller, after its expiry or under a key this replica does
+  not hold with a tool error that tells the model (and the operator) what to do; only a seal
+  that does not verify is ``-32602``. The boundary has no hook to answer otherwise.
+* Replicas configured apart: mcpgen's state carries its key id, so the refusal names the key
+  each side holds and the setting every replica must share; the SDK's does not say.
+* Rotation with a deadline: the SDK's ring opens a state of any key still in it for as long
+  as the operator leaves it there; mcpgen opens a previous key's states only until one TTL
+  after the rotation (the key file's mtime), even fresh ones from a replica not yet rotated.
+* The default principal is (client id, issuer, subject). Static bearer tokens
+  (``--auth-token``: client ``bearer``, no subject) are then all one caller, and a state
+  issued to one token opens for another; mcpgen binds a digest of the token itself.
+  (``bind_principal`` is pluggable: this one could be passed in; the points above remain.)
+* It is one more ``async`` middleware around every request of every method (each extra
+  coroutine per call shows in ``bench/bench_server.py --instructions``); mcpgen opens a
+  state only on the call path of a retry that carries one.
 """
 
 from __future__ import annotations
