@@ -76,7 +76,7 @@ def generate(tmp: Path, package: str, scoped: bool) -> Path:
         [
             sys.executable,
             "-m",
-            "codegen",
+            "mcpgen",
             "server",
             str(path),
             "--out",

@@ -47,9 +47,9 @@ def wall(cmd: list[str], expect: int = 0) -> float:
 
 def in_process(path: Path, n: int) -> tuple[float, float]:
     """(median load seconds, median rules seconds) for a warm process."""
-    from codegen.check.config import RuleConfig
-    from codegen.check.runner import check_manifest
-    from codegen.manifest.load import load_manifest
+    from mcpgen.check.config import RuleConfig
+    from mcpgen.check.runner import check_manifest
+    from mcpgen.manifest.load import load_manifest
 
     cfg = RuleConfig()
     loads, rules = [], []

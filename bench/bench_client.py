@@ -45,7 +45,7 @@ JS = ROOT / "tests" / "interop" / "js"
 
 def mcpgen() -> list[str]:
     script = Path(sys.executable).with_name("mcpgen")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
 
 
 def generate_weather_client(out: Path) -> None:

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from manifest_factory import dump_json, dump_yaml, make_manifest  # noqa: E402
 
-MCPGEN = [sys.executable, "-m", "codegen"]
+MCPGEN = [sys.executable, "-m", "mcpgen"]
 
 
 def run(cmd: list[str]) -> tuple[float, int, int]:
@@ -61,7 +61,7 @@ def timed(*a, **k):
     finally:
         spent[0] += time.perf_counter() - t
 dcg.generate = timed
-from codegen.cli import main
+from mcpgen.cli import main
 t = time.perf_counter()
 try:
     main(sys.argv[1:])

@@ -64,12 +64,12 @@ def referenced(doc: dict[str, Any], paths: dict[str, Any]) -> dict[str, Any]:
 
 
 def phases(github: Path, tmp: Path) -> dict[str, float]:
-    from codegen.commands.importer import _http, _server
-    from codegen.manifest.dump import manifest_text
-    from codegen.manifest.sourcemap import load_document
-    from codegen.openapi.convert import convert
-    from codegen.openapi.external import Sources
-    from codegen.openapi.load import _validate
+    from mcpgen.commands.importer import _http, _server
+    from mcpgen.manifest.dump import manifest_text
+    from mcpgen.manifest.sourcemap import load_document
+    from mcpgen.openapi.convert import convert
+    from mcpgen.openapi.external import Sources
+    from mcpgen.openapi.load import _validate
 
     out: dict[str, float] = {}
     t = time.perf_counter()
@@ -143,7 +143,7 @@ def main() -> int:
             rows[f"{kept} operations: import + server"].append((w1 + w2, max(m1, m2)))
             parts.append((w1, w2))
             print(f"repeat {i + 1} done", file=sys.stderr)
-        from codegen.manifest.sourcemap import load_document
+        from mcpgen.manifest.sourcemap import load_document
 
         tools = len(load_document(tmp / "gh.yaml").value["tools"])
         cores = os.cpu_count()

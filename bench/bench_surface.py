@@ -149,7 +149,7 @@ OPS: dict[str, tuple[Callable[[Conn], None], int]] = {
 
 def generate(tmp: Path) -> list[str]:
     mcpgen = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(mcpgen)] if mcpgen.is_file() else [sys.executable, "-m", "codegen"]
+    cmd = [str(mcpgen)] if mcpgen.is_file() else [sys.executable, "-m", "mcpgen"]
     manifest = tmp / "surface.yaml"
     shutil.copy(BENCH / "surface_manifest.yaml", manifest)
     proc = subprocess.run(

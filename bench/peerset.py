@@ -58,7 +58,7 @@ def generate(tmp: Path, manifest: Path | None = None, name: str = "gen") -> Serv
     ``tmp/name``."""
     out = tmp / name
     mcpgen = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(mcpgen)] if mcpgen.is_file() else [sys.executable, "-m", "codegen"]
+    cmd = [str(mcpgen)] if mcpgen.is_file() else [sys.executable, "-m", "mcpgen"]
     proc = subprocess.run(
         [
             *cmd,

@@ -45,7 +45,7 @@ def spec_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         return mirror
     cache = tmp_path_factory.mktemp("spec-cache")
     proc = subprocess.run(
-        [sys.executable, "-m", "codegen", "protocol", "pull", "--cache-dir", str(cache)],
+        [sys.executable, "-m", "mcpgen", "protocol", "pull", "--cache-dir", str(cache)],
         capture_output=True,
         text=True,
     )

@@ -80,7 +80,7 @@ def package(case: Case, kind: str) -> str:
 
 def mcpgen_cmd() -> list[str]:
     script = Path(sys.executable).with_name("mcpgen")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
 
 
 class GenerationFailed(RuntimeError):

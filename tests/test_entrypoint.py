@@ -1,4 +1,4 @@
-"""The ``mcpgen`` process entry (``codegen.cli.run``): exit codes, complete output through pipes,
+"""The ``mcpgen`` process entry (``mcpgen.cli.run``): exit codes, complete output through pipes,
 and no traceback when the reader goes away. ``run`` ends the process without freeing every
 object (as mypy does), so what it must still do is flush the standard streams."""
 
@@ -15,7 +15,7 @@ ENV = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
 
 def _mcpgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcpgen", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -47,7 +47,7 @@ def test_exit_codes_survive_the_fast_exit(tmp_path: Path) -> None:
 
 def test_a_reader_that_goes_away_gets_no_traceback(tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "codegen", "rules"],
+        [sys.executable, "-m", "mcpgen", "rules"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -64,9 +64,9 @@ def test_a_reader_that_goes_away_gets_no_traceback(tmp_path: Path) -> None:
 
 def test_a_profiler_still_gets_its_report(tmp_path: Path) -> None:
     """Under a profiler (or a debugger, or --debug) the process exits normally, so
-    ``python -m cProfile -m codegen ...`` prints its statistics."""
+    ``python -m cProfile -m mcpgen ...`` prints its statistics."""
     p = subprocess.run(
-        [sys.executable, "-m", "cProfile", "-m", "codegen", "--version"],
+        [sys.executable, "-m", "cProfile", "-m", "mcpgen", "--version"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

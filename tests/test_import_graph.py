@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TREES = {"codegen": ROOT / "codegen", "mcpgen_runtime": ROOT / "runtime" / "mcpgen_runtime"}
+TREES = {"mcpgen": ROOT / "mcpgen", "mcpgen_runtime": ROOT / "runtime" / "mcpgen_runtime"}
 
 
 def _modules(top: str, base: Path) -> dict[str, Path]:

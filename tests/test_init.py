@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def mcpgen(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *map(str, args)], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "mcpgen", *map(str, args)], capture_output=True, text=True, cwd=cwd
     )
 
 
@@ -220,7 +220,7 @@ def test_printed_next_step_runs_as_printed_and_registration_works(tmp_path: Path
 
 def test_index_path_is_designed_and_said(tmp_path: Path) -> None:
     """Once mcpgen and mcpgen-runtime are on the index: no wheels/, no --find-links."""
-    from codegen.scaffold import next_step, scaffold
+    from mcpgen.scaffold import next_step, scaffold
 
     project = scaffold(tmp_path / "p", wheels=False)
     assert "--find-links" not in project.files["README.md"]

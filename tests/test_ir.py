@@ -1,4 +1,4 @@
-"""The shared IR (``codegen.ir``) and the package IRs built on it, from a loaded manifest: no
+"""The shared IR (``mcpgen.ir``) and the package IRs built on it, from a loaded manifest: no
 generator run, no formatter."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from codegen.client.ir import RESERVED_METHODS, build_client_ir
-from codegen.errors import McpgenError
-from codegen.ir.models import model_specs
-from codegen.ir.surface import prepare_surface
-from codegen.ir.tools import build_tools
-from codegen.manifest.load import load_manifest_text, require_manifest
-from codegen.modelview import model_view
-from codegen.server.ir import build_server_ir
+from mcpgen.client.ir import RESERVED_METHODS, build_client_ir
+from mcpgen.errors import McpgenError
+from mcpgen.ir.models import model_specs
+from mcpgen.ir.surface import prepare_surface
+from mcpgen.ir.tools import build_tools
+from mcpgen.manifest.load import load_manifest_text, require_manifest
+from mcpgen.modelview import model_view
+from mcpgen.server.ir import build_server_ir
 
 ROOT = Path(__file__).resolve().parent.parent
 WEATHER = ROOT / "examples" / "weather" / "tools.yaml"

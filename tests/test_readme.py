@@ -24,7 +24,7 @@ def section(title: str) -> str:
 
 def mcpgen(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *map(str, args)], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "mcpgen", *map(str, args)], capture_output=True, text=True, cwd=cwd
     )
 
 
@@ -105,7 +105,7 @@ def test_printed_lines() -> None:
 
 
 def test_exit_codes(tmp_path: Path) -> None:
-    from codegen import errors
+    from mcpgen import errors
 
     codes = section("Commands")
     assert (errors.EXIT_OK, errors.EXIT_FINDINGS, errors.EXIT_USAGE, errors.EXIT_INTERNAL) == (
@@ -168,9 +168,9 @@ def test_development_tree_names_real_modules() -> None:
         "runtime/mcpgen_runtime/server/": runtime / "server",
         "runtime/mcpgen_runtime/server/auth/": runtime / "server" / "auth",
         "runtime/mcpgen_runtime/client/": runtime / "client",
-        "codegen/server/": REPO / "codegen" / "server",
-        "codegen/client/": REPO / "codegen" / "client",
-        "codegen/ir/": REPO / "codegen" / "ir",
+        "mcpgen/server/": REPO / "mcpgen" / "server",
+        "mcpgen/client/": REPO / "mcpgen" / "client",
+        "mcpgen/ir/": REPO / "mcpgen" / "ir",
     }
     for entry, where in checked.items():
         names = _names(entries[entry])
@@ -181,6 +181,6 @@ def test_development_tree_names_real_modules() -> None:
             )
     bare = next(line for line in tree.splitlines() if line.startswith("  naming, "))
     for name in _names(bare):
-        assert (REPO / "codegen" / f"{name}.py").is_file(), name
+        assert (REPO / "mcpgen" / f"{name}.py").is_file(), name
     for module in ("packages.py", "parameters.py", "scaffold.py", "wheelhouse.py"):
-        assert f"codegen/{module}" in entries and (REPO / "codegen" / module).is_file()
+        assert f"mcpgen/{module}" in entries and (REPO / "mcpgen" / module).is_file()

@@ -11,7 +11,7 @@ generated models and jsonschema-rs agree, on the server side and in the typed cl
   removed, kept when jsonschema-rs refuses them): the server's check refuses them and the
   typed client raises ``ArgumentsError`` (nothing is sent). Where the input model alone accepts
   one, the reasons allowed are named: the keywords a model leaves to the schema
-  (``codegen.modelview.LEFT_TO_THE_SCHEMA``: with those removed the instance must be valid), a
+  (``mcpgen.modelview.LEFT_TO_THE_SCHEMA``: with those removed the instance must be valid), a
   ``null`` on a property the schema lets be absent (an optional field is ``X | None``: with
   its null properties removed the instance must be valid), and the tools of ``MODEL_WIDER``.
 
@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from pydantic import BaseModel, ValidationError
 
-from codegen.modelview import model_view
+from mcpgen.modelview import model_view
 from mcpgen_runtime import ClientTool
 from mcpgen_runtime.client.errors import ArgumentsError
 from mcpgen_runtime.schemawalk import walk

@@ -19,7 +19,7 @@ def test_codegen_passes_mypy_strict(tmp_path: Path) -> None:
             "--strict",
             "--cache-dir",
             str(tmp_path / "cache"),
-            "codegen",
+            "mcpgen",
         ],
         cwd=ROOT,
         capture_output=True,

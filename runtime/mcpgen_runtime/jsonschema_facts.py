@@ -1,7 +1,7 @@
 """JSON Schema facts, in one place: dialects, keyword tables, JSON pointers (RFC 6901).
 
 Pure functions over plain JSON values, standard library only (cheap to import). The generator
-(``codegen``) imports this module too; nothing here imports the generator.
+(``mcpgen``) imports this module too; nothing here imports the generator.
 """
 
 from __future__ import annotations

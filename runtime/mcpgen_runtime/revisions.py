@@ -1,10 +1,10 @@
 """MCP protocol revisions and the fields each one gives a ``Tool``: one source for the runtime
-and for the generator (``codegen`` imports this module; no third-party import).
+and for the generator (``mcpgen`` imports this module; no third-party import).
 
 The facts are generated: ``schema/revisions.json`` holds one entry per revision (its pin,
 whether it is stateless, its ``Tool`` fields, checked against the schema), and
 ``mcpgen protocol generate`` writes them into ``mcp_wire/__init__.py``, read here. A new
-revision is that one entry (plus a patch, ``codegen/protocol/patches.py``, where upstream needs
+revision is that one entry (plus a patch, ``mcpgen/protocol/patches.py``, where upstream needs
 one).
 """
 

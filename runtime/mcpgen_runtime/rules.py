@@ -1,5 +1,5 @@
 """The rule type and the severity type of every mcpgen rule: the generator's ``check`` and
-``breaking`` rules (``codegen.check.registry``) and the breaking-change rules a deployed client
+``breaking`` rules (``mcpgen.check.registry``) and the breaking-change rules a deployed client
 runs (``breaking``). One definition, here, at the lowest floor (standard library only)."""
 
 from __future__ import annotations

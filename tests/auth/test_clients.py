@@ -58,7 +58,7 @@ def vault_client(tmp_path_factory: pytest.TempPathFactory) -> Any:
         [
             sys.executable,
             "-m",
-            "codegen",
+            "mcpgen",
             "client",
             str(DATA / "vault.yaml"),
             "--out",
@@ -209,7 +209,7 @@ def test_official_python_client(vault: HttpServer, idp: IdentityProvider) -> Non
 def _mcpgen(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG")}
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcpgen", *args],
         env={**base, **env},
         capture_output=True,
         text=True,

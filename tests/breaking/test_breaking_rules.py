@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from codegen.check import catalog
-from codegen.check.breaking import compare
-from codegen.check.config import RuleConfig
-from codegen.check.registry import BREAKING
-from codegen.check.runner import active_rules
-from codegen.diagnostics import sort_diagnostics
-from codegen.manifest.load import load_manifest_text
-from codegen.manifest.model import KNOWN_REVISIONS
+from mcpgen.check import catalog
+from mcpgen.check.breaking import compare
+from mcpgen.check.config import RuleConfig
+from mcpgen.check.registry import BREAKING
+from mcpgen.check.runner import active_rules
+from mcpgen.diagnostics import sort_diagnostics
+from mcpgen.manifest.load import load_manifest_text
+from mcpgen.manifest.model import KNOWN_REVISIONS
 
 BASE = """\
 tools:
@@ -294,7 +294,7 @@ def test_refs_are_followed() -> None:
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcpgen", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -418,8 +418,8 @@ def test_against_git_ref_reads_file_refs_at_that_ref(tmp_path: Path) -> None:
     p = _run("breaking", "mcp.yaml", "--against", "main~1", cwd=repo / "tools")
     assert p.returncode == 1 and "ENUM_VALUE_NO_DELETE" in p.stdout
     # a file that exists only in the working tree is not read for the ref
-    from codegen.commands.breaking import read_at_ref
-    from codegen.errors import McpgenError
+    from mcpgen.commands.breaking import read_at_ref
+    from mcpgen.errors import McpgenError
 
     (repo / "tools" / "schemas" / "later.yaml").write_text("Query: {type: string}\n")
     _, label, read_bytes = read_at_ref(str(repo / "tools" / "mcp.yaml"), "main")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import textwrap
 
-from codegen.check import catalog
-from codegen.check.config import RuleConfig
-from codegen.check.runner import apply_ignores, check_manifest
-from codegen.diagnostics import Diagnostic, sort_diagnostics
-from codegen.manifest.load import load_manifest_text
+from mcpgen.check import catalog
+from mcpgen.check.config import RuleConfig
+from mcpgen.check.runner import apply_ignores, check_manifest
+from mcpgen.diagnostics import Diagnostic, sort_diagnostics
+from mcpgen.manifest.load import load_manifest_text
 
 ALL_ON = RuleConfig(enable=frozenset(r.id for r in catalog.load_all().values()))
 

@@ -51,7 +51,7 @@ def run(
     e.pop("MCPGEN_DEBUG", None)
     e.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcpgen", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -284,7 +284,7 @@ def test_check_does_not_import_heavy_modules(work: Path) -> None:
     (work / "m.yaml").write_text(dump_yaml(make_manifest(5)))
     code = textwrap.dedent("""
         import sys
-        from codegen.cli import main
+        from mcpgen.cli import main
         try:
             main(["check", "m.yaml", "bad.yaml"])
         except SystemExit:
@@ -294,7 +294,7 @@ def test_check_does_not_import_heavy_modules(work: Path) -> None:
         print("HEAVY", heavy)
         # what only some manifests or other commands need (pre-commit runs check on every
         # commit): the breaking-change comparisons, OAuth config, hashing of referenced files
-        later = sorted(m for m in ("mcpgen_runtime.breaking.tools", "codegen.check.breaking",
+        later = sorted(m for m in ("mcpgen_runtime.breaking.tools", "mcpgen.check.breaking",
                                    "mcpgen_runtime.server.auth.config", "hashlib")
                        if m in sys.modules)
         print("LATER", later)
@@ -310,7 +310,7 @@ def test_valid_schemas_never_reach_jsonschema(work: Path) -> None:
     (work / "m.yaml").write_text(dump_yaml(make_manifest(20)))
     code = textwrap.dedent("""
         import sys
-        from codegen.cli import main
+        from mcpgen.cli import main
         try:
             main(["check", sys.argv[1]])
         except SystemExit as e:

@@ -1057,8 +1057,8 @@ def test_rule_positions(rule_id: str, text: str, expected: list[tuple[int, int]]
 
 
 def test_every_lint_rule_has_a_case() -> None:
-    from codegen.check import catalog
-    from codegen.check.registry import LINT
+    from mcpgen.check import catalog
+    from mcpgen.check.registry import LINT
 
     lint_ids = {r.id for r in catalog.load_all().values() if r.category == LINT}
     covered = {c[0] for c in CASES if c[2]}
@@ -1068,7 +1068,7 @@ def test_every_lint_rule_has_a_case() -> None:
 def test_toolset_names_follow_the_schema() -> None:
     """Toolset names go into comma-separated command-line lists: lower-case, no spaces, and
     not the reserved ``all``/``default``; the loader reports each at its place."""
-    from codegen.manifest.load import load_manifest_text
+    from mcpgen.manifest.load import load_manifest_text
 
     text = (
         "server:\n"

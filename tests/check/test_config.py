@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from codegen.check import catalog
-from codegen.check.config import RuleConfig, load_config
-from codegen.check.registry import LINT, RULES
-from codegen.check.runner import active_rules, rule_severity
-from codegen.diagnostics import Severity
-from codegen.errors import McpgenError
-from codegen.manifest.model import KNOWN_REVISIONS
+from mcpgen.check import catalog
+from mcpgen.check.config import RuleConfig, load_config
+from mcpgen.check.registry import LINT, RULES
+from mcpgen.check.runner import active_rules, rule_severity
+from mcpgen.diagnostics import Severity
+from mcpgen.errors import McpgenError
+from mcpgen.manifest.model import KNOWN_REVISIONS
 
 catalog.load_all()
 

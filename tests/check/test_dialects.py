@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.check.dialects import (
+from mcpgen.check.dialects import (
     D7,
     D2020,
     dialect_of,

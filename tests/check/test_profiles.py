@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from codegen.check import catalog
-from codegen.check.config import RuleConfig, load_config
-from codegen.check.profiles import PROFILES, READ, RULES
-from codegen.check.runner import check_file
-from codegen.diagnostics import Severity
+from mcpgen.check import catalog
+from mcpgen.check.config import RuleConfig, load_config
+from mcpgen.check.profiles import PROFILES, READ, RULES
+from mcpgen.check.runner import check_file
+from mcpgen.diagnostics import Severity
 
 DATA = Path(__file__).parent / "data"
 SERVERS = DATA / "real_servers"
@@ -124,7 +124,7 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env.pop("MCPGEN_DEBUG", None)
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcpgen", *args],
         cwd=cwd,
         capture_output=True,
         text=True,

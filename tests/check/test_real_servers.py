@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.check import catalog
-from codegen.check.config import RuleConfig
-from codegen.check.runner import check_file
-from codegen.diagnostics import Severity
+from mcpgen.check import catalog
+from mcpgen.check.config import RuleConfig
+from mcpgen.check.runner import check_file
+from mcpgen.diagnostics import Severity
 
 DATA = Path(__file__).parent / "data" / "real_servers"
 DUMPS = sorted(DATA.glob("*.json"))

@@ -6,9 +6,9 @@ import json
 
 import jsonschema
 
-from codegen.check import catalog
-from codegen.diagnostics import Diagnostic, Location, Severity
-from codegen.report import github_line, render, summary, text_line
+from mcpgen.check import catalog
+from mcpgen.diagnostics import Diagnostic, Location, Severity
+from mcpgen.report import github_line, render, summary, text_line
 
 D1 = Diagnostic(
     "TOOL_NO_DELETE",

@@ -7,13 +7,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.check import catalog
-from codegen.check.breaking import compare
-from codegen.check.config import RuleConfig
-from codegen.check.profiles import PROFILES
-from codegen.check.registry import BREAKING
-from codegen.check.runner import active_rules, check_manifest
-from codegen.manifest.model import KNOWN_REVISIONS, Manifest, ServerInfo, SourceMap, ToolDef
+from mcpgen.check import catalog
+from mcpgen.check.breaking import compare
+from mcpgen.check.config import RuleConfig
+from mcpgen.check.profiles import PROFILES
+from mcpgen.check.registry import BREAKING
+from mcpgen.check.runner import active_rules, check_manifest
+from mcpgen.manifest.model import KNOWN_REVISIONS, Manifest, ServerInfo, SourceMap, ToolDef
 
 # every rule, the model-API profiles' too (they are on only with --target)
 ALL_ON = RuleConfig(enable=frozenset(catalog.load_all()), targets=frozenset(PROFILES))

@@ -1,4 +1,4 @@
-"""``codegen.uritemplates`` loads the SDK's RFC 6570 module without importing the whole SDK,
+"""``mcpgen.uritemplates`` loads the SDK's RFC 6570 module without importing the whole SDK,
 and that module behaves exactly as the normal import does."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def _outcomes(module: object) -> list[object]:
 
 
 def test_standalone_module_behaves_as_the_sdk_import() -> None:
-    from codegen import uritemplates
+    from mcpgen import uritemplates
 
     standalone = uritemplates._standalone()
     assert standalone is not None and standalone.__name__ == "_mcpgen_sdk_uri_template"
@@ -53,7 +53,7 @@ def test_check_of_a_manifest_with_templates_does_not_import_the_sdk(
 ) -> None:
     code = (
         "import sys\n"
-        "from codegen.cli import main\n"
+        "from mcpgen.cli import main\n"
         "sys.argv = ['mcpgen', 'check', '-q', sys.argv[1]]\n"
         "try:\n"
         "    main()\n"

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
-from codegen.client.build import RenderedClient, render_client
-from codegen.emit import EmitResult, create_user_files, write_owned_tree
+from mcpgen.client.build import RenderedClient, render_client
+from mcpgen.emit import EmitResult, create_user_files, write_owned_tree
 
 REPO = Path(__file__).resolve().parents[2]
 WEATHER = REPO / "examples" / "weather" / "tools.yaml"
@@ -25,7 +25,7 @@ JS_MODULES = REPO / "tests" / "interop" / "js" / "node_modules"
 
 def mcpgen_cmd() -> list[str]:
     script = Path(sys.executable).with_name("mcpgen")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
 
 
 def node() -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from codegen.client.build import render_client
+from mcpgen.client.build import render_client
 from tests.client.helpers import WEATHER
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "weather_client"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.client.build import render_cli
+from mcpgen.client.build import render_cli
 from tests.client.helpers import WEATHER, WEATHER_DIR, mcpgen_cmd
 
 PY = sys.executable

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.client.build import render_client
-from codegen.client.ir import RESERVED_METHODS
-from codegen.render import docstring
+from mcpgen.client.build import render_client
+from mcpgen.client.ir import RESERVED_METHODS
+from mcpgen.render import docstring
 from tests.client.helpers import REPO, WEATHER, mcpgen_cmd
 from tests.client.regen_golden import GOLDEN, golden_files
 
@@ -37,13 +37,13 @@ def test_generation_is_byte_stable() -> None:
 
 @pytest.mark.parametrize("kind", ["client", "server"])
 def test_the_layout_lists_every_template_of_its_kind(kind: str) -> None:
-    """One list per package kind (``codegen/<kind>/layout.py``): what the generator renders is
+    """One list per package kind (``mcpgen/<kind>/layout.py``): what the generator renders is
     what the no-op digest covers, and a template file nobody lists is an error."""
     import importlib
 
-    from codegen.resources import templates_dir
+    from mcpgen.resources import templates_dir
 
-    layout = importlib.import_module(f"codegen.{kind}.layout")
+    layout = importlib.import_module(f"mcpgen.{kind}.layout")
     on_disk = sorted(f"{kind}/{p.name}" for p in (templates_dir() / kind).glob("*.jinja"))
     assert list(layout.TEMPLATES) == on_disk
     assert layout.USER_FILES == tuple(layout.USER_TEMPLATES)
@@ -137,11 +137,11 @@ def test_cli_bad_input_is_one_line_exit_2(args: list[str], message: str, tmp_pat
 
 def test_help_does_not_import_generators() -> None:
     code = (
-        "import sys; from codegen.cli import main\n"
+        "import sys; from mcpgen.cli import main\n"
         "try:\n main(['--help'])\nexcept SystemExit: pass\n"
         "heavy = ('jinja2', 'datamodel_code_generator', 'mcp', 'yaml')\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in heavy"
-        " or m.startswith('codegen.client')]\n"
+        " or m.startswith('mcpgen.client')]\n"
         "print(bad); assert not bad"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)

@@ -1,14 +1,14 @@
-"""``codegen.parameters.read_models`` builds each method's parameters from a run's facts and the
+"""``mcpgen.parameters.read_models`` builds each method's parameters from a run's facts and the
 inputSchema alone (no generator run, no formatter here)."""
 
 from __future__ import annotations
 
 import pytest
 
-from codegen.errors import McpgenError
-from codegen.parameters import read_models
-from codegen.typegen import FieldFacts, ModelFacts, ModelsRun
-from codegen.typehints import read_type_hint
+from mcpgen.errors import McpgenError
+from mcpgen.parameters import read_models
+from mcpgen.typegen import FieldFacts, ModelFacts, ModelsRun
+from mcpgen.typehints import read_type_hint
 
 SCHEMA = {
     "type": "object",

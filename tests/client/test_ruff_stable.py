@@ -1,5 +1,5 @@
 """Generated client packages are stable under their own pinned formatter (``ruff format``,
-``codegen.format``): formatting them again changes nothing."""
+``mcpgen.format``): formatting them again changes nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.client.build import render_client
+from mcpgen.client.build import render_client
 from tests.client.helpers import WEATHER
 from tests.server.test_ruff_stable import reformat
 

@@ -16,13 +16,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.check import catalog
-from codegen.check.breaking import compare
-from codegen.check.config import load_config
-from codegen.check.registry import BREAKING
-from codegen.check.runner import active_rules
-from codegen.manifest.load import load_manifest_text
-from codegen.manifest.model import KNOWN_REVISIONS
+from mcpgen.check import catalog
+from mcpgen.check.breaking import compare
+from mcpgen.check.config import load_config
+from mcpgen.check.registry import BREAKING
+from mcpgen.check.runner import active_rules
+from mcpgen.manifest.load import load_manifest_text
+from mcpgen.manifest.model import KNOWN_REVISIONS
 from tests.client.helpers import (
     WEATHER,
     WEATHER_DIR,
@@ -67,7 +67,7 @@ def test_protocol_modes(weather_client: Any, mode: str, revision: str) -> None:
 
 
 def _weather_tools() -> list[dict[str, Any]]:
-    from codegen.manifest.load import require_manifest
+    from mcpgen.manifest.load import require_manifest
 
     return [dict(t.raw) for t in require_manifest(WEATHER).tools]
 
@@ -181,8 +181,8 @@ def _runtime_venv(tmp_path: Path) -> Path:
 
 def test_yaml_dump_of_pulled_manifest_round_trips(tmp_path: Path) -> None:
     """What `mcpgen pull` writes reads back (mcpgen's YAML 1.2 loader) as exactly the tools."""
-    from codegen.client.live import LiveServer
-    from codegen.client.pull import manifest_text
+    from mcpgen.client.live import LiveServer
+    from mcpgen.client.pull import manifest_text
 
     tools = _weather_tools() + [
         {
@@ -241,9 +241,9 @@ _json = st.recursive(
 )
 @given(value=_json)
 def test_pulled_yaml_round_trips_any_json(value: Any, tmp_path: Path) -> None:
-    from codegen.client.live import LiveServer
-    from codegen.client.pull import manifest_text
-    from codegen.manifest.sourcemap import parse_text
+    from mcpgen.client.live import LiveServer
+    from mcpgen.client.pull import manifest_text
+    from mcpgen.manifest.sourcemap import parse_text
 
     tools = [{"name": "t", "inputSchema": {"type": "object", "default": value}}]
     live = LiveServer(tools, {"name": "w", "version": "1"}, "2025-11-25", "x")

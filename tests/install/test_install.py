@@ -52,7 +52,7 @@ EXISTING: dict[str, tuple[str, str]] = {
 
 def _mcpgen() -> list[str]:
     script = Path(sys.executable).with_name("mcpgen")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
 
 
 @pytest.fixture(scope="module")

@@ -65,7 +65,7 @@ class ServerUnderTest:
 
 def _mcpgen_cmd() -> list[str]:
     script = Path(sys.executable).with_name("mcpgen")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
 
 
 def _load_manifest_tools(path: Path) -> list[dict[str, Any]]:

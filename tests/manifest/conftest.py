@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.diagnostics import Diagnostic
+from mcpgen.diagnostics import Diagnostic
 
 BAD_INPUTS = Path(__file__).resolve().parent / "bad_inputs"
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import McpgenError
-from codegen.manifest.load import load_manifest
-from codegen.manifest.sourcemap import MAX_BYTES, MAX_DEPTH
+from mcpgen.errors import McpgenError
+from mcpgen.manifest.load import load_manifest
+from mcpgen.manifest.sourcemap import MAX_BYTES, MAX_DEPTH
 
 from .conftest import BAD_INPUTS, where
 
@@ -233,7 +233,7 @@ def test_long_ref_chain_through_files_terminates(tmp_path) -> None:
 
 def _mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcpgen", *args],
         capture_output=True,
         text=True,
         cwd=cwd,

@@ -7,7 +7,7 @@ import json
 import jsonschema
 import pytest
 
-from codegen.manifest.load import load_manifest
+from mcpgen.manifest.load import load_manifest
 
 from .conftest import by_rule, where
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codegen.manifest.sourcemap import parse_text
+from mcpgen.manifest.sourcemap import parse_text
 
 TEXT = """\
 tools:

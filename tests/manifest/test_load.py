@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from codegen.errors import McpgenError
-from codegen.manifest.load import load_manifest, load_manifest_text, require_manifest
-from codegen.manifest.model import KNOWN_REVISIONS
+from mcpgen.errors import McpgenError
+from mcpgen.manifest.load import load_manifest, load_manifest_text, require_manifest
+from mcpgen.manifest.model import KNOWN_REVISIONS
 
 from .conftest import where
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import McpgenError
-from codegen.manifest.sourcemap import parse_text
+from mcpgen.errors import McpgenError
+from mcpgen.manifest.sourcemap import parse_text
 
 LIMIT = sys.get_int_max_str_digits()
 BIG = "1" * (LIMIT + 100)
@@ -76,7 +76,7 @@ def test_numbers_json_can_carry_still_load(scalar: str) -> None:
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcpgen", *args],
         cwd=cwd,
         capture_output=True,
         text=True,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from codegen.manifest.sourcemap import load_document, parse_text
+from mcpgen.manifest.sourcemap import load_document, parse_text
 
 YAML = """\
 server:
@@ -133,7 +133,7 @@ def test_json_extension_forces_json_and_other_text_sniffs(tmp_path) -> None:
     ],
 )
 def test_json_numbers_outside_json(text, message, pos) -> None:
-    from codegen.errors import McpgenError
+    from mcpgen.errors import McpgenError
 
     with pytest.raises(McpgenError) as exc:
         parse_text(text, "n.json")

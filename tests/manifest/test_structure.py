@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.manifest import structure
-from codegen.manifest.load import _shape, load_manifest
-from codegen.manifest.model import KNOWN_REVISIONS
-from codegen.resources import schema_dir
+from mcpgen.manifest import structure
+from mcpgen.manifest.load import _shape, load_manifest
+from mcpgen.manifest.model import KNOWN_REVISIONS
+from mcpgen.resources import schema_dir
 
 SCHEMA = json.loads((schema_dir() / "manifest.schema.json").read_text())
 ROOT = jsonschema.Draft202012Validator(SCHEMA)
@@ -137,7 +137,7 @@ def test_valid_manifests_do_not_import_jsonschema(tmp_path) -> None:
     p = tmp_path / "m.yaml"
     p.write_text("tools: [{name: a, inputSchema: {type: object}}]\n")
     code = (
-        "import sys\nfrom codegen.manifest.load import _shape, load_manifest\n"
+        "import sys\nfrom mcpgen.manifest.load import _shape, load_manifest\n"
         f"r = load_manifest({str(p)!r})\nassert not r.diagnostics\n"
         "print('jsonschema' in sys.modules)"
     )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.errors import McpgenError
-from codegen.manifest.sourcemap import parse_text
+from mcpgen.errors import McpgenError
+from mcpgen.manifest.sourcemap import parse_text
 
 from .conftest import by_rule, where
 

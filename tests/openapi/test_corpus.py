@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.errors import McpgenError
+from mcpgen.errors import McpgenError
 
 JS = Path(__file__).resolve().parent / "js"
 SEED = int(os.environ.get("MCPGEN_CORPUS_SEED", "20261125"))
@@ -36,10 +36,10 @@ def corpus() -> list[Path]:
 
 def _import(path: Path) -> tuple[str, int]:
     """The manifest's text and its tool count (``McpgenError`` when refused)."""
-    from codegen.commands.importer import _http, _server
-    from codegen.manifest.dump import manifest_text
-    from codegen.openapi.convert import convert
-    from codegen.openapi.load import load_openapi
+    from mcpgen.commands.importer import _http, _server
+    from mcpgen.manifest.dump import manifest_text
+    from mcpgen.openapi.convert import convert
+    from mcpgen.openapi.load import load_openapi
 
     sources = load_openapi(str(path))
     doc = sources.main
@@ -55,11 +55,11 @@ def _import(path: Path) -> tuple[str, int]:
 
 
 def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> None:
-    from codegen.check import catalog
-    from codegen.check.config import RuleConfig
-    from codegen.check.runner import lint_loaded
-    from codegen.diagnostics import Severity
-    from codegen.manifest.load import load_manifest_text
+    from mcpgen.check import catalog
+    from mcpgen.check.config import RuleConfig
+    from mcpgen.check.runner import lint_loaded
+    from mcpgen.diagnostics import Severity
+    from mcpgen.manifest.load import load_manifest_text
 
     catalog.load_lint()
     imported: list[tuple[Path, str, int]] = []
@@ -87,7 +87,7 @@ def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> 
     assert check_errors == []
     assert len(imported) >= 85, refused  # real documents are mostly valid
     # the model-API profiles over what imported (issue 24's report): documents with findings
-    from codegen.check.profiles import PROFILES, rules_for
+    from mcpgen.check.profiles import PROFILES, rules_for
 
     for target in PROFILES:
         own = rules_for(frozenset([target]))
@@ -105,7 +105,7 @@ def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> 
         manifest.write_text(text)
         package = f"corpus_{i}"
         script = Path(sys.executable).with_name("mcpgen")
-        cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+        cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
         made = subprocess.run(
             [*cmd, "server", str(manifest), "--out", str(tmp_path), "--package", package],
             capture_output=True,

@@ -71,7 +71,7 @@ FILES = {
 def _mcpgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcpgen", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -92,7 +92,7 @@ def api(tmp_path: Path) -> Path:
 
 
 def _manifest(path: Path) -> Any:
-    from codegen.manifest.sourcemap import parse_text
+    from mcpgen.manifest.sourcemap import parse_text
 
     return parse_text(path.read_text(), path.name).value
 

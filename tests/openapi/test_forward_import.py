@@ -250,7 +250,7 @@ def test_the_generated_server_forwards_what_it_should(
 
 
 def test_server_urls_relative_or_with_variables() -> None:
-    from codegen.commands.importer import _http
+    from mcpgen.commands.importer import _http
 
     def http(servers: Any, spec: str) -> tuple[dict[str, Any], list[str]]:
         out, notes = _http({"servers": servers}, spec)

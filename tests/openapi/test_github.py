@@ -25,7 +25,7 @@ def github() -> Path:
 
 def _mcpgen(*args: str) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
     return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=600)
 
 

@@ -18,15 +18,15 @@ from typing import Any
 
 import pytest
 
-from codegen.errors import McpgenError
-from codegen.openapi.convert import Selection, convert, tool_name
+from mcpgen.errors import McpgenError
+from mcpgen.openapi.convert import Selection, convert, tool_name
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def _mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
     return subprocess.run(
         [*cmd, *args],
         cwd=cwd,
@@ -60,7 +60,7 @@ def shop_url() -> Iterator[str]:
 
 
 def _yaml(path: Path) -> Any:
-    from codegen.manifest.sourcemap import parse_text
+    from mcpgen.manifest.sourcemap import parse_text
 
     return parse_text(path.read_text(), path.name).value
 
@@ -156,8 +156,8 @@ def _doc(paths: dict[str, Any], version: str = "3.0.3", **extra: Any) -> dict[st
 
 
 def _convert(doc: dict[str, Any], **kw: Any) -> Any:
-    from codegen.manifest.sourcemap import parse_text
-    from codegen.openapi.external import Sources
+    from mcpgen.manifest.sourcemap import parse_text
+    from mcpgen.openapi.external import Sources
 
     return convert(Sources(parse_text(json.dumps(doc), "t.json"), "t.json", None), **kw)
 
@@ -567,7 +567,7 @@ def test_curation_survives_a_reimport_and_check_reports_upstream_changes(tmp_pat
 
 
 def test_merge_patch_is_rfc_7396() -> None:
-    from codegen.openapi.overlay import merge_patch
+    from mcpgen.openapi.overlay import merge_patch
 
     target = {"a": "b", "c": {"d": "e", "f": "g"}}
     assert merge_patch(target, {"a": "z", "c": {"f": None}}) == {"a": "z", "c": {"d": "e"}}

@@ -40,9 +40,9 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def run_mcpgen(*args: str | Path, cwd: Path = REPO_ROOT, env: dict[str, str] | None = None) -> Run:
-    """``python -m codegen ARGS`` in a subprocess, with a clean environment plus ``env``."""
+    """``python -m mcpgen ARGS`` in a subprocess, with a clean environment plus ``env``."""
     proc = subprocess.run(
-        [sys.executable, "-m", "codegen", *map(str, args)],
+        [sys.executable, "-m", "mcpgen", *map(str, args)],
         cwd=cwd,
         env=clean_env(**(env or {})),
         capture_output=True,

@@ -1,5 +1,5 @@
 """``mcpgen --help`` and ``mcpgen --version`` stay light: they import none of the heavy
-libraries (checked in a fresh interpreter through the real entry point ``codegen.cli.main``)."""
+libraries (checked in a fresh interpreter through the real entry point ``mcpgen.cli.main``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ HEAVY = ("datamodel_code_generator", "black", "jinja2", "jsonschema", "pydantic"
 # loaded. The marker keeps it apart from the help text.
 WRAPPER = """
 import json, sys
-from codegen.cli import main
+from mcpgen.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit as exc:
@@ -49,7 +49,7 @@ def loaded_modules(*argv: str) -> tuple[int, str, set[str]]:
 def test_help_and_version_import_no_heavy_library(argv: list[str]) -> None:
     code, output, modules = loaded_modules(*argv)
     assert code in (0, None)
-    assert "codegen" in modules and "click" in modules  # the probe sees real imports
+    assert "mcpgen" in modules and "click" in modules  # the probe sees real imports
     assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
     if argv == ["--version"]:
         assert output.strip().startswith("mcpgen, version ")

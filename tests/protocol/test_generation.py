@@ -48,7 +48,7 @@ def generations(spec_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
     def start(args: list[str], seed: str) -> subprocess.Popen[str]:
         return subprocess.Popen(
-            [sys.executable, "-m", "codegen", "protocol", "generate", *args],
+            [sys.executable, "-m", "mcpgen", "protocol", "generate", *args],
             cwd=REPO_ROOT,
             env=clean_env(PYTHONHASHSEED=seed),
             text=True,

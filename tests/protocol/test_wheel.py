@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen import __version__
+from mcpgen import __version__
 
 from .conftest import COMMITTED, REPO_ROOT, REVISIONS, clean_env, sha256_file
 
@@ -83,15 +83,15 @@ def test_wheel_contents(installed: tuple[Path, Path]) -> None:
     (wheel,) = (venv.parent / "dist").glob("mcpgen-*.whl")
     (runtime_wheel,) = (venv.parent / "dist").glob("mcpgen_runtime-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "codegen/_data/schema/revisions.json" in names
-    assert "codegen/_data/templates/protocol/_base.py.jinja" in names
+    assert "mcpgen/_data/schema/revisions.json" in names
+    assert "mcpgen/_data/templates/protocol/_base.py.jinja" in names
     assert not any(
         n.startswith(("tests/", "generated/", "mcp_wire/", "mcpgen_runtime/")) for n in names
     )
     runtime_names = set(zipfile.ZipFile(runtime_wheel).namelist())
     assert {f"mcp_wire/{p.name}" for p in COMMITTED.iterdir() if p.is_file()} <= runtime_names
     assert "mcpgen_runtime/server/tools.py" in runtime_names
-    assert not any(n.startswith(("codegen/", "tests/", "generated/")) for n in runtime_names)
+    assert not any(n.startswith(("mcpgen/", "tests/", "generated/")) for n in runtime_names)
     metadata = (
         zipfile.ZipFile(wheel)
         .read(next(n for n in names if n.endswith(".dist-info/METADATA")))
@@ -108,11 +108,11 @@ def test_installed_cli_and_models(installed: tuple[Path, Path]) -> None:
         py,
         "-c",
         (
-            "import codegen, mcp_wire, codegen.resources as r\n"
+            "import mcpgen, mcp_wire, mcpgen.resources as r\n"
             "from mcp_wire.v2026_07_28 import "
             "Tool, CallToolResult, TextContent, InputRequiredResult\n"
             "t = Tool(name='t', input_schema={'type': 'object'})\n"
-            "print(codegen.__file__); print(mcp_wire.__file__); "
+            "print(mcpgen.__file__); print(mcp_wire.__file__); "
             "print(r.templates_dir()); print(r.schema_dir())\n"
             "print(t.model_dump_json(exclude_unset=True))\n"
         ),

@@ -386,7 +386,7 @@ def test_values_the_library_rejects(value: Any, exc: str) -> None:
 # Strategies adapted from tests/server/test_fast_check.py (which goes away with the fast path).
 # Restrictions, each where jsonschema-rs and jsonschema legitimately disagree:
 # 1. The dialect argument is the root's "$schema" dialect, as the generator computes it
-#    (codegen/ir/tools.py schema_dialect): jsonschema-rs' Draft202012Validator follows a root
+#    (mcpgen/ir/tools.py schema_dialect): jsonschema-rs' Draft202012Validator follows a root
 #    draft-07 "$schema", jsonschema's class does not; the pair never reaches SchemaCheck.
 # 2. Floats within +-2**53: jsonschema-rs reads a float as its shortest decimal text (1e30 is
 #    10**30, as in the JSON text), jsonschema as the binary double (1e30 > 10**30), so

@@ -21,9 +21,9 @@ import jsonschema
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
-from codegen.emit import EmitResult, create_user_files, write_owned_tree
-from codegen.server.build import RenderedPackage
-from codegen.server.build import render_package as _render_package
+from mcpgen.emit import EmitResult, create_user_files, write_owned_tree
+from mcpgen.server.build import RenderedPackage
+from mcpgen.server.build import render_package as _render_package
 
 REPO = Path(__file__).resolve().parents[2]
 

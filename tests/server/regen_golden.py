@@ -16,7 +16,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from codegen.server.build import build_server_package
+from mcpgen.server.build import build_server_package
 from tests.server.helpers import REPO, WEATHER, render_package
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "weather_server"

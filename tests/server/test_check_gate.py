@@ -26,7 +26,7 @@ tools:
 
 def mcpgen(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *map(str, args)], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "mcpgen", *map(str, args)], capture_output=True, text=True, cwd=cwd
     )
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.manifest.load import load_manifest
+from mcpgen.manifest.load import load_manifest
 from tests.server.helpers import REPO
 
 MANIFEST = """\
@@ -44,7 +44,7 @@ HEAVY = ("jinja2", "datamodel_code_generator", "black", "yaml", "pydantic")
 def run(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *map(str, args)],
+        [sys.executable, "-m", "mcpgen", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -94,11 +94,11 @@ def probe_fast_path(args: list[str], cwd: Path = REPO) -> None:
     YAML or the manifest loader (the dependencies are hashed, not re-parsed)."""
     code = (
         "import sys\n"
-        "from codegen.cli import main\n"
+        "from mcpgen.cli import main\n"
         f"try:\n    main({args!r})\n"
         "except SystemExit as e:\n    assert not e.code, e.code\n"
         f"bad = [m for m in {HEAVY!r} if m in sys.modules]\n"
-        "bad += [m for m in sys.modules if m.startswith('codegen.manifest')]\n"
+        "bad += [m for m in sys.modules if m.startswith('mcpgen.manifest')]\n"
         "assert not bad, bad\n"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}

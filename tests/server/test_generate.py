@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from codegen.cli import cli
-from codegen.server.handlers_report import handlers_report
+from mcpgen.cli import cli
+from mcpgen.server.handlers_report import handlers_report
 from tests.server.helpers import REPO, WEATHER, render_package
 from tests.server.regen_golden import golden_files, on_disk_files
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args], capture_output=True, text=True, cwd=REPO
+        [sys.executable, "-m", "mcpgen", *args], capture_output=True, text=True, cwd=REPO
     )
 
 
@@ -59,7 +59,7 @@ def test_byte_identical_under_different_hash_seeds(tmp_path: Path) -> None:
             [
                 sys.executable,
                 "-m",
-                "codegen",
+                "mcpgen",
                 "server",
                 str(WEATHER),
                 "--out",
@@ -161,7 +161,7 @@ def test_noop_path_imports_no_generator(tmp_path: Path) -> None:
         args = ["server", str(WEATHER), "--out", str(out), "--package", "w", *extra]
         code = (
             "import sys\n"
-            "from codegen.cli import main\n"
+            "from mcpgen.cli import main\n"
             f"try:\n    main({args!r})\n"
             "except SystemExit as e:\n    assert not e.code, e.code\n"
             "bad = [m for m in ('jinja2', 'datamodel_code_generator', 'black', 'yaml', 'pydantic')"

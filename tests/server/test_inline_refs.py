@@ -114,7 +114,7 @@ def test_inlined_listing_and_original_validation(
     dump = tmp_path / "listed.json"
     dump.write_text(json.dumps({"tools": [{"name": "plan_trip", "inputSchema": schema}]}))
     p = subprocess.run(
-        [sys.executable, "-m", "codegen", "check", str(dump), "--target", "gemini", "-q"],
+        [sys.executable, "-m", "mcpgen", "check", str(dump), "--target", "gemini", "-q"],
         capture_output=True,
         text=True,
     )

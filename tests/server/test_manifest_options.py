@@ -28,7 +28,7 @@ def _manifest(tmp_path: Path, server: dict[str, Any], tool_ext: Any = None) -> P
 
 def _check(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen", "check", str(path)],
+        [sys.executable, "-m", "mcpgen", "check", str(path)],
         capture_output=True,
         text=True,
         cwd=Path(__file__).resolve().parents[2],

@@ -1,4 +1,4 @@
-"""``codegen.modelview``: what a tool's models are generated from (issue 36: the schema decides
+"""``mcpgen.modelview``: what a tool's models are generated from (issue 36: the schema decides
 what a model cannot express). Pure functions, plus one generator run to see the types."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from codegen.modelview import model_view, tool_model_spec
-from codegen.typegen import generate_tool_models
+from mcpgen.modelview import model_view, tool_model_spec
+from mcpgen.typegen import generate_tool_models
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -5,7 +5,7 @@ import keyword
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.naming import (
+from mcpgen.naming import (
     assign_tool_names,
     class_name_from,
     is_safe_identifier,

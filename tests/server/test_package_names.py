@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from codegen.naming import RUNTIME_IMPORTS, package_name_problem
+from mcpgen.naming import RUNTIME_IMPORTS, package_name_problem
 
 REPO = Path(__file__).resolve().parents[2]
 WEATHER = REPO / "examples" / "weather" / "tools.yaml"
@@ -84,7 +84,7 @@ def test_the_list_covers_the_runtime_and_everything_it_needs() -> None:
 def _mcpgen(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *map(str, args)],
+        [sys.executable, "-m", "mcpgen", *map(str, args)],
         cwd=cwd,
         capture_output=True,
         text=True,

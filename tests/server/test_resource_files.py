@@ -23,7 +23,7 @@ PNG = bytes(range(256)) * 4
 
 def _mcpgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
     return subprocess.run([*cmd, *args], capture_output=True, text=True, cwd=cwd, timeout=120)
 
 

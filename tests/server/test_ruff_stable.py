@@ -1,7 +1,7 @@
 """Generated server packages are stable under their own pinned formatter.
 
 ``mcpgen server`` formats the rendered package with the pinned ``ruff format`` alone
-(``codegen.format.format_tree``); it need not equal what another formatter prints (the README
+(``mcpgen.format.format_tree``); it need not equal what another formatter prints (the README
 tells users of black how to exclude ``_generated/``). These tests format the output again with
 the same ruff and require it to change nothing, over bundled, factory, long-name, hostile and
 random manifests.
@@ -24,9 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.format import format_python, format_tree
-from codegen.pystyle import literal, str_literal
-from codegen.typegen import generate_tool_models
+from mcpgen.format import format_python, format_tree
+from mcpgen.pystyle import literal, str_literal
+from mcpgen.typegen import generate_tool_models
 from tests.server.helpers import DATA, REPO, WEATHER, render_package
 from tests.server.test_hostile import manifest as hostile_manifest
 
@@ -297,7 +297,7 @@ def test_literal_other_values() -> None:
 
 def test_generation_does_not_import_black(tmp_path: Path) -> None:
     """``mcpgen server`` (the real command) does not import black for ordinary manifests: ruff
-    formats them alone (see codegen.format)."""
+    formats them alone (see mcpgen.format)."""
     path = tmp_path / "tools.yaml"
     path.write_text(factory_yaml(5, 3), encoding="utf-8")
     script = (
@@ -305,7 +305,7 @@ def test_generation_does_not_import_black(tmp_path: Path) -> None:
         f"sys.argv = ['mcpgen', 'server', {str(path)!r}, '--out', {str(tmp_path / 'out')!r},"
         " '--package', 'pkg']\n"
         "try:\n"
-        "    runpy.run_module('codegen', run_name='__main__')\n"
+        "    runpy.run_module('mcpgen', run_name='__main__')\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
         "assert 'black' not in sys.modules, 'black was imported'\n"

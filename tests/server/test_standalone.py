@@ -21,7 +21,7 @@ from tests.server.helpers import (
     write_package,
 )
 
-GENERATOR_ONLY = ("codegen", "jinja2", "datamodel_code_generator", "black", "ruff")
+GENERATOR_ONLY = ("mcpgen", "jinja2", "datamodel_code_generator", "black", "ruff")
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ WEATHER = REPO / "examples" / "weather"
 
 def _mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "codegen"]
+    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
     return subprocess.run(
         [*cmd, *args],
         cwd=cwd,

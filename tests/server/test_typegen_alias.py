@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from codegen import typegen
+from mcpgen import typegen
 
 ALIAS = [
     {"type": "object", "additionalProperties": {"type": "string"}},

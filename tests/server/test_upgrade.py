@@ -76,7 +76,7 @@ def _old_package(out: Path) -> Path:
 def _regenerate(out: Path) -> subprocess.CompletedProcess[str]:
     """``mcpgen server`` on the weather manifest into ``out``, as a user runs it."""
     return subprocess.run(
-        [sys.executable, "-m", "codegen", "server", str(WEATHER)]
+        [sys.executable, "-m", "mcpgen", "server", str(WEATHER)]
         + ["--out", str(out), "--package", "weather_server"],
         capture_output=True,
         text=True,

@@ -1,5 +1,5 @@
 """The breaking-change rules: ids, default severities, purposes and reasons. ``mcpgen rules``
-lists them with the generator's own (``codegen.check.breaking`` registers them)."""
+lists them with the generator's own (``mcpgen.check.breaking`` registers them)."""
 
 from __future__ import annotations
 

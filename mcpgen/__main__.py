@@ -1,0 +1,3 @@
+from mcpgen.cli import run
+
+run()

@@ -1,0 +1,163 @@
+"""The typed CLI's table (``mcpgen cli``): each tool as a subcommand, each parameter of the
+typed client's method as an option typed from the tool's inputSchema. Pure.
+
+Subcommand names are the tool names in kebab case (``get_weather`` -> ``get-weather``); two
+tools that would share one, or a tool named like a built-in subcommand, stop generation with a
+located error. Option kinds: ``str``, ``int``, ``float``, ``bool`` (``--x/--no-x``), a string
+``enum`` as choices, an array of those as a repeatable option, anything else as JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mcpgen.errors import McpgenError
+from mcpgen.manifest.model import Manifest
+from mcpgen.parameters import MethodParams
+
+__all__ = ["BUILTIN_COMMANDS", "CliCommand", "CliOptionSpec", "cli_commands", "command_names"]
+
+BUILTIN_COMMANDS = frozenset({"resources", "prompts", "help"})
+_SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+_RESERVED_FLAGS = frozenset({"help", "h"})
+
+
+@dataclass(frozen=True)
+class CliOptionSpec:
+    flag: str
+    param: str
+    kind: str
+    required: bool
+    help: str | None
+    default: str | None
+    choices: tuple[str, ...]
+    multiple: bool
+
+
+@dataclass(frozen=True)
+class CliCommand:
+    name: str
+    tool: str
+    method: str
+    help: str | None
+    options: tuple[CliOptionSpec, ...]
+
+
+def _kebab(name: str) -> str:
+    text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return text
+
+
+def command_names(manifest: Manifest) -> tuple[str, ...]:
+    """Each tool's subcommand name; raises a located ``McpgenError`` on a collision."""
+    seen: dict[str, str] = {}
+    out: list[str] = []
+    for i, tool in enumerate(manifest.tools):
+        name = _kebab(tool.name) or f"tool-{i + 1}"
+        line, col = manifest.source_map.locate(tool.pointer + "/name")
+        if name in BUILTIN_COMMANDS:
+            raise McpgenError(
+                f"tool {tool.name!r} would be the CLI subcommand {name!r}, which the CLI has "
+                "already (resources, prompts, help): rename the tool",
+                path=manifest.path,
+                line=line,
+                col=col,
+            )
+        if name in seen:
+            raise McpgenError(
+                f"tools {seen[name]!r} and {tool.name!r} would both be the CLI subcommand "
+                f"{name!r}: rename one of them",
+                path=manifest.path,
+                line=line,
+                col=col,
+            )
+        seen[name] = tool.name
+        out.append(name)
+    return tuple(out)
+
+
+def _one_line(text: Any, limit: int = 300) -> str | None:
+    if not isinstance(text, str) or not text.strip():
+        return None
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _kind(schema: Any) -> tuple[str, tuple[str, ...], bool]:
+    """(kind, choices, multiple) of one property's schema."""
+    if not isinstance(schema, Mapping) or "$ref" in schema:
+        return "json", (), False
+    typ = schema.get("type")
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum and all(isinstance(e, str) for e in enum):
+        return "str", tuple(enum), False
+    if isinstance(typ, str) and typ in _SCALARS and not enum:
+        return _SCALARS[typ], (), False
+    if typ == "array":
+        kind, choices, multiple = _kind(schema.get("items"))
+        if kind != "json" and kind != "bool" and not multiple:
+            return kind, choices, True
+    return "json", (), False
+
+
+def _default(schema: Any) -> str | None:
+    if not isinstance(schema, Mapping) or "default" not in schema:
+        return None
+    value = schema["default"]
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def cli_commands(
+    names: Sequence[str],
+    tools: Sequence[Any],
+    methods: Mapping[str, MethodParams],
+) -> tuple[CliCommand, ...]:
+    """The table: ``tools`` are ``mcpgen.ir.tools.ToolIR`` (name, method, input model, schema,
+    help)."""
+    out: list[CliCommand] = []
+    for name, tool in zip(names, tools, strict=True):
+        method = methods.get(tool.input_model)
+        props = tool.input_schema.get("properties")
+        props = props if isinstance(props, Mapping) else {}
+        required = tool.input_schema.get("required")
+        required = set(required) if isinstance(required, list) else set()
+        options: list[CliOptionSpec] = []
+        if method is not None and method.root:
+            options.append(
+                CliOptionSpec(
+                    "arguments", "arguments", "json", True, "The tool's arguments.", None, (), False
+                )
+            )
+        used: set[str] = set()
+        for p in method.params if method is not None else ():
+            schema = props.get(p.prop)
+            kind, choices, multiple = _kind(schema)
+            flag = _kebab(p.name) or "arg"
+            if flag in _RESERVED_FLAGS:
+                flag += "-value"
+            while flag in used:
+                flag += "-2"
+            used.add(flag)
+            options.append(
+                CliOptionSpec(
+                    flag=flag,
+                    param=p.name,
+                    kind=kind,
+                    required=p.prop in required and p.required,
+                    help=_one_line(p.description),
+                    default=_default(schema),
+                    choices=choices,
+                    multiple=multiple,
+                )
+            )
+        title = _one_line(tool.title)
+        desc = _one_line(tool.description, 1000)
+        text = "\n\n".join(t for t in (title, desc) if t) or None
+        out.append(CliCommand(name, tool.name, tool.method_name, text, tuple(options)))
+    return tuple(out)

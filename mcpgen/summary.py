@@ -1,0 +1,83 @@
+"""The manifest's static capability summary (``mcpgen export summary``): what the server offers,
+as one JSON document a gateway or a catalogue reads without starting it. Pure.
+
+Tools, resources, resource templates and prompts are the wire definitions the server lists
+(``tools/list`` etc. on the newest revision; mcpgen's own keys such as ``x-mcpgen``, ``text``,
+``handler`` are left out), in manifest order, with the server's identity, its revisions, its
+toolsets and the OAuth scopes each item needs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcpgen.manifest.model import Manifest
+from mcpgen_runtime.revisions import REVISIONS
+
+__all__ = ["FORMAT", "capability_summary"]
+
+FORMAT = "mcpgen.capabilities/v1"
+
+
+def capability_summary(manifest: Manifest) -> dict[str, Any]:
+    from mcpgen.ir.surface import prepare_surface
+    from mcpgen.ir.tools import build_tools
+
+    names = [t.names for t in build_tools(manifest, package="summary")]
+    surface = prepare_surface(manifest, names)
+    s = manifest.server
+    server: dict[str, Any] = {"name": s.name, "version": s.version}
+    for key, value in (
+        ("title", s.title),
+        ("description", s.description),
+        ("websiteUrl", s.website_url),
+        ("instructions", s.instructions),
+    ):
+        if value:
+            server[key] = value
+    if s.icons:
+        server["icons"] = list(s.icons)
+    tools = [{k: v for k, v in t.raw.items() if k != "x-mcpgen"} for t in manifest.tools]
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "server": server,
+        # the revisions a generated server speaks, of those the manifest targets
+        "protocolVersions": [r for r in manifest.revisions if r in REVISIONS],
+        "tools": tools,
+    }
+    for key, items in (
+        ("resources", surface.resources),
+        ("resourceTemplates", surface.templates),
+        ("prompts", surface.prompts),
+    ):
+        if items:
+            out[key] = [json.loads(i.definition_json) for i in items]
+    if s.toolsets:
+        out["toolsets"] = {
+            name: {
+                **({"description": spec["description"]} if spec.get("description") else {}),
+                "default": spec.get("default", True) is not False,
+                "tools": [t.name for t in manifest.tools if name in t.toolsets],
+            }
+            for name, spec in s.toolsets.items()
+        }
+    scopes = {
+        **{f"tool:{t.name}": list(t.scopes) for t in manifest.tools if t.scopes},
+        **{
+            f"{kind}:{item.raw.get(key) or item.name}": list(item.scopes)
+            for kind, key, items in (
+                ("resource", "uri", manifest.resources),
+                ("template", "uriTemplate", manifest.templates),
+                ("prompt", "name", manifest.prompts),
+            )
+            for item in items
+            if item.scopes
+        },
+    }
+    if s.auth or scopes:
+        auth = s.auth or {}
+        out["authorization"] = {
+            k: auth[k] for k in ("issuer", "resource", "scopes", "requiredScopes") if k in auth
+        } | ({"itemScopes": scopes} if scopes else {})
+    return out
