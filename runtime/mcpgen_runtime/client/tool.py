@@ -58,23 +58,51 @@ class ClientTool:
         jsonschema-rs, as the server checks them. The schema decides what the model cannot
         say (a ``null`` the schema refuses on an optional field, a ``pattern``...). Raises
         ``ArgumentsError`` (nothing was sent)."""
+        check = self._schema_check()
+        if check is not None:
+            # what the caller gave, as JSON, first (as the server checks the raw arguments):
+            # the model would convert False or "5" for a number, and that is not what was given
+            from pydantic_core import to_jsonable_python
+
+            fields = model.model_fields
+            try:  # keys are field names (``class_``) or JSON names; the schema has JSON names
+                raw = {
+                    # a nested model given as an instance: its unset fields are None
+                    # (an explicit None is refused below, after the model's dump)
+                    (fields[k].alias or k) if k in fields else k: to_jsonable_python(
+                        v, by_alias=True, exclude_none=True
+                    )
+                    for k, v in given.items()
+                }
+            except Exception:  # noqa: BLE001 - not JSON-able: the model says what is wrong
+                raw = None
+            if raw is not None and "root" not in fields:
+                self._refuse(check, raw)
         try:
             arguments = model.model_validate(given).model_dump(
                 mode="json", by_alias=True, exclude_unset=True
             )
         except ValidationError as exc:
             raise ArgumentsError(self.name, pydantic_problems(exc.errors())) from None
-        check = self._input_check
-        if check is None:
+        if check is not None:
+            self._refuse(check, arguments)
+        return arguments
+
+    def _schema_check(self) -> SchemaCheck | None:
+        """The inputSchema's jsonschema-rs check (None: not a schema this runtime checks,
+        or one it cannot compile, e.g. a remote ``$ref``; the server answers for those)."""
+        if self._input_check is None:
             schema = self.definition.get("inputSchema")
             dialect = dialect_of(schema)[0]
             if not isinstance(schema, dict) or dialect not in (D2020, D7):
-                return arguments  # not a schema this runtime checks: the server answers
-            check = self._input_check = SchemaCheck(schema, dialect)
+                return None
+            self._input_check = SchemaCheck(schema, dialect)
+        return self._input_check
+
+    def _refuse(self, check: SchemaCheck, arguments: Any) -> None:
         try:
             problems = check.problems(arguments)
-        except SchemaCompileError:  # e.g. a remote $ref: the server answers for it
-            return arguments
+        except SchemaCompileError:
+            return
         if problems:
             raise ArgumentsError(self.name, problems)
-        return arguments
