@@ -174,9 +174,9 @@ def test_tested_with_is_the_pinned_sdk() -> None:
 
 
 def test_no_other_server_module_reaches_into_the_sdk() -> None:
-    """The uses live in sdk_adapter alone: no other server module reads a private attribute
-    of an SDK object by name, or stamps or patches one."""
-    base = REPO / "runtime" / "mcpgen_runtime" / "server"
+    """The uses live in sdk_adapter alone: no other runtime module (server or client) reads a
+    private attribute of an SDK object by name, or stamps or patches one."""
+    base = REPO / "runtime" / "mcpgen_runtime"
     pattern = re.compile(
         r"[.\"]_connection\b|create_initialization_options\s*=|OpenTelemetryMiddleware|"
         r"\.mcpgen_runtime\b|attr\([^)]*\"mcpgen_runtime\"|_session_read_timeout"

@@ -210,9 +210,9 @@ class ToolClient(Narrowable):
                 raise DriftError(self._label, changes)
         # From now on the session's default read timeout is the call timeout, so a call without
         # one runs without a cancel scope (the SDK applies the default to each request).
-        session = client.session
-        if hasattr(session, "_session_read_timeout_seconds"):
-            session._session_read_timeout_seconds = self._timeout
+        from ..server.sdk_adapter import set_client_read_timeout
+
+        if set_client_read_timeout(client.session, self._timeout):
             self._session_timeout = self._timeout
         return self
 

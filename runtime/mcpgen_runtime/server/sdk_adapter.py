@@ -98,7 +98,7 @@ SDK_USES: tuple[SdkUse, ...] = (
         "mcp.client.session:ClientSession keeps its read timeout as "
         "``_session_read_timeout_seconds``",
         "the typed client's per-call timeout after connecting",
-        "mcpgen_runtime/client/base.py (outside this module)",
+        "set_client_read_timeout (called by mcpgen_runtime/client/base.py)",
     ),
 )
 
@@ -139,6 +139,18 @@ def drop_sdk_tracing(server: Server[Any]) -> None:
     """Take the SDK's OpenTelemetry middleware out of ``server``'s chain (use
     ``otel-middleware``)."""
     server.middleware[:] = [m for m in server.middleware if type(m).__name__ != OTEL_MIDDLEWARE]
+
+
+# -- client-read-timeout ---------------------------------------------------------------------
+
+
+def set_client_read_timeout(session: object, seconds: float | None) -> bool:
+    """Make ``seconds`` the connected client ``session``'s default read timeout (use
+    ``client-read-timeout``); False when this SDK keeps it elsewhere (nothing changed)."""
+    if not hasattr(session, "_session_read_timeout_seconds"):
+        return False
+    setattr(session, "_session_read_timeout_seconds", seconds)  # noqa: B010 - the use named above
+    return True
 
 
 # -- runtime-attribute -----------------------------------------------------------------------
