@@ -9,7 +9,7 @@ from typing import Any
 
 from mcpgen.check.context import ToolCtx
 from mcpgen.check.registry import LINT, E, W, checker, rule
-from mcpgen_runtime.http_places import RESERVED_HEADERS, STYLES, may_be_empty
+from mcpgen_runtime.http_places import RESERVED_HEADERS, STYLES, credential_places, may_be_empty
 from mcpgen_runtime.jsonschema_facts import escape_token, resolve_pointer
 
 rule(
@@ -62,20 +62,6 @@ rule(
 )
 
 
-def _credential_places(schemes: Mapping[str, Any], names: set[str]) -> dict[tuple[str, str], str]:
-    places: dict[tuple[str, str], str] = {}
-    for name in sorted(names):
-        spec = schemes.get(name)
-        if not isinstance(spec, Mapping):
-            continue
-        if spec.get("type") == "http":
-            places[("header", "authorization")] = name
-        elif spec.get("in") in ("header", "query", "cookie") and isinstance(spec.get("name"), str):
-            key = spec["name"].lower() if spec["in"] == "header" else spec["name"]
-            places[(str(spec["in"]), key)] = name
-    return places
-
-
 def _schema_of(root: Any, schema: Any) -> Any:
     ref = schema.get("$ref") if isinstance(schema, Mapping) else None
     if isinstance(ref, str) and ref.startswith("#"):
@@ -112,7 +98,7 @@ def check_http_binding(ctx: ToolCtx) -> None:
                     f"tool {ctx.name()!r} uses security scheme {name!r}, which "
                     "server.http.securitySchemes does not declare",
                 )
-    credentials = _credential_places(schemes, used)
+    credentials = credential_places(dict(schemes), used)
     props = ctx.raw.get("inputSchema", {}).get("properties")
     props = props if isinstance(props, Mapping) else {}
     params = binding.get("parameters")

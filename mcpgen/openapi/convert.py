@@ -37,8 +37,14 @@ from typing import Any
 from mcpgen.openapi.external import Sources
 from mcpgen.openapi.schemas import NAME_BAD as _NAME_BAD
 from mcpgen.openapi.schemas import Refs as _Refs
-from mcpgen.openapi.security import credential_places, forwarded_schemes, requirements
-from mcpgen_runtime.http_places import DEFAULT_STYLE, RESERVED_HEADERS, STYLES, may_be_empty
+from mcpgen.openapi.security import forwarded_schemes, requirements
+from mcpgen_runtime.http_places import (
+    DEFAULT_STYLE,
+    RESERVED_HEADERS,
+    STYLES,
+    credential_places,
+    may_be_empty,
+)
 from mcpgen_runtime.jsonschema_facts import escape_token
 
 __all__ = ["Selection", "Skipped", "Converted", "convert"]
@@ -201,7 +207,7 @@ def _tool(
     alternatives = requirements(op.get("security", refs.doc.get("security")))
     unusable.update(s for alt in alternatives for s in alt if s not in usable)
     alternatives = [alt for alt in alternatives if all(s in usable for s in alt)]
-    credentials = credential_places(usable, alternatives)
+    credentials = credential_places(dict(usable), {s for alt in alternatives for s in alt})
     properties: dict[str, Any] = {}
     required: list[str] = []
     wire: dict[str, dict[str, Any]] = {}

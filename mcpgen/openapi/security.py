@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["credential_places", "forwarded_schemes", "requirements"]
+__all__ = ["forwarded_schemes", "requirements"]
 
 
 def requirements(security: Any) -> list[list[str]]:
@@ -45,19 +45,3 @@ def forwarded_schemes(doc: Mapping[str, Any]) -> dict[str, dict[str, str]]:
                 "name": str(scheme.get("name", "")),
             }
     return kept
-
-
-def credential_places(
-    usable: Mapping[str, Mapping[str, str]], alternatives: list[list[str]]
-) -> dict[tuple[str, str], str]:
-    """(location, name) -> scheme, for every credential the operation may send (header names
-    lower case)."""
-    places: dict[tuple[str, str], str] = {}
-    for name in sorted({s for alt in alternatives for s in alt}):
-        spec = usable[name]
-        if spec.get("type") == "http":
-            places[("header", "authorization")] = name
-        else:
-            where = spec["in"]
-            places[(where, spec["name"].lower() if where == "header" else spec["name"])] = name
-    return places

@@ -4,7 +4,7 @@ share. No imports: ``check`` reads it on its fast path."""
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_STYLE", "RESERVED_HEADERS", "STYLES", "may_be_empty"]
+__all__ = ["DEFAULT_STYLE", "RESERVED_HEADERS", "STYLES", "credential_places", "may_be_empty"]
 
 RESERVED_HEADERS = frozenset(
     {
@@ -65,3 +65,21 @@ def may_be_empty(schema: object) -> bool:
         "allOf",
     )
     return not any(k in schema for k in narrowed)
+
+
+def credential_places(schemes: object, names: object) -> dict[tuple[str, str], str]:
+    """(location, name) -> scheme, for the credential each of ``names`` sends, given
+    ``server.http.securitySchemes`` entries (``schemes``; names it lacks are left out): HTTP
+    schemes in the ``Authorization`` header, API keys where they say. Header names are lower
+    case (they compare case-insensitively)."""
+    places: dict[tuple[str, str], str] = {}
+    for name in sorted(str(n) for n in names) if isinstance(names, (set, frozenset, list)) else ():
+        spec = schemes.get(name) if isinstance(schemes, dict) else None
+        if not isinstance(spec, dict):
+            continue
+        where, key = spec.get("in"), spec.get("name")
+        if spec.get("type") == "http":
+            places[("header", "authorization")] = name
+        elif where in ("header", "query", "cookie") and isinstance(key, str):
+            places[(where, key.lower() if where == "header" else key)] = name
+    return places
