@@ -71,8 +71,6 @@ class PackageSpec:
     listed by the caller so the no-op path never imports the renderer."""
     user_files: tuple[str, ...]
     """Files created once in the package (never overwritten)."""
-    extra_parts: tuple[str, ...] = ()
-    """Further digest inputs (e.g. the Python version when the output depends on it)."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +133,6 @@ def base_parts(
         _dist_version("datamodel-code-generator"),
         _dist_version("ruff"),
         f"runtime-api {API_VERSION[0]}.{API_VERSION[1]}",
-        *spec.extra_parts,
     ]
     tdir = templates_dir()
     for name in spec.templates:
