@@ -8,6 +8,7 @@ are kept byte for byte.
 from __future__ import annotations
 
 import difflib
+import os
 import sys
 from pathlib import Path
 
@@ -28,6 +29,7 @@ manifest's server.name (--name to choose another).
 \b
 The file is edited in place: other servers, comments (VS Code, Gemini CLI) and formatting are
 kept; the old file is saved beside it as FILE.bak, and the new one replaces it atomically.
+A FILE that is a symlink stays one: its target is edited (a dangling link is refused).
 An entry of the same name that differs is replaced only with --force. --dry-run prints the diff.
 
 \b
@@ -88,6 +90,7 @@ def install(
                 f"--scope {scope}: {target.label} has only a {target.default_scope}-level file"
             )
         config_path = target.paths[scope](Path.home(), Path.cwd())
+    real = _link_target(config_path)  # a dangling link is refused before anything else
     text = _read(config_path)
     shown = str(config_path)
     current = get_entry(text, shown, target.container, key)
@@ -118,6 +121,8 @@ def install(
     backup = _write(config_path, text, new)
     verb = "replaced" if current is not None else "added"
     click.echo(f"mcpgen: {verb} {key!r} in {shown} ({target.label})", err=True)
+    if real != config_path:
+        click.echo(f"mcpgen: {shown} is a symlink: its target {real} was edited", err=True)
     if backup is not None:
         click.echo(f"mcpgen: the previous file is {backup}", err=True)
     if note:
@@ -190,14 +195,39 @@ def _read(path: Path) -> str:
 
 def _write(path: Path, old: str, new: str) -> Path | None:
     """Replace ``path`` atomically (same mode); the old file, when there was one, is kept as
-    ``path.bak``. Returns the backup's path."""
+    ``path.bak``. Returns the backup's path. A symlink (dotfiles managers keep client configs
+    that way) stays a link: its target is the file replaced, atomically, in the target's own
+    folder; the backup sits beside the link."""
     backup: Path | None = None
+    link = path
+    path = _link_target(path)
     try:
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
     except OSError as exc:
         raise McpgenError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
     if path.exists():
-        backup = path.with_name(path.name + ".bak")
+        backup = link.with_name(link.name + ".bak")
         write_text_atomic(backup, old, mode)
     write_text_atomic(path, new, mode)
     return backup
+
+
+def _link_target(path: Path) -> Path:
+    """``path`` itself, or the file a symlink at ``path`` finally names; a link that leads
+    nowhere (dangling, a loop) is refused, so nothing replaces the link with a plain file."""
+    if not path.is_symlink():
+        return path
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        where = os.readlink(path) if path.is_symlink() else "?"
+        loop = isinstance(exc, RuntimeError) or "loop" in str(exc).lower()
+        reason = "a loop of links" if loop else "a file that does not exist"
+        raise McpgenError(
+            f"is a symlink to {where}, which leads to {reason}: create the target (or "
+            "remove the link) first, or pass --config with the real file",
+            path=str(path),
+        ) from None
+    if not target.is_file():
+        raise McpgenError(f"is a symlink to {target}, which is not a regular file", path=str(path))
+    return target

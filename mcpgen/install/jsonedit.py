@@ -158,14 +158,47 @@ def _insert(text: str, starts: list[int], obj: Any, key: str, value: Any) -> str
         if "\n" not in text[_offset(starts, obj.lineno, obj.col_offset) : close]:
             indent = ""  # a one-line object stays on one line
         sep = "\n" + indent if indent else " "
-        piece = f",{sep}{json.dumps(key)}: {_dump(value, indent, '  ')}"
-        return text[:after] + piece + text[after:]
+        piece = f"{sep}{json.dumps(key)}: {_dump(value, indent, '  ')}"
+        comma, tail = _line_tail(text, after)
+        if comma:  # the file ends its entries with a comma: so does the new one
+            return text[:tail] + piece + "," + text[tail:]
+        return text[:after] + "," + text[after:tail] + piece + text[tail:]
     else:
         outer = _indent_of(text, close)
         inner = outer + "  "
         piece = f"\n{inner}{json.dumps(key)}: {_dump(value, inner, '  ')}\n{outer}"
         body_start = _offset(starts, obj.lineno, obj.col_offset) + 1
         return text[:body_start] + piece + text[close:]
+
+
+def _line_tail(text: str, after: int) -> tuple[bool, int]:
+    """What follows a member's value on its own line: (a comma?, the offset where the line's
+    comma, spaces and comments end). A comment there belongs to that member and stays with it:
+    a new member goes after it, never between the value and its comment."""
+    i, comma = after, False
+    n = len(text)
+    while i < n:
+        if text[i] in " \t":
+            i += 1
+        elif text[i] == "," and not comma:
+            comma, i = True, i + 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0 or "\n" in text[i:end]:
+                break  # a block comment that runs on: it is not this line's
+            i = end + 2
+        else:
+            break
+    return comma, _back_over_spaces(text, i, after)
+
+
+def _back_over_spaces(text: str, i: int, floor: int) -> int:
+    while i > floor and text[i - 1] in " \t":
+        i -= 1
+    return i
 
 
 def _checked(

@@ -339,3 +339,99 @@ def test_a_project_without_a_console_script_runs_in_its_own_environment(
     assert entry()["args"] == ["-m", "weather_server"]
     assert entry()["env"] == {"PYTHONPATH": str(proj)}
     assert "note:" not in p.stderr
+
+
+# ------------------------------------------------------------ comments and symlinks (issue 41)
+
+CURSOR_WEATHER = "weather_server"
+
+
+def _cursor(home: Path, proj: Path) -> subprocess.CompletedProcess[str]:
+    return run(home, proj, "cursor", "tools.yaml", "--out", ".", "--package", CURSOR_WEATHER)
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        '    "other": {"command": "uvx", "args": ["other"]}, // keep me\n',
+        '    "other": {"command": "uvx", "args": ["other"]} // keep me\n',
+        '    "other": {"command": "uvx", "args": ["other"]} /* keep me */ , // and me\n',
+    ],
+)
+def test_a_trailing_comment_stays_with_its_entry(tmp_path: Path, project: Path, last: str) -> None:
+    """Cursor's mcp.json with `"other": {...}, // keep me`: the comment stays on other's line,
+    the new entry goes after it, and every byte before it is unchanged."""
+    home, proj = _home(tmp_path, project)
+    cfg = home / ".cursor" / "mcp.json"
+    cfg.parent.mkdir(parents=True)
+    before = '{\n  "mcpServers": {\n' + last + "  }\n}\n"
+    cfg.write_text(before)
+    done = _cursor(home, proj)
+    assert done.returncode == 0, done.stderr
+    after = cfg.read_text()
+    other_line = last.rstrip("\n")
+    if "," not in last.split("}", 2)[-1]:  # no comma after other: one is added after its value
+        value_end = last.index("}") + 1
+        other_line = last[:value_end] + "," + last[value_end:].rstrip("\n")
+    lines = after.splitlines()
+    assert lines[2] == other_line, after
+    assert lines[3].startswith('    "weather": {'), after
+    assert after.startswith('{\n  "mcpServers": {\n'), after
+    assert _plain(after)["mcpServers"]["other"] == {"command": "uvx", "args": ["other"]}
+    assert "weather" in _plain(after)["mcpServers"]
+
+
+def _dotfiles(tmp_path: Path, project: Path) -> tuple[Path, Path, Path, Path]:
+    """HOME with ~/.cursor/mcp.json a symlink into a dotfiles checkout (relative, as stow
+    makes them)."""
+    home, proj = _home(tmp_path, project)
+    target = home / "dotfiles" / "cursor" / "mcp.json"
+    target.parent.mkdir(parents=True)
+    target.write_text('{\n  "mcpServers": {\n    "other": {"command": "uvx"} // mine\n  }\n}\n')
+    link = home / ".cursor" / "mcp.json"
+    link.parent.mkdir()
+    link.symlink_to(Path("..") / "dotfiles" / "cursor" / "mcp.json")
+    return home, proj, link, target
+
+
+def test_a_symlinked_config_is_edited_through_the_link(tmp_path: Path, project: Path) -> None:
+    home, proj, link, target = _dotfiles(tmp_path, project)
+    before = target.read_text()
+    done = _cursor(home, proj)
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink(), "the link was replaced by a regular file"
+    assert os.readlink(link) == str(Path("..") / "dotfiles" / "cursor" / "mcp.json")
+    doc = _plain(target.read_text())
+    assert set(doc["mcpServers"]) == {"other", "weather"}
+    assert "// mine" in target.read_text()
+    assert "is a symlink: its target" in done.stderr and str(target) in done.stderr
+    # the backup sits beside the link, not in the dotfiles checkout
+    assert Path(str(link) + ".bak").read_text() == before
+    assert sorted(p.name for p in target.parent.iterdir()) == ["mcp.json"]
+    again = _cursor(home, proj)
+    assert again.returncode == 0 and "already in" in again.stderr
+
+
+@pytest.mark.parametrize("kind", ["dangling", "loop"])
+def test_a_symlink_that_leads_nowhere_is_refused(
+    tmp_path: Path, project: Path, kind: str
+) -> None:
+    home, proj = _home(tmp_path, project)
+    link = home / ".cursor" / "mcp.json"
+    link.parent.mkdir()
+    if kind == "dangling":
+        link.symlink_to(home / "dotfiles" / "missing.json")
+    else:
+        link.symlink_to(link.with_name("other.json"))
+        link.with_name("other.json").symlink_to(link)
+    done = _cursor(home, proj)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert f"{link}: is a symlink to" in last, last
+    assert ("does not exist" if kind == "dangling" else "a loop of links") in last, last
+    assert link.is_symlink()
+    assert sorted(p.name for p in link.parent.iterdir()) == sorted(
+        ["mcp.json"] + (["other.json"] if kind == "loop" else [])
+    )
+    assert not (home / "dotfiles").exists()
