@@ -413,9 +413,7 @@ def test_a_symlinked_config_is_edited_through_the_link(tmp_path: Path, project: 
 
 
 @pytest.mark.parametrize("kind", ["dangling", "loop"])
-def test_a_symlink_that_leads_nowhere_is_refused(
-    tmp_path: Path, project: Path, kind: str
-) -> None:
+def test_a_symlink_that_leads_nowhere_is_refused(tmp_path: Path, project: Path, kind: str) -> None:
     home, proj = _home(tmp_path, project)
     link = home / ".cursor" / "mcp.json"
     link.parent.mkdir()
