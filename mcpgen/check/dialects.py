@@ -32,6 +32,7 @@ __all__ = [
     "meta_validator",
     "python_regex_ok",
     "regex_ok",
+    "rs_compile_problem",
     "rs_meta_validator",
     "rs_valid",
 ]
@@ -71,6 +72,24 @@ def regex_ok(p: str, dialect: str = D2020) -> bool:
     except Exception:  # noqa: BLE001 (ValidationError; a lone surrogate is a ValueError)
         return False
     return True
+
+
+def rs_compile_problem(schema: Any, dialect: str = D2020) -> str | None:
+    """Why jsonschema-rs, the runtime's validator, cannot compile ``schema`` as a generated
+    server does (no format assertions, retrieval refused), or None. The meta-schemas leave
+    ``$ref``'s ``uri-reference`` format an annotation, so a schema can be valid against its
+    meta-schema and still fail here: ``#/$defs/Ünïcode`` is no URI reference (it must be
+    percent-encoded, ``#/$defs/%C3%9Cn%C3%AFcode``), and every call of the tool would fail."""
+    import jsonschema_rs
+
+    cls = getattr(jsonschema_rs, _RS_CLASSES.get(dialect, _RS_CLASSES[D2020]))
+    try:
+        cls(schema, validate_formats=False, retriever=refuse_retrieval)
+    except jsonschema_rs.ValidationError as exc:
+        return str(exc.message)
+    except Exception as exc:  # noqa: BLE001 (e.g. ValueError: a dict key not a string)
+        return str(exc)
+    return None
 
 
 @functools.lru_cache(maxsize=1024)

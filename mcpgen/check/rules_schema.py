@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgen.check.context import ToolCtx
-from mcpgen.check.dialects import D2020, dialect_of, meta_errors, python_regex_ok, regex_ok
+from mcpgen.check.dialects import (
+    D2020,
+    dialect_of,
+    meta_errors,
+    python_regex_ok,
+    regex_ok,
+    rs_compile_problem,
+)
 from mcpgen.check.registry import LINT, SPEC, E, I, W, checker, rule, since
 from mcpgen_runtime.schemawalk import COMBINATORS, Node, esc
 
@@ -73,7 +80,8 @@ rule(
     LINT,
     E,
     "Each tool schema is a valid JSON Schema of its dialect, and each resource template "
-    "variable's schema a valid 2020-12 one (checked against the official meta-schemas).",
+    "variable's schema a valid 2020-12 one (checked against the official meta-schemas); each tool "
+    "schema also compiles with jsonschema-rs, the runtime's validator.",
     why=SPEC + " Validating clients fail on every call; `mcpgen server` cannot type a variable "
     "from an invalid schema.",
 )
@@ -271,11 +279,28 @@ def check_dialect(ctx: ToolCtx) -> None:
                 )
         if not ctx.active("SCHEMA_VALID"):
             continue
-        for n, (ptr, msg) in enumerate(_dedupe(meta_errors(schema, dialect))):
+        errors = _dedupe(meta_errors(schema, dialect))
+        for n, (ptr, msg) in enumerate(errors):
             if n == 5:
                 ctx.emit("SCHEMA_VALID", base, f"{field}: further meta-schema errors omitted")
                 break
             ctx.emit("SCHEMA_VALID", base + ptr, f"{field} is not a valid {dialect} schema: {msg}")
+        problem = None if errors else rs_compile_problem(schema, dialect)
+        # a ref to retrieve is REF_NETWORK's or REF_UNRESOLVED's finding already
+        if problem is not None and "not present in a registry" not in problem:
+            nodes = ctx.input_nodes if field == "inputSchema" else ctx.output_nodes
+            refs = [n.pointer for n in nodes if f"'{n.schema.get('$ref')}'" in problem]
+            ctx.emit(
+                "SCHEMA_VALID",
+                base + (refs[0] + "/$ref" if refs else ""),
+                f"{field} cannot be compiled by jsonschema-rs, the runtime's validator "
+                f"(every call would fail): {problem}"
+                + (
+                    "; percent-encode what is not ASCII"
+                    if "Invalid URI reference" in problem
+                    else ""
+                ),
+            )
 
 
 @checker("OUTPUT_SCHEMA_PATTERN_PYTHON")
