@@ -75,6 +75,11 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
         "install",
         "Add a generated server to an MCP client's configuration (Claude, Cursor, VS Code, ...).",
     ),
+    "bundle": (
+        "mcpgen.commands.bundle",
+        "bundle",
+        "Write an MCP Bundle (.mcpb) of a generated server for one-click install in desktop hosts.",
+    ),
     "init": (
         "mcpgen.commands.init",
         "init",

@@ -1,0 +1,25 @@
+"""A zip archive whose bytes depend only on the files: entries sorted by name, every timestamp
+1980-01-01 00:00:00 (the earliest a zip can say), Unix permissions 0644, no directory entries,
+no extra fields, deflate at level 9. Two runs on the same files give the same bytes."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+__all__ = ["zip_bytes"]
+
+EPOCH = (1980, 1, 1, 0, 0, 0)
+MODE = 0o100644
+
+
+def zip_bytes(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, so external_attr holds the mode
+            info.external_attr = MODE << 16
+            zf.writestr(info, files[name], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return buf.getvalue()
