@@ -1,7 +1,9 @@
-"""``mcpgen export summary MANIFEST``: documents derived from the manifest for other tools.
+"""``mcpgen export summary|server-json MANIFEST``: documents derived from the manifest for
+other tools.
 
-Thin: the manifest passes ``mcpgen check`` (as for ``server``/``client``), ``mcpgen.summary``
-builds the document (pure), and it is written to ``-o FILE`` (atomically) or printed.
+Thin: the manifest passes ``mcpgen check`` (as for ``server``/``client``), a pure module builds
+the document (``mcpgen.summary``, ``mcpgen.publish.server_json``), and it is written to
+``-o FILE`` (atomically) or printed.
 """
 
 from __future__ import annotations
@@ -37,6 +39,56 @@ def summary(manifest: Path, output: Path | None) -> None:
     if warnings:
         click.echo(warnings, err=True, nl=False)
     text = json.dumps(capability_summary(loaded), indent=2, ensure_ascii=False) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    from mcpgen.emit import write_text_atomic
+
+    write_text_atomic(output, text)
+    click.echo(f"mcpgen: wrote {output}", err=True)
+
+
+@export.command("server-json")
+@click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--pyproject",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The server's pyproject.toml (default: the nearest at or above the manifest).",
+)
+@click.option(
+    "--remote",
+    metavar="URL",
+    default=None,
+    help="Also list this deployment as a streamable-http remote.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write here, e.g. server.json (default: standard output).",
+)
+def server_json(
+    manifest: Path, pyproject: Path | None, remote: str | None, output: Path | None
+) -> None:
+    """The server's MCP Registry entry (server.json): its name (server.registry), description
+    and version, a pypi package (the distribution pyproject.toml names) with a stdio transport
+    and the environment variables the server reads, and with --remote a streamable-http
+    remote. Validated against the registry's pinned schema and its other rules (one version
+    everywhere, no ranges or `latest`, a reverse-DNS name, `mcp-name: NAME` in the README
+    PyPI shows) before anything is written: each problem is reported where it is, and nothing
+    is written (exit 2). Refuses a manifest `mcpgen check` rejects (exit 1)."""
+    from mcpgen.packages import checked_manifest
+    from mcpgen.publish.registry_entry import build_server_json
+
+    loaded, warnings = checked_manifest(manifest)
+    if warnings:
+        click.echo(warnings, err=True, nl=False)
+    doc, notes = build_server_json(loaded, manifest, pyproject, remote)
+    for note in notes:
+        click.echo(f"mcpgen: note: {note}", err=True)
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if output is None:
         click.echo(text, nl=False)
         return

@@ -150,6 +150,8 @@ def _message(err: Any, where: str) -> str:
         )
     if v == "const":
         return f"{where} must be {json.dumps(err.validator_value)}, not {describe(err.instance)}"
+    if v == "pattern" and isinstance(err.schema.get("examples"), list) and err.schema["examples"]:
+        return f"{where}: {describe(err.instance)} is not of the form {err.schema['examples'][0]!r}"
     if v in ("minLength", "minItems"):
         return f"{where} must not be empty"
     if v == "uniqueItems":

@@ -26,9 +26,12 @@ FACT_DEFINITIONS: tuple[str, ...] = (
     "ResourceTemplate",
     "Prompt",
     "PromptArgument",
+    "Implementation",
+    "ServerCapabilities",
 )
 """The schema definitions whose fields each revision pin records (the runtime serves only the
-fields a client's revision has)."""
+fields a client's revision has: in lists, and in ``initialize``'s ``serverInfo`` and
+``capabilities``)."""
 
 
 @dataclass(frozen=True)
@@ -143,13 +146,37 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _verify(pin: Pin, data: bytes, origin: str) -> None:
+def verify_sha256(data: bytes, expected: str, what: str, origin: str) -> None:
+    """``McpgenError`` (exit 2, located at ``origin``) unless ``data`` hashes to ``expected``.
+    Every pinned upstream file goes through here (MCP revisions, the registry's schema)."""
     got = sha256_bytes(data)
-    if got != pin.sha256:
+    if got != expected:
         raise McpgenError(
-            f"sha256 mismatch for MCP revision {pin.revision}: expected {pin.sha256}, got {got}",
-            path=origin,
+            f"sha256 mismatch for {what}: expected {expected}, got {got}", path=origin
         )
+
+
+def download(url: str, what: str, timeout: float) -> bytes:
+    """The bytes at a pinned https ``url`` (verify them with ``verify_sha256``)."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 (pinned https URL)
+            data: bytes = resp.read()
+            return data
+    except (urllib.error.URLError, OSError) as exc:
+        raise McpgenError(f"cannot download {what}: {exc}", path=url) from None
+
+
+def write_bytes_atomic(dest: Path, data: bytes) -> None:
+    """``dest`` replaced whole (a temporary file beside it, renamed); folders created."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".schema-")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, dest)
+
+
+def _verify(pin: Pin, data: bytes, origin: str) -> None:
+    verify_sha256(data, pin.sha256, f"MCP revision {pin.revision}", origin)
 
 
 def _read_source(pin: Pin, source: Path | None, timeout: float) -> tuple[bytes, str]:
@@ -161,13 +188,7 @@ def _read_source(pin: Pin, source: Path | None, timeout: float) -> tuple[bytes, 
             raise McpgenError(
                 f"cannot read schema: {exc.strerror or exc}", path=str(path)
             ) from None
-    try:
-        with urllib.request.urlopen(pin.url, timeout=timeout) as resp:  # noqa: S310 (pinned https URL)
-            return resp.read(), pin.url
-    except (urllib.error.URLError, OSError) as exc:
-        raise McpgenError(
-            f"cannot download MCP revision {pin.revision}: {exc}", path=pin.url
-        ) from None
+    return download(pin.url, f"MCP revision {pin.revision}", timeout), pin.url
 
 
 def pull(
@@ -189,12 +210,7 @@ def pull(
         _verify(pin, data, origin)
         fetched.append((pin, data))
     for pin, data in fetched:
-        dest = target / pin.revision / "schema.json"
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".schema-")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, dest)
+        write_bytes_atomic(target / pin.revision / "schema.json", data)
     return target
 
 
