@@ -14,6 +14,7 @@ def load_lint() -> dict[str, registry.Rule]:
         rules_meta,
         rules_names,
         rules_profiles,
+        rules_registry,
         rules_schema,
         rules_surface,
         rules_toolsets,

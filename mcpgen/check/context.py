@@ -46,6 +46,14 @@ class Sink:
             Diagnostic(rule_id, sev, Location(self.path, line, col, pointer), message, related)
         )
 
+    def emit_at(
+        self, rule_id: str, where: Location, message: str, related: tuple[Location, ...] = ()
+    ) -> None:
+        """A finding in another file than the manifest (``pyproject.toml``, ``server.json``)."""
+        sev = self.active.get(rule_id)
+        if sev is not None:
+            self.diagnostics.append(Diagnostic(rule_id, sev, where, message, related))
+
     def location(self, pointer: str, *, key: bool = False) -> Location:
         line, col = self.source_map.locate(pointer, key=key)
         return Location(self.path, line, col, pointer)

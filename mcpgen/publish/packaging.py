@@ -51,8 +51,15 @@ def manifest_registry_name(raw: Any) -> str | None:
 
 
 def find_server_pyproject(manifest: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` at or above the manifest's folder."""
-    return find_pyproject(manifest.resolve().parent)
+    """The nearest ``pyproject.toml`` at or above the manifest's folder (relative to the
+    working directory when it is under it, as messages show paths)."""
+    found = find_pyproject(manifest.resolve().parent)
+    if found is None:
+        return None
+    try:
+        return found.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return found
 
 
 def toml_key_position(text: str, table: str, key: str) -> tuple[int, int] | None:

@@ -156,7 +156,7 @@ def _version_problems(
                 pointer,
             )
         )
-    elif packaging.version is not None and mv != packaging.version:
+    elif packaging.version is not None and mv != packaging.version and not out:
         said = "" if written else " (not set: the default)"
         out.append(
             InputProblem(
