@@ -96,3 +96,6 @@ def server_json(
 
     write_text_atomic(output, text)
     click.echo(f"mcpgen: wrote {output}", err=True)
+
+
+export.add_command(__import__("mcpgen.commands.export_card", fromlist=["_"]).server_card)

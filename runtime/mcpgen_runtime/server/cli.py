@@ -37,7 +37,12 @@ def _runtime(server: Server[Any]) -> ServerRuntime:
 def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
     from .httpfix import TrimHeaderValues
 
-    return TrimHeaderValues(_sdk_app(server, spec))
+    app = TrimHeaderValues(_sdk_app(server, spec))
+    if spec.get("server_card"):  # SEP-2127 (draft): opt-in
+        from .card_front import ServerCardFront
+
+        app = ServerCardFront(app, server, spec)
+    return app
 
 
 def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
@@ -277,6 +282,7 @@ def run_cli(
         "toolsets": ["all"] if opts.list_toolsets else toolsets.split(opts.toolsets),
         "tools": toolsets.split(opts.tools),
         "inline_schema_refs": True if opts.inline_schema_refs else None,
+        "server_card": opts.server_card,
     }
     try:
         server = create(handlers, page_size=opts.page_size, **_startup(spec))

@@ -26,6 +26,15 @@ def parser(prog: str | None) -> argparse.ArgumentParser:
     parser.add_argument(
         "--json-response", action="store_true", help="JSON responses instead of SSE"
     )
+    parser.add_argument(
+        "--server-card",
+        nargs="?",
+        const=True,
+        default=None,
+        metavar="FILE",
+        help="HTTP: serve the Server Card (SEP-2127, draft) at PATH/server-card and an AI Catalog "
+        "at /.well-known/; FILE: the card `mcpgen export server-card` wrote",
+    )
     parser.add_argument("--page-size", type=int, default=None, help="tools/list page size")
     parser.add_argument("--log-level", default="WARNING", help="server log level (stderr)")
     parser.add_argument(
