@@ -123,7 +123,7 @@ def test_the_weather_example_exported_and_validated(
     assert "Traceback" not in done.stderr
     doc = json.loads((proj / "server.json").read_text(encoding="utf-8"))
     # validated here again, by jsonschema directly against the pinned file
-    from jsonschema import Draft7Validator
+    from jsonschema import Draft7Validator  # type: ignore[import-untyped]
 
     assert list(Draft7Validator(schema).iter_errors(doc)) == []
     assert (
@@ -422,7 +422,7 @@ def test_the_pinned_file_is_downloaded_into_the_cache_when_there_is_no_mirror(
 ) -> None:
     """No mirror: the pinned URL is fetched (here: served from the mirror's bytes), verified
     and cached; bytes that differ from the pin are refused and not cached."""
-    from mcpgen.protocol import pins
+    from mcpgen.errors import McpgenError
     from mcpgen.publish import registry_schema
 
     mirror = _mirror()
@@ -440,7 +440,7 @@ def test_the_pinned_file_is_downloaded_into_the_cache_when_there_is_no_mirror(
     monkeypatch.setattr(registry_schema, "download", fake_download)
     registry_schema._load.cache_clear()
     served = good.replace(b"maxLength", b"maxlength", 1)
-    with pytest.raises(pins.McpgenError, match="sha256 mismatch"):
+    with pytest.raises(McpgenError, match="sha256 mismatch"):
         registry_schema.load_registry_schema()
     assert not registry_schema.schema_path().exists()
     served = good
