@@ -6,6 +6,8 @@ fires too often or in the wrong place fails, and so does one that stops firing.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from lint_helpers import lint, tuples
 
@@ -1056,12 +1058,42 @@ def test_rule_positions(rule_id: str, text: str, expected: list[tuple[int, int]]
     assert got == [("m.yaml", line, col, rule_id) for line, col in expected]
 
 
+REGISTRY = """\
+server:
+  name: weather
+  version: 1.0.0
+  registry: io.github.user/weather
+tools: []
+"""
+
+
+def test_registry_version_agreement_positions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rule that reads files beside the manifest (more in tests/publish/test_server_json.py):
+    the manifest's version and each file that disagrees, each at its place."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "w"\nversion = "1.0.1"\n')
+    (tmp_path / "server.json").write_text('{"version": "1.0.0"}')  # agrees: not reported
+    got = tuples(lint(REGISTRY), "REGISTRY_VERSION_AGREEMENT")
+    assert got == [
+        ("m.yaml", 3, 12, "REGISTRY_VERSION_AGREEMENT"),
+        ("pyproject.toml", 3, 1, "REGISTRY_VERSION_AGREEMENT"),
+    ]
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "w"\nversion = "1.0.0"\n')
+    assert tuples(lint(REGISTRY), "REGISTRY_VERSION_AGREEMENT") == []
+
+
+FILE_CASES = {"REGISTRY_VERSION_AGREEMENT"}
+"""Rules whose case needs files beside the manifest: tested above, not in CASES."""
+
+
 def test_every_lint_rule_has_a_case() -> None:
     from mcpgen.check import catalog
     from mcpgen.check.registry import LINT
 
     lint_ids = {r.id for r in catalog.load_all().values() if r.category == LINT}
-    covered = {c[0] for c in CASES if c[2]}
+    covered = {c[0] for c in CASES if c[2]} | FILE_CASES
     assert lint_ids - covered == set()
 
 
