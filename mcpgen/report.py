@@ -83,7 +83,7 @@ def summary(
     files: int,
     hidden_info: int = 0,
     tools: int | None = None,
-    surface: Sequence[int] = (),
+    resources_and_prompts: Sequence[int] = (),
 ) -> str:
     """``mcpgen: 1 error, 2 warnings in 1 file (4 tools)``; ``hidden_info`` info findings not
     printed are counted, with the flag that shows them."""
@@ -96,7 +96,9 @@ def summary(
     line = f"mcpgen: {', '.join(parts) or 'no findings'} in {files} file{'s' if files != 1 else ''}"
     if tools is not None:
         counted = [f"{tools} tool{'s' if tools != 1 else ''}"]
-        for n, what in zip(surface, ("resource", "resource template", "prompt"), strict=False):
+        for n, what in zip(
+            resources_and_prompts, ("resource", "resource template", "prompt"), strict=False
+        ):
             if n:
                 counted.append(f"{n} {what}{'s' if n != 1 else ''}")
         line += f" ({', '.join(counted)})"

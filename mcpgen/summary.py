@@ -21,11 +21,11 @@ FORMAT = "mcpgen.capabilities/v1"
 
 
 def capability_summary(manifest: Manifest) -> dict[str, Any]:
-    from mcpgen.ir.surface import prepare_surface
+    from mcpgen.ir.resources_prompts import prepare_resources_and_prompts
     from mcpgen.ir.tools import build_tools
 
     names = [t.names for t in build_tools(manifest, package="summary")]
-    surface = prepare_surface(manifest, names)
+    resources_and_prompts = prepare_resources_and_prompts(manifest, names)
     s = manifest.server
     server: dict[str, Any] = {"name": s.name, "version": s.version}
     for key, value in (
@@ -47,9 +47,9 @@ def capability_summary(manifest: Manifest) -> dict[str, Any]:
         "tools": tools,
     }
     for key, items in (
-        ("resources", surface.resources),
-        ("resourceTemplates", surface.templates),
-        ("prompts", surface.prompts),
+        ("resources", resources_and_prompts.resources),
+        ("resourceTemplates", resources_and_prompts.templates),
+        ("prompts", resources_and_prompts.prompts),
     ):
         if items:
             out[key] = [json.loads(i.definition_json) for i in items]

@@ -11,7 +11,7 @@ import pytest
 from mcpgen.client.ir import RESERVED_METHODS, build_client_ir
 from mcpgen.errors import McpgenError
 from mcpgen.ir.models import model_specs
-from mcpgen.ir.surface import prepare_surface
+from mcpgen.ir.resources_prompts import prepare_resources_and_prompts
 from mcpgen.ir.tools import build_tools
 from mcpgen.manifest.load import load_manifest_text, require_manifest
 from mcpgen.modelview import model_view
@@ -52,22 +52,24 @@ def test_package_irs_share_the_tool_records() -> None:
     assert [t.method_name for t in client.tools] == [t.method_name for t in server.tools]
     assert (server.base_class, server.legacy_base_alias) == ("ToolsBase", "WeatherToolsBase")
     assert client.client_class == "WeatherClient"
-    assert [i.method_name for i in server.surface_methods] == ["read_city_forecast"]
+    assert [i.method_name for i in server.resource_and_prompt_methods] == ["read_city_forecast"]
     assert "ReadCityForecastInput" in server.handler_model_imports
 
 
-def test_model_specs_are_the_tools_then_the_surface() -> None:
+def test_model_specs_are_the_tools_then_the_resources_and_prompts() -> None:
     manifest = require_manifest(WEATHER)
     tools = build_tools(manifest, package="p")
-    surface = prepare_surface(manifest, [t.names for t in tools], every_prompt=True)
-    specs = model_specs(tools, surface)
+    resources_and_prompts = prepare_resources_and_prompts(
+        manifest, [t.names for t in tools], every_prompt=True
+    )
+    specs = model_specs(tools, resources_and_prompts)
     stems = [stem for stem, _i, _o in specs]
     assert stems[:4] == ["GetWeather", "GetForecast", "WeatherMap", "ReportOutage"]
     assert "ReadCityForecast" in stems[4:]
     # the generator sees each tool's schemas as the model view shows them
     assert specs[0][1] == model_view(tools[0].input_schema)
     server = build_server_ir(manifest, package="p", manifest_name="tools.yaml")
-    assert server.model_specs == model_specs(server.tools, server.surface)
+    assert server.model_specs == model_specs(server.tools, server.resources_and_prompts)
 
 
 def test_reserved_and_duplicate_names() -> None:

@@ -116,9 +116,9 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     unreadable: bool = False
     tools: int = 0
-    surface: tuple[int, int, int] = (0, 0, 0)
-    """Resources, resource templates and prompts."""
     """Tools in the manifest (for the summary line)."""
+    resources_and_prompts: tuple[int, int, int] = (0, 0, 0)
+    """How many resources, resource templates and prompts (for the summary line)."""
 
 
 def unreadable(path: str, exc: McpgenError) -> FileResult:
@@ -137,8 +137,8 @@ def check_file(path: str, cfg: RuleConfig) -> FileResult:
         return unreadable(path, exc)
     m = res.manifest
     tools = len(m.tools) if m is not None else 0
-    surface = (len(m.resources), len(m.templates), len(m.prompts)) if m is not None else (0, 0, 0)
-    return FileResult(path, lint_loaded(res, cfg), tools=tools, surface=surface)
+    counts = (len(m.resources), len(m.templates), len(m.prompts)) if m is not None else (0, 0, 0)
+    return FileResult(path, lint_loaded(res, cfg), tools=tools, resources_and_prompts=counts)
 
 
 def lint_loaded(res: LoadResult, cfg: RuleConfig) -> list[Diagnostic]:

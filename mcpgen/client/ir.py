@@ -1,7 +1,7 @@
 """The generator's view of a manifest for a typed client package. Pure.
 
-The tools and the surface are the shared IR's (``mcpgen.ir``); this adds what only a client
-package has (its class, the namespace methods, the CLI's subcommands). Like
+The tools, resources and prompts are the shared IR's (``mcpgen.ir``); this adds what only a
+client package has (its class, the namespace methods, the CLI's subcommands). Like
 ``mcpgen.server.ir``: manifest strings never become code here; names come from
 ``mcpgen.naming``; templates emit strings through ``pyrepr``/``docstring``. The keyword
 parameters of each method are derived later (``mcpgen.parameters``) from the models run's
@@ -15,7 +15,11 @@ from dataclasses import dataclass
 
 from mcpgen import __version__
 from mcpgen.ir.models import ModelSpec, model_specs
-from mcpgen.ir.surface import PreparedSurface, SurfaceItem, prepare_surface
+from mcpgen.ir.resources_prompts import (
+    ResourceOrPrompt,
+    ResourcesAndPrompts,
+    prepare_resources_and_prompts,
+)
 from mcpgen.ir.tools import ToolIR, build_tools, canonical_json
 from mcpgen.manifest.model import Manifest
 from mcpgen.naming import class_name_from, snake_identifier
@@ -51,7 +55,7 @@ class ClientIR:
     manifest_name: str
     runtime_api: tuple[int, int]
     generator: str
-    surface: PreparedSurface = PreparedSurface((), (), ())
+    resources_and_prompts: ResourcesAndPrompts = ResourcesAndPrompts((), (), ())
     namespace_methods: Mapping[tuple[str, int], str] | None = None
     """``(kind, index)`` -> the method of ``client.resources`` / ``client.prompts``."""
     toolsets_json: str | None = None
@@ -59,25 +63,25 @@ class ClientIR:
     cli_names: tuple[str, ...] | None = None
     """``mcpgen cli``: each tool's subcommand name (None: no CLI)."""
 
-    def method_of(self, item: SurfaceItem) -> str:
+    def method_of(self, item: ResourceOrPrompt) -> str:
         return (self.namespace_methods or {})[(item.kind, item.index)]
 
     @property
     def model_specs(self) -> list[ModelSpec]:
         """Every model of the package (``mcpgen.ir.models.model_specs``)."""
-        return model_specs(self.tools, self.surface)
+        return model_specs(self.tools, self.resources_and_prompts)
 
 
 _NAMESPACE_RESERVED = {"resources": {"read", "complete"}, "prompts": {"get", "complete"}}
 
 
-def _namespace_methods(surface: PreparedSurface) -> dict[tuple[str, int], str]:
+def _namespace_methods(resources_and_prompts: ResourcesAndPrompts) -> dict[tuple[str, int], str]:
     """One method name per resource and template (``client.resources``) and per prompt
     (``client.prompts``): the snake-case name, unique in its namespace."""
     out: dict[tuple[str, int], str] = {}
     for space, items in (
-        ("resources", (*surface.resources, *surface.templates)),
-        ("prompts", surface.prompts),
+        ("resources", (*resources_and_prompts.resources, *resources_and_prompts.templates)),
+        ("prompts", resources_and_prompts.prompts),
     ):
         used = set(_NAMESPACE_RESERVED[space])
         for item in items:
@@ -100,7 +104,7 @@ def build_client_ir(
 
         cli_names = command_names(manifest)
     tools = build_tools(manifest, package=package, reserved=RESERVED_METHODS)
-    surface = prepare_surface(
+    resources_and_prompts = prepare_resources_and_prompts(
         manifest, [t.names for t in tools], every_prompt=True, reserved=RESERVED_METHODS
     )
     server = manifest.server
@@ -114,8 +118,8 @@ def build_client_ir(
         manifest_name=manifest_name,
         runtime_api=API_VERSION,
         generator=f"mcpgen {__version__}",
-        surface=surface,
-        namespace_methods=_namespace_methods(surface),
+        resources_and_prompts=resources_and_prompts,
+        namespace_methods=_namespace_methods(resources_and_prompts),
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         cli_names=cli_names,
     )

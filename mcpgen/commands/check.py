@@ -160,10 +160,13 @@ def check(
         click.echo(out, nl=False)
     if fmt == "text" and not quiet:
         tools = sum(r.tools for r in results)
-        surface = tuple(sum(r.surface[i] for r in results) for i in range(3))
+        counts = tuple(sum(r.resources_and_prompts[i] for r in results) for i in range(3))
         hidden = len(diags) - len(shown)
         click.echo(
-            summary(shown, len(files), hidden_info=hidden, tools=tools, surface=surface), err=True
+            summary(
+                shown, len(files), hidden_info=hidden, tools=tools, resources_and_prompts=counts
+            ),
+            err=True,
         )
     code = exit_code(results, cfg.fail_on)
     if code:

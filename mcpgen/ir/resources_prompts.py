@@ -1,8 +1,8 @@
 """A manifest's resources, resource templates and prompts as every generated package needs
 them. Pure.
 
-``prepare_surface`` splits each entry into its wire definition (exact JSON, key order as
-written, without mcpgen's own keys) and what mcpgen serves it with: inline text, static
+``prepare_resources_and_prompts`` splits each entry into its wire definition (exact JSON, key
+order as written, without mcpgen's own keys) and what mcpgen serves it with: inline text, static
 messages, completions, and the Python names of its handler method and of the model of its
 typed variables or arguments. Names come from ``mcpgen.naming``, after the tools' names, so no
 method or model of a resource or prompt can take a tool's.
@@ -19,7 +19,7 @@ from mcpgen.ir.tools import canonical_json
 from mcpgen.manifest.model import Manifest, SectionItem
 from mcpgen.naming import ToolNames, assign_tool_names, snake_identifier
 
-__all__ = ["PreparedSurface", "SurfaceItem", "prepare_surface"]
+__all__ = ["ResourcesAndPrompts", "ResourceOrPrompt", "prepare_resources_and_prompts"]
 
 _KEY = {"resource": "uri", "template": "uriTemplate", "prompt": "name"}
 _OWN_KEYS = {
@@ -30,7 +30,7 @@ _OWN_KEYS = {
 
 
 @dataclass(frozen=True)
-class SurfaceItem:
+class ResourceOrPrompt:
     kind: str
     """``resource``, ``template`` or ``prompt``."""
     index: int
@@ -73,13 +73,13 @@ class SurfaceItem:
 
 
 @dataclass(frozen=True)
-class PreparedSurface:
-    resources: tuple[SurfaceItem, ...]
-    templates: tuple[SurfaceItem, ...]
-    prompts: tuple[SurfaceItem, ...]
+class ResourcesAndPrompts:
+    resources: tuple[ResourceOrPrompt, ...]
+    templates: tuple[ResourceOrPrompt, ...]
+    prompts: tuple[ResourceOrPrompt, ...]
 
     @property
-    def all(self) -> tuple[SurfaceItem, ...]:
+    def all(self) -> tuple[ResourceOrPrompt, ...]:
         return (*self.resources, *self.templates, *self.prompts)
 
 
@@ -201,13 +201,13 @@ def _unique(items: Sequence[SectionItem], what: str, key: str, manifest: Manifes
         seen[k] = item.pointer
 
 
-def prepare_surface(
+def prepare_resources_and_prompts(
     manifest: Manifest,
     tool_names: Sequence[ToolNames],
     *,
     every_prompt: bool = False,
     reserved: Iterable[str] = (),
-) -> PreparedSurface:
+) -> ResourcesAndPrompts:
     """Every resource, template and prompt of ``manifest``, in order; ``McpgenError`` (with
     its position) for a duplicate URI, template or prompt name or an invalid template.
 
@@ -241,7 +241,7 @@ def prepare_surface(
         id(item): nm.method_name for item, nm in zip(completers, rest[len(wanted) :], strict=True)
     }
 
-    def build(item: SectionItem, kind: str, section: str, index: int) -> SurfaceItem:
+    def build(item: SectionItem, kind: str, section: str, index: int) -> ResourceOrPrompt:
         nm = chosen.get(id(item))
         schema: dict[str, Any] | None = None
         completions: Completions = ((), ())
@@ -252,7 +252,7 @@ def prepare_surface(
         messages = item.raw.get("messages") if kind == "prompt" else None
         mime = _text(item.raw, "mimeType")
         data = item.data if kind == "resource" else None
-        return SurfaceItem(
+        return ResourceOrPrompt(
             kind=kind,
             index=index,
             name=item.name,
@@ -284,7 +284,7 @@ def prepare_surface(
             scopes=item.scopes,
         )
 
-    return PreparedSurface(
+    return ResourcesAndPrompts(
         resources=tuple(
             build(r, "resource", "resources", i) for i, r in enumerate(manifest.resources)
         ),

@@ -45,9 +45,10 @@ def _generate(loaded: Manifest, package: str, manifest_name: str) -> Generated:
         | ({"forwarded": t.forwarded} if t.forwarded else {})
         for t in ir.tools
     ]
+    # "surface" stays the key in _generated/.mcpgen.json (packages already written carry it)
     surface = [
         {"kind": i.kind, "key": i.key, "method": i.method_name, "model": i.model}
-        for i in ir.surface_methods
+        for i in ir.resource_and_prompt_methods
     ] + [
         {"kind": "completion", "key": f"{i.kind} {i.key}", "method": i.complete_method}
         for i in ir.completer_methods
@@ -97,7 +98,7 @@ def user_file_warnings(
         broken_imports,
         handlers_report,
         method_stub,
-        surface_stub,
+        resource_or_prompt_stub,
     )
 
     warnings: list[str] = []
@@ -142,7 +143,7 @@ def user_file_warnings(
     for label, method in report.missing:
         if method in surface:
             s = surface[method]
-            stub = surface_stub(method, str(s["kind"]), s.get("model"))
+            stub = resource_or_prompt_stub(method, str(s["kind"]), s.get("model"))
         else:
             t = tools[method]
             stub = method_stub(method, str(t["input"]), t.get("output"))

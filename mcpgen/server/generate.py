@@ -42,7 +42,8 @@ def generate_server(ir: ServerIR) -> ServerFiles:
         for rel, template in OWNED_TEMPLATES.items()
     }
     user = {rel: render(template, ir=ir) for rel, template in USER_TEMPLATES.items()}
-    for item in ir.surface.resources:  # package data: ``file:`` contents, byte for byte
+    # package data: ``file:`` contents, byte for byte
+    for item in ir.resources_and_prompts.resources:
         if item.data is not None and item.data_path is not None:
             owned[item.data_path] = item.data
     return ServerFiles(owned=owned, user=user, names=module_names(ir, list(models.run.models)))
@@ -54,9 +55,9 @@ def module_names(ir: ServerIR, models: list[str]) -> dict[str, list[str]]:
     bases = [ir.base_class] + ([ir.legacy_base_alias] if ir.legacy_base_alias else [])
     bindings = ["SERVER_INFO", "BINDINGS", "create_server"]
     for name, items in (
-        ("RESOURCES", ir.surface.resources),
-        ("TEMPLATES", ir.surface.templates),
-        ("PROMPTS", ir.surface.prompts),
+        ("RESOURCES", ir.resources_and_prompts.resources),
+        ("TEMPLATES", ir.resources_and_prompts.templates),
+        ("PROMPTS", ir.resources_and_prompts.prompts),
     ):
         if items:
             bindings.append(name)

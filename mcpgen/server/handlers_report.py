@@ -35,7 +35,7 @@ def method_stub(method: str, input_model: str, output_model: str | None) -> str:
     )
 
 
-def surface_stub(method: str, kind: str, model: str | None) -> str:
+def resource_or_prompt_stub(method: str, kind: str, model: str | None) -> str:
     """A ready ``Handlers`` method for a resource, template or prompt (``kind``) without one."""
     if kind == "resource":
         head = f"    async def {method}(self, ctx: ToolContext) -> str:\n"

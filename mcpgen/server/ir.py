@@ -1,5 +1,5 @@
-"""The generator's view of a manifest for a server package: the shared tools and surface
-(``mcpgen.ir``) and what only a server has. Everything the server templates render.
+"""The generator's view of a manifest for a server package: the shared tools, resources and
+prompts (``mcpgen.ir``) and what only a server has. Everything the server templates render.
 
 ``build_server_ir(manifest, package=...)`` is pure. Manifest strings never become code here;
 they stay data (``raw_json`` is the tool's exact JSON text; names go through
@@ -18,7 +18,7 @@ from typing import Any
 
 from mcpgen import __version__
 from mcpgen.ir.models import ModelSpec, model_specs
-from mcpgen.ir.surface import PreparedSurface, prepare_surface
+from mcpgen.ir.resources_prompts import ResourcesAndPrompts, prepare_resources_and_prompts
 from mcpgen.ir.tools import ToolIR, build_tools, canonical_json
 from mcpgen.manifest.model import Manifest
 from mcpgen.naming import class_name_from
@@ -62,23 +62,23 @@ class ServerIR:
     """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
     http_json: str | None = None
     """``server.http`` (canonical JSON): the API forwarded calls go to."""
-    surface: PreparedSurface = PreparedSurface((), (), ())
+    resources_and_prompts: ResourcesAndPrompts = ResourcesAndPrompts((), (), ())
     """The manifest's resources, resource templates and prompts."""
 
     @property
-    def surface_methods(self) -> list[Any]:
+    def resource_and_prompt_methods(self) -> list[Any]:
         """The resources, templates and prompts a ``Handlers`` method serves."""
-        return [item for item in self.surface.all if item.method_name is not None]
+        return [item for item in self.resources_and_prompts.all if item.method_name is not None]
 
     @property
     def completer_methods(self) -> list[Any]:
         """The templates and prompts whose completions a ``Handlers`` method computes."""
-        return [item for item in self.surface.all if item.complete_method is not None]
+        return [item for item in self.resources_and_prompts.all if item.complete_method is not None]
 
     @property
     def model_specs(self) -> list[ModelSpec]:
         """Every model of the package (``mcpgen.ir.models.model_specs``)."""
-        return model_specs(self.tools, self.surface)
+        return model_specs(self.tools, self.resources_and_prompts)
 
     @property
     def handler_model_imports(self) -> list[str]:
@@ -90,7 +90,7 @@ class ServerIR:
             names.append(tool.input_model)
             if tool.output_model is not None:
                 names.append(tool.output_model)
-        for item in self.surface.all:
+        for item in self.resources_and_prompts.all:
             if item.model is not None and item.method_name is not None:
                 names.append(item.model)
         return names
@@ -129,5 +129,5 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         auth_json=canonical_json(server.auth) if server.auth else None,
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         http_json=canonical_json(server.http) if server.http else None,
-        surface=prepare_surface(manifest, [t.names for t in tools]),
+        resources_and_prompts=prepare_resources_and_prompts(manifest, [t.names for t in tools]),
     )
