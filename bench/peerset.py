@@ -12,6 +12,8 @@
                  handshake wire only)
   gen-asyncio    the generated server with ``--loop asyncio``     (same-loop control, stdio)
   lowlevel-uv    bench/peers/lowlevel_add.py --uvloop              (same-loop control, stdio)
+  gen-sdk-engine the generated server with the SDK's engine for everything (``--engine sdk``:
+                 as it ran before issue 37)
   gen-sdk-stdio  the generated server as it ran before issue 26: the SDK's own (thread-backed)
                  stdio transport (``--stdio-transport sdk``) and the SDK's span per message
                  (``MCPGEN_OTEL=1``); stdio
@@ -193,6 +195,7 @@ def peers(generated: Server, want: set[str] | None = None) -> list[Server]:
             transports=("stdio",),
         ),
         Server("lowlevel-uv", [*lowlevel, "--uvloop"], env, transports=("stdio",)),
+        Server("gen-sdk-engine", [*generated.cmd, "--engine", "sdk"], generated.env),
         Server(
             "gen-sdk-stdio",
             [*generated.cmd, "--stdio-transport", "sdk"],

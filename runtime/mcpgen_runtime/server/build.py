@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -101,9 +102,10 @@ def build_server(
         auth_manifest=json.loads(info.auth) if isinstance(info.auth, str) else info.auth,
         package_tools=len(bindings),
         toolsets=declared,
+        info=replace(info, list_changed=list_changed),
+        list_ttl_ms=list_ttl_ms,
     )
-    serving = runtime.serving
-    server = _sdk_server(runtime, info, list_ttl_ms)
+    server = _sdk_server(runtime, info)
     if list_changed:
         announce_tools_list_changed(server)
     attach_runtime(server, runtime)
@@ -111,11 +113,8 @@ def build_server(
         # the SDK's span per message costs every call even with no tracer to record it
         drop_sdk_tracing(server)
     server.middleware.append(runtime.tools.middleware())
-    if backend.shared:
-        from .shared import Replica
-
-        updated = serving.notices.updated if serving.resource_switches is not None else None
-        Replica(backend, serving.switches(), updated).install(server.middleware)
+    if runtime.replica is not None:
+        runtime.replica.install(server.middleware)
     return server
 
 
@@ -177,16 +176,13 @@ def _compiled(
     return compiled
 
 
-def _sdk_server(runtime: ServerRuntime, info: ServerInfo, list_ttl_ms: int | None) -> Server[Any]:
+def _sdk_server(runtime: ServerRuntime, info: ServerInfo) -> Server[Any]:
     """The SDK ``Server`` with ``runtime``'s handlers on its hooks."""
     from mcp.server.subscriptions import ListenHandler
 
     hooks, cacheable = _hooks(runtime)
-    cache = CacheHint(
-        ttl_ms=info.cache_ttl_ms if list_ttl_ms is None else list_ttl_ms,
-        # lists that show each caller what its scopes allow are that caller's alone
-        scope="private" if runtime.serving.scopes.any else info.cache_scope,  # type: ignore[arg-type]
-    )
+    hint = runtime.discovery.cache  # one place for both engines (lean.discovery)
+    cache = CacheHint(ttl_ms=hint["ttlMs"], scope=hint["cacheScope"])
     tools = runtime.tools
     server: Server[Any] = Server(
         info.name,

@@ -343,12 +343,17 @@ def run_cli(
 
     import anyio
 
-    from .stdio import serve_stdio
+    from .stdio import pipes_available, serve_stdio
 
     async def _run(read: Any, write: Any) -> None:
         await server.run(read, write, server.create_initialization_options())
 
     async def _serve() -> None:
+        if opts.engine == "lean" and opts.stdio_transport != "sdk" and pipes_available():
+            from ..lean.stdio import serve_stdio as serve_lean
+
+            await serve_lean(server, _runtime(server))
+            return
         if opts.stdio_transport == "sdk":
             from mcp.server.stdio import stdio_server
 

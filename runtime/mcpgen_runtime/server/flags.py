@@ -7,7 +7,10 @@ import argparse
 import os
 from typing import Any
 
-__all__ = ["AUTH_ENV", "limits", "parser", "tokens"]
+__all__ = ["AUTH_ENV", "ENGINE_ENV", "limits", "parser", "tokens"]
+
+ENGINE_ENV = "MCPGEN_ENGINE"
+"""``sdk``: serve with the SDK's engine (``--engine``)."""
 
 AUTH_ENV = "MCPGEN_AUTH_TOKENS"
 """Bearer tokens accepted on HTTP, comma-separated (instead of ``--auth-token`` on the
@@ -48,6 +51,14 @@ def parser(prog: str | None) -> argparse.ArgumentParser:
         choices=("auto", "httptools", "h11"),
         default="auto",
         help="HTTP parser: httptools when it is installed (auto, as uvicorn does), or h11",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=("lean", "sdk"),
+        default=os.environ.get(ENGINE_ENV) or "lean",
+        help="what serves the protocol: the runtime's lean engine (lean: lists, tool calls, "
+        "resources, prompts, completions; the SDK serves everything else in the same "
+        "process), or the SDK's engine for everything (sdk; also $MCPGEN_ENGINE)",
     )
     parser.add_argument(
         "--stdio-transport",

@@ -107,8 +107,13 @@ SDK_USES: tuple[SdkUse, ...] = (
 
 
 def handshake_connection(ctx: ServerRequestContext[Any, Any]) -> Connection | None:
-    """The SDK ``Connection`` behind ``ctx.session`` (use ``session-connection``)."""
-    conn: Connection | None = getattr(ctx.session, "_connection", None)
+    """The SDK ``Connection`` behind ``ctx.session`` (use ``session-connection``); on the
+    lean engine, its own connection (``lean.context.LeanConnection``, same methods)."""
+    session = ctx.session
+    lean: Connection | None = getattr(session, "lean_connection", None)
+    if lean is not None:
+        return lean
+    conn: Connection | None = getattr(session, "_connection", None)
     return conn
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..lean.discovery import Discovery
 from .auth.scopes import ScopePolicy
 from .sdk_adapter import attached_runtime
 from .sealed import RequestStateKey
@@ -18,7 +19,7 @@ from .serving import Serving
 from .tools import ToolsRuntime
 
 if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _catalog)
-    from .bindings import CompiledTool
+    from .bindings import CompiledTool, ServerInfo
     from .completions import Completions
     from .prompts import PromptBinding, PromptItem, PromptsRuntime
     from .resources import (
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _cat
         TemplateBinding,
         TemplateItem,
     )
+    from .shared import Replica
     from .state import State
 
 __all__ = ["ServerRuntime", "assemble", "runtime_of"]
@@ -45,6 +47,8 @@ class ServerRuntime:
         "auth_manifest",
         "package_tools",
         "toolsets",
+        "discovery",
+        "replica",
     )
 
     def __init__(
@@ -58,6 +62,8 @@ class ServerRuntime:
         auth_manifest: Mapping[str, Any] | None,
         package_tools: int,
         toolsets: dict[str, Any],
+        discovery: Discovery,
+        replica: Replica | None = None,
     ) -> None:
         self.serving = serving
         self.tools = tools
@@ -71,6 +77,10 @@ class ServerRuntime:
         (``--toolsets``/``--tools``)."""
         self.toolsets = toolsets
         """The toolsets the manifest declares."""
+        self.discovery = discovery
+        """What ``initialize`` and ``server/discover`` say (the lean engine answers from it)."""
+        self.replica = replica
+        """This server on a shared ``--state`` backend (started on the first request)."""
 
 
 def runtime_of(server: object) -> ServerRuntime | None:
@@ -93,6 +103,8 @@ def assemble(
     auth_manifest: Mapping[str, Any] | None,
     package_tools: int,
     toolsets: dict[str, Any],
+    info: ServerInfo,
+    list_ttl_ms: int | None = None,
 ) -> ServerRuntime:
     """The whole runtime of a server serving ``tools`` (compiled) and the manifest's other
     sections with ``handlers``."""
@@ -120,6 +132,29 @@ def assemble(
         from .completions import Completions
 
         completions = Completions(prompt_items, tmpl_items, handlers, serving)
+    replica = None
+    if backend.shared:
+        from .shared import Replica
+
+        updated = serving.notices.updated if serving.resource_switches is not None else None
+        replica = Replica(backend, serving.switches(), updated)
+    discovery = Discovery(
+        name=info.name,
+        version=info.version,
+        title=info.title,
+        description=info.description,
+        instructions=info.instructions,
+        website_url=info.website_url,
+        tools_list_changed=info.list_changed,
+        resources=resources_rt is not None,
+        prompts=prompts_rt is not None,
+        completions=completions is not None,
+        cache={
+            "ttlMs": info.cache_ttl_ms if list_ttl_ms is None else list_ttl_ms,
+            # lists that show each caller what its scopes allow are that caller's alone
+            "cacheScope": "private" if serving.scopes.any else info.cache_scope,
+        },
+    )
     return ServerRuntime(
         serving,
         ToolsRuntime(tools, page_size, serving),
@@ -129,6 +164,8 @@ def assemble(
         auth_manifest=auth_manifest,
         package_tools=package_tools,
         toolsets=toolsets,
+        discovery=discovery,
+        replica=replica,
     )
 
 

@@ -53,6 +53,11 @@ class PipeLines:
     def __init__(self, reader: asyncio.StreamReader) -> None:
         self._reader = reader
 
+    @property
+    def reader(self) -> asyncio.StreamReader:
+        """The raw byte stream (the lean engine reads undecoded lines)."""
+        return self._reader
+
     def __aiter__(self) -> PipeLines:
         return self
 
@@ -117,6 +122,12 @@ class PipeWriter:
 
     async def flush(self) -> None:
         await self._protocol.drain()
+
+    def write_bytes(self, data: bytes) -> None:
+        """Queue ``data`` (the lean engine; ``flush`` waits while the pipe is full). Dropped
+        once the client has closed its end."""
+        if not self._transport.is_closing():
+            self._transport.write(data)
 
     def close(self) -> None:
         self._transport.close()

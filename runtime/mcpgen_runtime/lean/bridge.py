@@ -1,0 +1,104 @@
+"""Everything the lean engine does not take goes to the SDK's ``Server`` in the same process:
+custom and extension methods, ``subscriptions/listen``, and whatever a newer SDK serves that
+the engine does not know. The SDK answers them exactly as it would alone (``-32601`` included).
+
+The bridge starts on the first such message: the SDK server runs on a pair of memory streams
+(``Server.run``, its public entry), and on the handshake wire the connection's ``initialize``
+and ``notifications/initialized`` are replayed to it first (under a private id whose answer is
+dropped), so it serves the same negotiated connection. What it writes goes to the client as
+the SDK's own transport would write it; the client's answers to its requests, and
+cancellations of the requests it serves, are routed back to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from ..server.outcome import LOGGER
+
+__all__ = ["Bridge"]
+
+REPLAY_ID = "mcpgen-bridge-initialize"
+
+
+class Bridge:
+    """The SDK server behind the lean engine, started on first use."""
+
+    def __init__(self, server: Any, write: Callable[[bytes], None]) -> None:
+        self.server = server
+        self._write = write
+        self._send: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self.served: set[Any] = set()
+        """Ids of client requests the SDK is serving (their cancellations go to it)."""
+
+    @property
+    def started(self) -> bool:
+        return self._send is not None
+
+    async def start(self, initialize: dict[str, Any] | None) -> None:
+        """Run the SDK server; replay the handshake (``initialize``: the client's request)."""
+        import anyio
+        from mcp.shared.message import SessionMessage
+
+        send, receive = anyio.create_memory_object_stream[Any](1024)
+        out_send, out_receive = anyio.create_memory_object_stream[Any](1024)
+        self._send = send
+        server = self.server
+
+        async def run() -> None:
+            try:
+                await server.run(receive, out_send, server.create_initialization_options())
+            except Exception:  # noqa: BLE001 - the bridge ends; the lean engine goes on
+                LOGGER.exception("the SDK server behind the lean engine stopped")
+
+        async def pump() -> None:
+            async for item in out_receive:
+                message = item.message
+                if getattr(message, "id", None) == REPLAY_ID:
+                    continue
+                text = message.model_dump_json(by_alias=True, exclude_unset=True)
+                self._write((text + "\n").encode("utf-8", "backslashreplace"))
+
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(run())
+        self._pump = loop.create_task(pump())
+        if initialize is not None:
+            params = initialize.get("params")
+            await self._forward(
+                SessionMessage,
+                {"jsonrpc": "2.0", "id": REPLAY_ID, "method": "initialize", "params": params},
+            )
+            await self._forward(
+                SessionMessage, {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            )
+
+    async def forward(self, message: dict[str, Any]) -> None:
+        """Hand one client message to the SDK server."""
+        from mcp.shared.message import SessionMessage
+
+        if "method" in message and "id" in message:
+            self.served.add(message["id"])
+        await self._forward(SessionMessage, message)
+
+    async def _forward(self, session_message: Any, message: dict[str, Any]) -> None:
+        import mcp.types as types
+
+        try:
+            parsed = types.jsonrpc_message_adapter.validate_python(message, by_name=False)
+        except Exception as exc:  # noqa: BLE001 - the SDK's own answer to a malformed message
+            await self._send.send(exc)
+            return
+        await self._send.send(session_message(parsed))
+
+    async def close(self) -> None:
+        if self._send is not None:
+            await self._send.aclose()
+        for task in (self._task, getattr(self, "_pump", None)):
+            if task is not None:
+                try:
+                    await asyncio.wait_for(task, 5)
+                except (asyncio.TimeoutError, asyncio.CancelledError, Exception):  # noqa: BLE001
+                    task.cancel()

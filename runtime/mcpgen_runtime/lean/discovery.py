@@ -1,0 +1,123 @@
+"""The discovery answers of a server that do not depend on the caller, as plain data:
+``initialize`` (per handshake revision) and ``server/discover`` results, from the server's
+identity and which kinds it serves.
+
+One place for these facts: the generator calls ``Discovery.answers`` at build time and writes
+the result into the package (``_generated/discovery.py``, read by ``boot``), and the lean
+engine calls the same code at run time. The capabilities follow the SDK's derivation (its
+``Server.get_capabilities``); tests/runtime/lean compares both engines' answers for every
+golden manifest on every revision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "HANDSHAKE_REVISIONS",
+    "LATEST_HANDSHAKE",
+    "MODERN",
+    "SERVER_INFO_KEY",
+    "Discovery",
+]
+
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+
+
+def _revisions() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    from ..revisions import MODERN_REVISIONS, REVISIONS
+
+    handshake = tuple(r for r in REVISIONS if r not in MODERN_REVISIONS)
+    modern = tuple(r for r in REVISIONS if r in MODERN_REVISIONS)
+    return handshake, modern
+
+
+HANDSHAKE_REVISIONS, MODERN = _revisions()
+LATEST_HANDSHAKE = HANDSHAKE_REVISIONS[-1]
+
+
+def _wire_fields(revision: str, definition: str) -> frozenset[str]:
+    """The top-level fields of ``definition`` in ``revision`` (``revisions.FIELDS``, generated
+    from the official schemas)."""
+    from ..revisions import FIELDS
+
+    return FIELDS[revision][definition]
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """What ``initialize`` and ``server/discover`` say about one server."""
+
+    name: str
+    version: str
+    title: str | None = None
+    description: str | None = None
+    instructions: str | None = None
+    website_url: str | None = None
+    tools_list_changed: bool = False
+    """The manifest's ``server.capabilities.tools.listChanged`` (handshake revisions)."""
+    resources: bool = False
+    """Serves resources or resource templates (and ``resources/subscribe``)."""
+    prompts: bool = False
+    completions: bool = False
+    cache: Mapping[str, Any] = field(default_factory=dict)
+    """``{"ttlMs": .., "cacheScope": ..}`` of cacheable results (2026-07-28)."""
+
+    def identity(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "version": self.version}
+        for key, value in (
+            ("title", self.title),
+            ("description", self.description),
+            ("websiteUrl", self.website_url),
+        ):
+            if value is not None:
+                out[key] = value
+        return out
+
+    def capabilities(self, modern: bool) -> dict[str, Any]:
+        """The SDK's derivation: on 2026-07-28 every ``listChanged`` and ``subscribe`` says
+        that ``subscriptions/listen`` is served (always, here)."""
+        caps: dict[str, Any] = {}
+        if self.completions:
+            caps["completions"] = {}
+        caps["logging"] = {}
+        if self.prompts:
+            caps["prompts"] = {"listChanged": modern}
+        if self.resources:
+            caps["resources"] = {"listChanged": modern, "subscribe": True}
+        caps["tools"] = {"listChanged": True if modern else self.tools_list_changed}
+        return caps
+
+    def initialize_result(self, revision: str) -> dict[str, Any]:
+        """The ``initialize`` result on handshake ``revision``: fields that revision lacks are
+        left out, as the SDK's per-revision result models drop them."""
+        info_fields = _wire_fields(revision, "Implementation")
+        cap_fields = _wire_fields(revision, "ServerCapabilities")
+        caps = {k: v for k, v in self.capabilities(False).items() if k in cap_fields}
+        result: dict[str, Any] = {
+            "capabilities": caps,
+            "protocolVersion": revision,
+            "serverInfo": {k: v for k, v in self.identity().items() if k in info_fields},
+        }
+        if self.instructions is not None:
+            result["instructions"] = self.instructions
+        return result
+
+    def discover_result(self) -> dict[str, Any]:
+        """The ``server/discover`` result (2026-07-28), stamped as every modern result is."""
+        result: dict[str, Any] = {**self.cache, "capabilities": self.capabilities(True)}
+        if self.instructions is not None:
+            result["instructions"] = self.instructions
+        result["resultType"] = "complete"
+        result["supportedVersions"] = list(MODERN)
+        result["_meta"] = {SERVER_INFO_KEY: self.identity()}
+        return result
+
+    def answers(self) -> dict[str, dict[str, Any]]:
+        """Every answer above, by method and revision (``initialize@2025-11-25``,
+        ``server/discover``)."""
+        out = {f"initialize@{r}": self.initialize_result(r) for r in HANDSHAKE_REVISIONS}
+        out["server/discover"] = self.discover_result()
+        return out

@@ -1,0 +1,473 @@
+"""The lean engine: one connection's JSON-RPC messages, routed to the runtimes of
+``mcpgen_runtime.server`` without the SDK's generic engine.
+
+The eras, as the SDK's ``serve_dual_era_loop`` decides them: the client's first request opens
+the connection. ``initialize`` (or any request without the 2026-07-28 envelope) opens a
+handshake connection: requests before ``initialize`` get ``-32602`` (``ping`` excepted), and a
+request carrying the envelope gets ``-32600``. A request with the envelope opens a 2026-07-28
+connection: each request is checked against its own envelope (``-32602`` for a missing or
+malformed one, ``-32022`` for an unsupported version), ``initialize`` gets ``-32022``.
+
+Each request runs in its own task (a slow tool does not hold up the next message) and gets
+exactly one answer; ``notifications/cancelled`` cancels it and it is not answered. Methods the
+engine does not serve go to the SDK (``bridge``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+from . import jsonrpc
+from .context import LeanConnection, LeanRequest, LeanSession, Params, log_floor
+from .discovery import HANDSHAKE_REVISIONS, LATEST_HANDSHAKE, MODERN, Discovery
+
+if TYPE_CHECKING:
+    from ..server.server_runtime import ServerRuntime
+    from .bridge import Bridge
+
+__all__ = ["Engine"]
+
+VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+
+Handler = Callable[[LeanRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+class Engine:
+    """One client connection served by ``runtime``; ``write`` sends one encoded line."""
+
+    def __init__(
+        self,
+        runtime: ServerRuntime,
+        discovery: Discovery,
+        write: Callable[[bytes], None],
+        bridge: Bridge | None = None,
+    ) -> None:
+        self.runtime = runtime
+        self.discovery = discovery
+        self._write = write
+        self.bridge = bridge
+        self.era: str | None = None
+        self.version = LATEST_HANDSHAKE
+        self.initialize: dict[str, Any] | None = None
+        """The client's ``initialize`` request (handshake wire), replayed to the bridge."""
+        self.client_capabilities: dict[str, Any] | None = None
+        self.tasks: dict[Any, asyncio.Task[None]] = {}
+        self.connection = LeanConnection(self._notify)
+        self._asked: dict[str, asyncio.Future[Any]] = {}
+        self._next_ask = 0
+        self._answers = {**discovery.answers()}
+        self._legacy, self._modern = self._tables(runtime)
+        self._cacheable = frozenset(
+            m
+            for m in (
+                "tools/list",
+                "resources/list",
+                "resources/templates/list",
+                "resources/read",
+                "prompts/list",
+            )
+            if m in self._modern
+        )
+        self._replica = runtime.replica
+        self._loop = asyncio.get_running_loop()
+
+    # -- routing -------------------------------------------------------------------------
+
+    def _tables(self, rt: ServerRuntime) -> tuple[dict[str, Handler], dict[str, Handler]]:
+        tools = rt.tools
+        common: dict[str, Handler] = {
+            "tools/list": self._tools_list,
+            "tools/call": self._tools_call,
+        }
+        if rt.resources is not None:
+            common["resources/list"] = self._resources_list
+            common["resources/templates/list"] = self._templates_list
+            common["resources/read"] = self._resources_read
+        if rt.prompts is not None:
+            common["prompts/list"] = self._prompts_list
+            common["prompts/get"] = self._prompts_get
+        if rt.completions is not None:
+            common["completion/complete"] = self._complete
+        legacy = {**common, "ping": self._ping, "logging/setLevel": self._set_level}
+        if rt.resources is not None:
+            legacy["resources/subscribe"] = self._subscribe
+            legacy["resources/unsubscribe"] = self._unsubscribe
+        modern = {**common, "server/discover": self._discover}
+        del tools
+        return legacy, modern
+
+    def receive(self, line: bytes) -> None:
+        """One line from the client."""
+        try:
+            msg = jsonrpc.decode(line)
+        except jsonrpc.Invalid as exc:
+            if exc.answer is not None:
+                self._write(jsonrpc.encode(exc.answer))
+            return
+        method = msg.get("method")
+        if method is None:
+            self._response(msg)
+            return
+        params = msg.get("params")
+        if "id" not in msg:
+            self._notification(msg, method, params)
+            return
+        rid = msg["id"]
+        if rid in self.tasks:
+            self._write(
+                jsonrpc.encode(
+                    jsonrpc.error(
+                        rid, jsonrpc.INVALID_REQUEST, "Invalid Request: this id is already in use"
+                    )
+                )
+            )
+            return
+        if self.era is None:
+            self.era = "modern" if method != "initialize" and _enveloped(params) else "legacy"
+        if self.era == "legacy":
+            self._legacy_request(msg, rid, method, params)
+        else:
+            self._modern_request(msg, rid, method, params)
+
+    def _legacy_request(self, msg: dict[str, Any], rid: Any, method: str, params: Any) -> None:
+        if method == "initialize":
+            self._write(self._initialize(rid, msg, params))
+            return
+        if _enveloped(params):
+            self._error(
+                rid,
+                jsonrpc.INVALID_REQUEST,
+                "this connection serves the handshake protocol era; requests carrying "
+                "the 2026-07-28 envelope are not accepted on it",
+            )
+            return
+        handler = self._legacy.get(method)
+        if handler is None:
+            self._spawn(rid, self._bridged(msg))
+            return
+        if self.initialize is None and method != "ping":
+            self._error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
+            return
+        meta = params.get("_meta") if params is not None else None
+        req = LeanRequest(method, params, rid, meta, self.version)
+        req.session = LeanSession(self.connection, req, self.client_capabilities, 0, self._ask)
+        self._spawn(rid, self._serve(handler, req, params or {}, False))
+
+    def _modern_request(self, msg: dict[str, Any], rid: Any, method: str, params: Any) -> None:
+        if method == "initialize":
+            requested = (params or {}).get("protocolVersion")
+            data: dict[str, Any] = {"supported": list(MODERN)}
+            if isinstance(requested, str):
+                data["requested"] = requested
+            self._error(
+                rid,
+                jsonrpc.UNSUPPORTED_PROTOCOL_VERSION,
+                "connection is serving the 2026-07-28 protocol; the initialize "
+                "handshake is not accepted",
+                data,
+            )
+            return
+        meta = params.get("_meta") if params is not None else None
+        refusal = _envelope_refusal(meta)
+        if refusal is not None:
+            self._write(jsonrpc.encode(jsonrpc.error(rid, *refusal)))
+            return
+        handler = self._modern.get(method)
+        if handler is None:
+            self._spawn(rid, self._bridged(msg))
+            return
+        assert meta is not None
+        req = LeanRequest(method, params, rid, meta, meta[VERSION_KEY])
+        caps = meta[CAPABILITIES_KEY]
+        req.session = LeanSession(
+            self.connection, req, caps if type(caps) is dict else None, log_floor(meta), None
+        )
+        self._spawn(rid, self._serve(handler, req, params, True))
+
+    def _spawn(self, rid: Any, work: Coroutine[Any, Any, None]) -> None:
+        task: asyncio.Task[None] = self._loop.create_task(work)
+        self.tasks[rid] = task
+        tasks = self.tasks
+
+        def done(_task: asyncio.Task[None]) -> None:
+            tasks.pop(rid, None)
+
+        task.add_done_callback(done)
+
+    async def _serve(
+        self, handler: Handler, req: LeanRequest, params: dict[str, Any], modern: bool
+    ) -> None:
+        rid = req.request_id
+        try:
+            if self._replica is not None and not self._replica.started:
+                await self._replica.start()
+            result = await handler(req, params)
+        except asyncio.CancelledError:
+            return  # cancelled by the client: no answer (or the connection is closing)
+        except Exception as exc:  # noqa: BLE001 - every request gets one answer
+            self._write(jsonrpc.encode(_error_answer(rid, exc, modern)))
+            return
+        if modern:
+            result = self._stamped(req.method, result)
+        self._write(jsonrpc.encode({"jsonrpc": "2.0", "id": rid, "result": result}))
+
+    def _stamped(self, method: str, result: dict[str, Any]) -> dict[str, Any]:
+        """What the SDK adds to a 2026-07-28 result: the cache hints of cacheable methods
+        (the handler's own keys win), ``resultType``, the ``serverInfo`` stamp."""
+        if method in self._cacheable and result.get("resultType") != "input_required":
+            result = {**self.discovery.cache, **result}
+        if result.get("resultType") is None:
+            result["resultType"] = "complete"
+        meta = result.get("_meta")
+        stamp = self.discovery.identity()
+        if meta is None:
+            result["_meta"] = {"io.modelcontextprotocol/serverInfo": stamp}
+        elif type(meta) is dict and meta.get("io.modelcontextprotocol/serverInfo") is None:
+            result["_meta"] = {**meta, "io.modelcontextprotocol/serverInfo": stamp}
+        return result
+
+    def _error(self, rid: Any, code: int, message: str, data: Any = None) -> None:
+        self._write(jsonrpc.encode(jsonrpc.error(rid, code, message, data)))
+
+    # -- the handshake -------------------------------------------------------------------
+
+    def _initialize(self, rid: Any, msg: dict[str, Any], params: Any) -> bytes:
+        p = params or {}
+        requested = p.get("protocolVersion")
+        caps = p.get("capabilities")
+        info = p.get("clientInfo")
+        if (
+            type(requested) is not str
+            or type(caps) is not dict
+            or type(info) is not dict
+            or type(info.get("name")) is not str
+            or type(info.get("version")) is not str
+        ):
+            return jsonrpc.encode(
+                jsonrpc.error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
+            )
+        self.version = requested if requested in HANDSHAKE_REVISIONS else LATEST_HANDSHAKE
+        self.initialize = msg
+        self.client_capabilities = caps
+        result = self._answers[f"initialize@{self.version}"]
+        return jsonrpc.encode({"jsonrpc": "2.0", "id": rid, "result": result})
+
+    # -- notifications and responses -----------------------------------------------------
+
+    def _notification(self, msg: dict[str, Any], method: str, params: Any) -> None:
+        if method == "notifications/cancelled":
+            target = (params or {}).get("requestId")
+            task = self.tasks.get(target) if jsonrpc.valid_id(target) else None
+            if task is not None:
+                task.cancel()
+                return
+        bridge = self.bridge
+        if bridge is not None and bridge.started:
+            self._loop.create_task(bridge.forward(msg))
+
+    def _response(self, msg: dict[str, Any]) -> None:
+        rid = msg.get("id")
+        waiter = self._asked.pop(rid, None) if isinstance(rid, str) else None
+        if waiter is not None:
+            if not waiter.done():
+                waiter.set_result(msg)
+            return
+        bridge = self.bridge
+        if bridge is not None and bridge.started:
+            self._loop.create_task(bridge.forward(msg))
+
+    async def _notify(self, method: str, params: dict[str, Any] | None) -> None:
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        self._write(jsonrpc.encode(msg))
+
+    async def _ask(self, method: str, params: Any, related: Any) -> Any:
+        """A server-to-client request; the client's result (an error raises ``MCPError``)."""
+        self._next_ask += 1
+        rid = f"mcpgen-{self._next_ask}"
+        waiter: asyncio.Future[Any] = self._loop.create_future()
+        self._asked[rid] = waiter
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self._write(jsonrpc.encode(msg))
+        try:
+            answer = await waiter
+        finally:
+            self._asked.pop(rid, None)
+        if "error" in answer:
+            from mcp.shared.exceptions import MCPError
+
+            err = answer["error"] if type(answer["error"]) is dict else {}
+            raise MCPError(
+                code=int(err.get("code", jsonrpc.INTERNAL_ERROR)),
+                message=str(err.get("message", "")),
+                data=err.get("data"),
+            )
+        return answer.get("result")
+
+    async def _bridged(self, msg: dict[str, Any]) -> None:
+        bridge = self.bridge
+        if bridge is None:
+            self._error(msg["id"], jsonrpc.METHOD_NOT_FOUND, "Method not found", msg["method"])
+            return
+        if not bridge.started:
+            await bridge.start(self.initialize if self.era == "legacy" else None)
+        await bridge.forward(msg)
+
+    async def close(self) -> None:
+        for task in list(self.tasks.values()):
+            task.cancel()
+        for waiter in self._asked.values():
+            waiter.cancel()
+        if self.bridge is not None and self.bridge.started:
+            await self.bridge.close()
+
+    # -- methods -------------------------------------------------------------------------
+
+    async def _ping(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    async def _discover(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        result = dict(self._answers["server/discover"])
+        del result["_meta"]
+        return result
+
+    async def _set_level(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        level = params.get("level")
+        if level not in _LEVELS:
+            raise _invalid_params()
+        self.runtime.serving.client_log_level = level
+        return {}
+
+    async def _tools_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        return await self.runtime.tools.list_tools(req, _paginated(params))  # type: ignore[arg-type]
+
+    async def _tools_call(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        name = params.get("name")
+        arguments = params.get("arguments")
+        if type(name) is not str or (arguments is not None and type(arguments) is not dict):
+            raise _invalid_params()
+        return await self.runtime.tools.call_tool(req, Params(params))  # type: ignore[arg-type]
+
+    async def _resources_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.runtime.resources is not None
+        return await self.runtime.resources.list_resources(req, _paginated(params))  # type: ignore[arg-type]
+
+    async def _templates_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.runtime.resources is not None
+        return await self.runtime.resources.list_templates(req, _paginated(params))  # type: ignore[arg-type]
+
+    async def _resources_read(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.runtime.resources is not None
+        typed = _typed("ReadResourceRequestParams", params)
+        result: Any = await self.runtime.resources.read_resource(req, typed)  # type: ignore[arg-type]
+        return _plain(result)
+
+    async def _subscribe(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.runtime.resources is not None
+        await self.runtime.resources.subscribe(req, _typed("SubscribeRequestParams", params))  # type: ignore[arg-type]
+        return {}
+
+    async def _unsubscribe(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.runtime.resources is not None
+        await self.runtime.resources.unsubscribe(req, _typed("UnsubscribeRequestParams", params))  # type: ignore[arg-type]
+        return {}
+
+    async def _prompts_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.runtime.prompts is not None
+        return await self.runtime.prompts.list_prompts(req, _paginated(params))  # type: ignore[arg-type]
+
+    async def _prompts_get(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.runtime.prompts is not None
+        typed = _typed("GetPromptRequestParams", params)
+        return _plain(await self.runtime.prompts.get_prompt(req, typed))  # type: ignore[arg-type]
+
+    async def _complete(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.runtime.completions is not None
+        typed = _typed("CompleteRequestParams", params)
+        return _plain(await self.runtime.completions.complete(req, typed))  # type: ignore[arg-type]
+
+
+_LEVELS = frozenset(
+    ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+)
+
+
+def _enveloped(params: Any) -> bool:
+    meta = params.get("_meta") if params is not None else None
+    return type(meta) is dict and VERSION_KEY in meta
+
+
+def _envelope_refusal(meta: Any) -> tuple[int, str, Any] | None:
+    """The SDK's ladder (``classify_inbound_request``, no headers on stdio)."""
+    if type(meta) is not dict:
+        return (
+            jsonrpc.INVALID_PARAMS,
+            f"params._meta must be an object carrying the required {VERSION_KEY!r} and "
+            f"{CAPABILITIES_KEY!r} envelope keys",
+            None,
+        )
+    missing = [k for k in (VERSION_KEY, CAPABILITIES_KEY) if k not in meta]
+    if missing:
+        return (
+            jsonrpc.INVALID_PARAMS,
+            f"params._meta is missing the required envelope key(s): {', '.join(missing)}",
+            None,
+        )
+    version = meta[VERSION_KEY]
+    if type(version) is not str:
+        return (jsonrpc.INVALID_PARAMS, f"{VERSION_KEY} must be a string", None)
+    if version not in MODERN:
+        return (
+            jsonrpc.UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+            {"supported": list(MODERN), "requested": version},
+        )
+    return None
+
+
+def _paginated(params: dict[str, Any]) -> Params:
+    cursor = params.get("cursor")
+    if cursor is not None and type(cursor) is not str:
+        raise _invalid_params()
+    return Params(params)
+
+
+def _typed(name: str, params: dict[str, Any]) -> Any:
+    """``params`` as the SDK's typed params (methods off the hot path)."""
+    import mcp.types as types
+
+    return getattr(types, name).model_validate(params, by_name=False)
+
+
+def _plain(result: Any) -> dict[str, Any]:
+    if isinstance(result, dict):
+        return result
+    dumped: dict[str, Any] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return dumped
+
+
+def _invalid_params() -> Exception:
+    from mcp.shared.exceptions import MCPError
+
+    return MCPError(code=jsonrpc.INVALID_PARAMS, message="Invalid request parameters", data="")
+
+
+def _error_answer(rid: Any, exc: Exception, modern: bool) -> dict[str, Any]:
+    from mcp.shared.exceptions import MCPError
+    from pydantic import ValidationError
+
+    if isinstance(exc, MCPError):
+        err = exc.error
+        return jsonrpc.error(rid, err.code, err.message, err.data)
+    if isinstance(exc, ValidationError):
+        return jsonrpc.error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
+    from ..server.outcome import LOGGER
+
+    LOGGER.error("request %r failed", rid, exc_info=exc)
+    return jsonrpc.error(rid, jsonrpc.INTERNAL_ERROR, "Internal error")
