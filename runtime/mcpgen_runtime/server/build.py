@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import logging
 import os
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp.types as types
