@@ -83,6 +83,12 @@ def server_json(
     from mcpgen.publish.registry_entry import build_server_json
 
     loaded, warnings = checked_manifest(manifest)
+    # the versions are this command's own business (an error below, not a warning)
+    warnings = "".join(
+        line
+        for line in warnings.splitlines(keepends=True)
+        if " REGISTRY_VERSION_AGREEMENT " not in line
+    )
     if warnings:
         click.echo(warnings, err=True, nl=False)
     doc, notes = build_server_json(loaded, manifest, pyproject, remote)

@@ -333,6 +333,7 @@ def _one_error(done: subprocess.CompletedProcess[str]) -> str:
     assert "Traceback" not in done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("mcpgen: error:")]
     assert len(errors) == 1, done.stderr
+    assert done.stderr.strip().splitlines() == errors, "one line, nothing else"
     return errors[0]
 
 
