@@ -100,14 +100,20 @@ def _with_severity(d: Diagnostic, sev: Severity) -> Diagnostic:
 
 
 def apply_ignores(
-    diags: Iterable[Diagnostic], ignores: dict[int, frozenset[str]]
+    diags: Iterable[Diagnostic], ignores: dict[int, frozenset[str]], path: str | None = None
 ) -> list[Diagnostic]:
-    """Drop findings silenced by ``# mcpgen: ignore`` comments (former rule ids count too)."""
+    """Drop findings silenced by ``# mcpgen: ignore`` comments (former rule ids count too).
+    With ``path`` (the file the comments are in), a finding located in another file
+    (``pyproject.toml``, ``server.json``) is never silenced by a comment's line number."""
     if not ignores:
         return list(diags)
     if ALIASES:
         ignores = {line: frozenset(canonical_id(r) for r in ids) for line, ids in ignores.items()}
-    return [d for d in diags if d.rule_id not in ignores.get(d.line, ())]
+    return [
+        d
+        for d in diags
+        if d.rule_id not in ignores.get(d.line, ()) or (path is not None and d.path != path)
+    ]
 
 
 @dataclass
@@ -151,7 +157,7 @@ def lint_loaded(res: LoadResult, cfg: RuleConfig) -> list[Diagnostic]:
     if m is not None:
         lint = check_manifest(m, cfg)
         diags.extend(_drop_shadowed(lint, diags))
-        diags = apply_ignores(diags, getattr(m.source_map, "ignores", {}) or {})
+        diags = apply_ignores(diags, getattr(m.source_map, "ignores", {}) or {}, m.path)
     return sort_diagnostics(diags)
 
 

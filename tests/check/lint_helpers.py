@@ -17,7 +17,8 @@ def lint(text: str, cfg: RuleConfig = ALL_ON, path: str = "m.yaml") -> list[Diag
     res = load_manifest_text(textwrap.dedent(text).lstrip("\n"), path)
     assert res.manifest is not None, [str(d.location) + " " + d.message for d in res.diagnostics]
     diags = check_manifest(res.manifest, cfg)
-    return sort_diagnostics(apply_ignores(diags, getattr(res.manifest.source_map, "ignores", {})))
+    ignores = getattr(res.manifest.source_map, "ignores", {})
+    return sort_diagnostics(apply_ignores(diags, ignores, res.manifest.path))
 
 
 def tuples(diags: list[Diagnostic], rule_id: str | None = None) -> list[tuple[str, int, int, str]]:

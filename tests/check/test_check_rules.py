@@ -1080,6 +1080,12 @@ def test_registry_version_agreement_positions(
         ("m.yaml", 3, 12, "REGISTRY_VERSION_AGREEMENT"),
         ("pyproject.toml", 3, 1, "REGISTRY_VERSION_AGREEMENT"),
     ]
+    # an inline ignore silences the manifest's line, never a line of another file that
+    # happens to have the same number
+    ignored = REGISTRY.replace("1.0.0\n", "1.0.0  # mcpgen: ignore REGISTRY_VERSION_AGREEMENT\n")
+    assert tuples(lint(ignored), "REGISTRY_VERSION_AGREEMENT") == [
+        ("pyproject.toml", 3, 1, "REGISTRY_VERSION_AGREEMENT"),
+    ]
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "w"\nversion = "1.0.0"\n')
     assert tuples(lint(REGISTRY), "REGISTRY_VERSION_AGREEMENT") == []
 
