@@ -63,21 +63,26 @@ def schema_path() -> Path:
 @functools.cache
 def _load(path: Path, from_env: bool, timeout: float) -> dict[str, Any]:
     try:
-        data = path.read_bytes()
-        origin = str(path)
+        data: bytes | None = path.read_bytes()
     except FileNotFoundError:
-        if from_env:
-            raise McpgenError(
-                f"{_WHAT} is not in ${ENV_DIR} (expected {SCHEMA_VERSION}/server.schema.json "
-                "there; unset it to download the pinned file)",
-                path=str(path),
-            ) from None
-        data, origin = download(SCHEMA_URL, _WHAT, timeout), SCHEMA_URL
-        verify_sha256(data, SCHEMA_SHA256, _WHAT, origin)
-        write_bytes_atomic(path, data)
+        data = None
     except OSError as exc:
         raise McpgenError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
-    verify_sha256(data, SCHEMA_SHA256, _WHAT, origin)
+    if data is not None:
+        verify_sha256(data, SCHEMA_SHA256, _WHAT, str(path))
+    elif from_env:
+        raise McpgenError(
+            f"{_WHAT} is not in ${ENV_DIR} (expected {SCHEMA_VERSION}/server.schema.json "
+            "there; unset it to download the pinned file)",
+            path=str(path),
+        )
+    else:
+        data = download(SCHEMA_URL, _WHAT, timeout)
+        verify_sha256(data, SCHEMA_SHA256, _WHAT, SCHEMA_URL)
+        try:
+            write_bytes_atomic(path, data)
+        except OSError:
+            pass  # no cache (a read-only home): downloaded again next time
     doc: dict[str, Any] = json.loads(data)
     return doc
 

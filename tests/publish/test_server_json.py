@@ -548,3 +548,23 @@ def test_the_rule_is_silent_without_a_registry_name(
     done = mcpgen(registry_env, "check", "tools.yaml", "--format", "json", cwd=proj)
     assert done.returncode == 0, done.stderr
     assert "REGISTRY_VERSION_AGREEMENT" not in done.stdout
+
+
+def test_a_cache_that_cannot_be_written_does_not_stop_the_download(
+    tmp_path: Path, schema: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mcpgen.publish import registry_schema
+
+    mirror = _mirror()
+    if mirror is None:  # pragma: no cover
+        pytest.skip("no local mirror to serve the pinned bytes from")
+    good = (mirror / VERSION / "server.schema.json").read_bytes()
+    (tmp_path / "a-file").write_text("a file where the cache folder belongs")
+    monkeypatch.delenv("MCPGEN_REGISTRY_SCHEMA_DIR", raising=False)
+    monkeypatch.setenv("MCPGEN_CACHE_DIR", str(tmp_path / "a-file" / "cache"))
+    monkeypatch.setattr(registry_schema, "download", lambda url, what, timeout: good)
+    registry_schema._load.cache_clear()
+    try:
+        assert registry_schema.load_registry_schema() == schema
+    finally:
+        registry_schema._load.cache_clear()
