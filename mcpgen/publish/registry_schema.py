@@ -64,7 +64,7 @@ def schema_path() -> Path:
 def _load(path: Path, from_env: bool, timeout: float) -> dict[str, Any]:
     try:
         data: bytes | None = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         data = None
     except OSError as exc:
         raise McpgenError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
