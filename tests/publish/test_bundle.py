@@ -75,7 +75,14 @@ def test_unpacked_bundle_answers_as_a_host_starts_it(
     fresh = tmp_path / "fresh"
     shutil.copytree(weather_bundle.unpacked, fresh)
     doc = json.loads((fresh / "manifest.json").read_text())
-    cmd, env = host_command(doc, fresh)  # ${__dirname} substituted, nothing else changed
+    cfg = doc["server"]["mcp_config"]  # as a host reads it: ${__dirname} substituted, no more
+
+    def sub(text: str) -> str:
+        return text.replace("${__dirname}", str(fresh))
+
+    cmd = [sub(cfg["command"]), *(sub(a) for a in cfg["args"])]
+    env = {k: sub(v) for k, v in cfg["env"].items()}
+    assert host_command(doc, fresh) == (cmd, env)  # what mcpgen bundle's start check runs
     assert cmd[0] == "python"
     host_env = {"PATH": str(bare_python_bin) + os.pathsep + "/usr/bin:/bin", **env}
     params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=host_env, cwd=str(fresh))
