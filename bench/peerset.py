@@ -195,7 +195,12 @@ def peers(generated: Server, want: set[str] | None = None) -> list[Server]:
             transports=("stdio",),
         ),
         Server("lowlevel-uv", [*lowlevel, "--uvloop"], env, transports=("stdio",)),
-        Server("gen-sdk-engine", [*generated.cmd, "--engine", "sdk"], generated.env),
+        Server(
+            "gen-sdk-engine",
+            [*generated.cmd, "--engine", "sdk"],
+            generated.env,
+            http=lambda p: [*generated.cmd, *_gen_http(p), "--engine", "sdk"],
+        ),
         Server(
             "gen-sdk-stdio",
             [*generated.cmd, "--stdio-transport", "sdk"],

@@ -44,9 +44,9 @@ from .server.auth.scopes import Caller as Caller
 from .server.bindings import ServerInfo as ServerInfo
 from .server.bindings import ToolBinding as ToolBinding
 from .server.build import build_server as build_server
-from .server.cli import run_cli as run_cli
 from .server.context import ToolContext as ToolContext
 from .server.entry import load_handlers as load_handlers
+from .server.entry import run_cli as run_cli
 from .server.options import StartupOptions as StartupOptions
 from .server.outcome import ToolError as ToolError
 from .server.outcome import ToolResult as ToolResult

@@ -11,7 +11,7 @@ golden manifest on every revision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,9 +115,48 @@ class Discovery:
         result["_meta"] = {SERVER_INFO_KEY: self.identity()}
         return result
 
+    def stamp(self, result: dict[str, Any], cacheable: bool) -> dict[str, Any]:
+        """What the SDK adds to a 2026-07-28 result: the cache hints of a cacheable method
+        (the handler's own keys win; never on ``input_required``), ``resultType``, the
+        ``serverInfo`` stamp (a handler's own wins)."""
+        if cacheable and result.get("resultType") != "input_required":
+            result = {**self.cache, **result}
+        if result.get("resultType") is None:
+            result["resultType"] = "complete"
+        meta = result.get("_meta")
+        if meta is None:
+            result["_meta"] = {SERVER_INFO_KEY: self.identity()}
+        elif type(meta) is dict and meta.get(SERVER_INFO_KEY) is None:
+            result["_meta"] = {**meta, SERVER_INFO_KEY: self.identity()}
+        return result
+
+    def precomputed(self, tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+        """The answers the fast boot sends before the runtime is imported, as JSON text:
+        ``initialize@REV``, ``server/discover``, and ``tools/list@REV`` of every revision
+        for ``tools`` (the definitions the server lists by default, in order, on one page).
+        The lean engine's own answers are built by the same functions (``shape_tool``,
+        ``stamp``)."""
+        from ..server.shaping import shape_tool
+
+        out: dict[str, str] = {}
+        for key, value in self.answers().items():
+            out[key] = _text(value)
+        for rev in HANDSHAKE_REVISIONS:
+            out[f"tools/list@{rev}"] = _text({"tools": [shape_tool(t, rev) for t in tools]})
+        for rev in MODERN:
+            listed = {"tools": [shape_tool(t, rev) for t in tools], "resultType": "complete"}
+            out[f"tools/list@{rev}"] = _text(self.stamp(listed, True))
+        return out
+
     def answers(self) -> dict[str, dict[str, Any]]:
         """Every answer above, by method and revision (``initialize@2025-11-25``,
         ``server/discover``)."""
         out = {f"initialize@{r}": self.initialize_result(r) for r in HANDSHAKE_REVISIONS}
         out["server/discover"] = self.discover_result()
         return out
+
+
+def _text(value: Any) -> str:
+    from .jsonrpc import dumps
+
+    return dumps(value)

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import jsonrpc
 from .context import LeanConnection, LeanRequest, LeanSession, Params, log_floor
-from .discovery import HANDSHAKE_REVISIONS, LATEST_HANDSHAKE, MODERN, Discovery
+from .discovery import LATEST_HANDSHAKE, MODERN, Discovery
+from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal, enveloped, negotiate
 
 if TYPE_CHECKING:
     from ..server.server_runtime import ServerRuntime
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Engine"]
 
-VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
-CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 
 Handler = Callable[[LeanRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
 
@@ -73,6 +72,19 @@ class Engine:
         )
         self._replica = runtime.replica
         self._loop = asyncio.get_running_loop()
+
+    def resume(
+        self,
+        era: str | None,
+        version: str,
+        initialize: dict[str, Any] | None,
+        client_capabilities: dict[str, Any] | None,
+    ) -> None:
+        """Go on from what the fast boot (``boot``) already answered on this connection."""
+        self.era = era
+        self.version = version
+        self.initialize = initialize
+        self.client_capabilities = client_capabilities
 
     # -- routing -------------------------------------------------------------------------
 
@@ -126,7 +138,7 @@ class Engine:
             )
             return
         if self.era is None:
-            self.era = "modern" if method != "initialize" and _enveloped(params) else "legacy"
+            self.era = "modern" if method != "initialize" and enveloped(params) else "legacy"
         if self.era == "legacy":
             self._legacy_request(msg, rid, method, params)
         else:
@@ -136,7 +148,7 @@ class Engine:
         if method == "initialize":
             self._write(self._initialize(rid, msg, params))
             return
-        if _enveloped(params):
+        if enveloped(params):
             self._error(
                 rid,
                 jsonrpc.INVALID_REQUEST,
@@ -171,7 +183,7 @@ class Engine:
             )
             return
         meta = params.get("_meta") if params is not None else None
-        refusal = _envelope_refusal(meta)
+        refusal = envelope_refusal(meta)
         if refusal is not None:
             self._write(jsonrpc.encode(jsonrpc.error(rid, *refusal)))
             return
@@ -200,34 +212,45 @@ class Engine:
     async def _serve(
         self, handler: Handler, req: LeanRequest, params: dict[str, Any], modern: bool
     ) -> None:
+        answer = await self._answer(handler, req, params, modern)
+        if answer is not None:
+            self._write(jsonrpc.encode(answer))
+
+    async def _answer(
+        self, handler: Handler, req: LeanRequest, params: dict[str, Any], modern: bool
+    ) -> dict[str, Any] | None:
+        """The answer to one request (None: cancelled by the client, no answer)."""
         rid = req.request_id
         try:
             if self._replica is not None and not self._replica.started:
                 await self._replica.start()
             result = await handler(req, params)
         except asyncio.CancelledError:
-            return  # cancelled by the client: no answer (or the connection is closing)
+            return None  # cancelled by the client: no answer (or the connection is closing)
         except Exception as exc:  # noqa: BLE001 - every request gets one answer
-            self._write(jsonrpc.encode(_error_answer(rid, exc, modern)))
-            return
+            return _error_answer(rid, exc, modern)
         if modern:
             result = self._stamped(req.method, result)
-        self._write(jsonrpc.encode({"jsonrpc": "2.0", "id": rid, "result": result}))
+        return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+    def serves_modern(self, method: str) -> bool:
+        """Whether the engine serves ``method`` on the 2026-07-28 wire itself."""
+        return method in self._modern
+
+    async def answer_modern(self, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """The answer to one 2026-07-28 request whose envelope was checked (HTTP: one request
+        per POST, no connection state); its method is one ``serves_modern`` names."""
+        params = msg["params"]
+        meta = params["_meta"]
+        req = LeanRequest(msg["method"], params, msg["id"], meta, meta[VERSION_KEY])
+        caps = meta[CAPABILITIES_KEY]
+        req.session = LeanSession(
+            self.connection, req, caps if type(caps) is dict else None, log_floor(meta), None
+        )
+        return await self._answer(self._modern[msg["method"]], req, params, True)
 
     def _stamped(self, method: str, result: dict[str, Any]) -> dict[str, Any]:
-        """What the SDK adds to a 2026-07-28 result: the cache hints of cacheable methods
-        (the handler's own keys win), ``resultType``, the ``serverInfo`` stamp."""
-        if method in self._cacheable and result.get("resultType") != "input_required":
-            result = {**self.discovery.cache, **result}
-        if result.get("resultType") is None:
-            result["resultType"] = "complete"
-        meta = result.get("_meta")
-        stamp = self.discovery.identity()
-        if meta is None:
-            result["_meta"] = {"io.modelcontextprotocol/serverInfo": stamp}
-        elif type(meta) is dict and meta.get("io.modelcontextprotocol/serverInfo") is None:
-            result["_meta"] = {**meta, "io.modelcontextprotocol/serverInfo": stamp}
-        return result
+        return self.discovery.stamp(result, method in self._cacheable)
 
     def _error(self, rid: Any, code: int, message: str, data: Any = None) -> None:
         self._write(jsonrpc.encode(jsonrpc.error(rid, code, message, data)))
@@ -235,23 +258,14 @@ class Engine:
     # -- the handshake -------------------------------------------------------------------
 
     def _initialize(self, rid: Any, msg: dict[str, Any], params: Any) -> bytes:
-        p = params or {}
-        requested = p.get("protocolVersion")
-        caps = p.get("capabilities")
-        info = p.get("clientInfo")
-        if (
-            type(requested) is not str
-            or type(caps) is not dict
-            or type(info) is not dict
-            or type(info.get("name")) is not str
-            or type(info.get("version")) is not str
-        ):
+        version = negotiate(params)
+        if version is None:
             return jsonrpc.encode(
                 jsonrpc.error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
             )
-        self.version = requested if requested in HANDSHAKE_REVISIONS else LATEST_HANDSHAKE
+        self.version = version
         self.initialize = msg
-        self.client_capabilities = caps
+        self.client_capabilities = params["capabilities"]
         result = self._answers[f"initialize@{self.version}"]
         return jsonrpc.encode({"jsonrpc": "2.0", "id": rid, "result": result})
 
@@ -396,39 +410,6 @@ class Engine:
 _LEVELS = frozenset(
     ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 )
-
-
-def _enveloped(params: Any) -> bool:
-    meta = params.get("_meta") if params is not None else None
-    return type(meta) is dict and VERSION_KEY in meta
-
-
-def _envelope_refusal(meta: Any) -> tuple[int, str, Any] | None:
-    """The SDK's ladder (``classify_inbound_request``, no headers on stdio)."""
-    if type(meta) is not dict:
-        return (
-            jsonrpc.INVALID_PARAMS,
-            f"params._meta must be an object carrying the required {VERSION_KEY!r} and "
-            f"{CAPABILITIES_KEY!r} envelope keys",
-            None,
-        )
-    missing = [k for k in (VERSION_KEY, CAPABILITIES_KEY) if k not in meta]
-    if missing:
-        return (
-            jsonrpc.INVALID_PARAMS,
-            f"params._meta is missing the required envelope key(s): {', '.join(missing)}",
-            None,
-        )
-    version = meta[VERSION_KEY]
-    if type(version) is not str:
-        return (jsonrpc.INVALID_PARAMS, f"{VERSION_KEY} must be a string", None)
-    if version not in MODERN:
-        return (
-            jsonrpc.UNSUPPORTED_PROTOCOL_VERSION,
-            "Unsupported protocol version",
-            {"supported": list(MODERN), "requested": version},
-        )
-    return None
 
 
 def _paginated(params: dict[str, Any]) -> Params:

@@ -19,6 +19,7 @@ __all__ = [
     "PARSE_ERROR",
     "Invalid",
     "decode",
+    "dumps",
     "encode",
     "error",
     "valid_id",
@@ -57,6 +58,11 @@ def error(rid: Any, code: int, message: str, data: Any = None) -> dict[str, Any]
     if data is not None:
         err["data"] = data
     return {"jsonrpc": "2.0", "id": rid, "error": err}
+
+
+def dumps(value: Any) -> str:
+    """Compact ASCII JSON text (what ``encode`` writes, without the line end)."""
+    return _dumps(value)
 
 
 def encode(message: dict[str, Any]) -> bytes:

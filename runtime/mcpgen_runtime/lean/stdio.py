@@ -17,23 +17,45 @@ from .engine import Engine
 
 if TYPE_CHECKING:
     from ..server.server_runtime import ServerRuntime
+    from .handover import Handover
 
 __all__ = ["serve_stdio"]
 
 DRAIN_S = 5.0
 
 
-async def serve_stdio(server: Any, runtime: ServerRuntime) -> None:
-    """Serve one client on stdin/stdout until it closes stdin."""
+async def serve_stdio(
+    server: Any, runtime: ServerRuntime, handover: Handover | None = None
+) -> None:
+    """Serve one client on stdin/stdout until it closes stdin (``handover``: go on from the
+    fast boot: its claimed wire, what it read and did not answer, the era it opened)."""
     from ..server.stdio import claimed_stdio
 
-    async with claimed_stdio() as (lines, writer):
+    claim = handover.claim if handover is not None else None
+    async with claimed_stdio(claim) as (lines, writer):
         write = writer.write_bytes
         engine = Engine(runtime, runtime.discovery, write, Bridge(server, write))
-        reader = lines.reader
         receive = engine.receive
+        eof = False
+        carry = b""
+        """The start of a line the boot read without its end."""
+        if handover is not None:
+            engine.resume(
+                handover.era, handover.version, handover.initialize, handover.client_capabilities
+            )
+            rest = handover.pending
+            *complete, tail = rest.split(b"\n")
+            for line in complete:
+                if line and not line.isspace():
+                    receive(line + b"\n")
+            eof = handover.eof
+            if eof and tail and not tail.isspace():
+                receive(tail)
+            else:
+                carry = tail
+        reader = lines.reader
         try:
-            while True:
+            while not eof:
                 try:
                     line = await reader.readline()
                 except ValueError:  # a line over the reader's limit: not a message we can use
@@ -47,6 +69,8 @@ async def serve_stdio(server: Any, runtime: ServerRuntime) -> None:
                         )
                     )
                     continue
+                if carry:
+                    line, carry = carry + line, b""
                 if not line:
                     break
                 if not line.isspace():
@@ -55,5 +79,6 @@ async def serve_stdio(server: Any, runtime: ServerRuntime) -> None:
             pending = list(engine.tasks.values())
             if pending:
                 await asyncio.wait(pending, timeout=DRAIN_S)
+            await writer.flush()
         finally:
             await engine.close()

@@ -21,6 +21,7 @@ from mcp.server.caching import CacheableMethod, CacheHint
 from mcp.server.lowlevel import Server
 
 from .bindings import CompiledTool, ServerInfo, ToolBinding, bind_handler
+from .flags import INLINE_ENV
 from .limits import DEFAULT_LIMITS, Limits
 from .sdk_adapter import announce_tools_list_changed, attach_runtime, drop_sdk_tracing
 from .server_runtime import ServerRuntime, assemble
@@ -31,9 +32,8 @@ if TYPE_CHECKING:
     from .sealed import RequestStateKey
     from .state import State
 
-__all__ = ["INLINE_ENV", "build_server"]
+__all__ = ["INLINE_ENV", "build_server", "declared_headers"]
 
-INLINE_ENV = "MCPGEN_INLINE_SCHEMA_REFS"
 _TRUE = ("1", "true", "yes", "on")
 
 H = TypeVar("H")
@@ -192,7 +192,7 @@ def _sdk_server(runtime: ServerRuntime, info: ServerInfo) -> Server[Any]:
         instructions=info.instructions,
         website_url=info.website_url,
         cache_hints={m: cache for m in ("tools/list", *cacheable)},
-        get_tool_input_schema=_declared_headers(tools.tools).get,
+        get_tool_input_schema=declared_headers(tools.tools).get,
         on_list_tools=tools.list_tools,  # type: ignore[arg-type]
         on_call_tool=tools.call_tool,  # type: ignore[arg-type]
         **hooks,
@@ -206,7 +206,7 @@ def _sdk_server(runtime: ServerRuntime, info: ServerInfo) -> Server[Any]:
     return server
 
 
-def _declared_headers(tools: Sequence[CompiledTool]) -> dict[str, Any]:
+def declared_headers(tools: Sequence[CompiledTool]) -> dict[str, Any]:
     """The input schemas the SDK checks ``Mcp-Param-*`` headers against (2026-07-28 HTTP): only
     those with an ``x-mcp-header`` in some subschema. For any other schema the SDK's check walks
     it twice and finds nothing to compare, on every ``tools/call``; answering None skips the

@@ -10,7 +10,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mcp.server.lowlevel import Server
 
@@ -20,7 +20,7 @@ from .server_runtime import ServerRuntime, runtime_of
 if TYPE_CHECKING:
     from .options import StartupOptions
 
-__all__ = ["run_cli"]
+__all__ = ["Prepared", "prepare", "run_cli", "serve"]
 
 WORKER_ENV = "MCPGEN_WORKER_SPEC"
 """How ``--workers N`` tells each uvicorn worker process what to build (JSON)."""
@@ -37,12 +37,38 @@ def _runtime(server: Server[Any]) -> ServerRuntime:
 def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
     from .httpfix import TrimHeaderValues
 
-    app = TrimHeaderValues(_sdk_app(server, spec))
+    app: Any = _sdk_app(server, spec)
+    if spec.get("engine") == "lean" and not spec.get("tokens") and _oauth(server, spec) is None:
+        app = _lean_front(server, spec, app)
+    app = TrimHeaderValues(app)
     if spec.get("server_card"):  # SEP-2127 (draft): opt-in
         from .card_front import ServerCardFront
 
         app = ServerCardFront(app, server, spec)
     return app
+
+
+def _lean_front(server: Server[Any], spec: dict[str, Any], app: Any) -> Any:
+    """The lean engine before the SDK's app (2026-07-28 POSTs; ``lean.http``): only on a
+    server without HTTP authentication."""
+    from mcp.server.transport_security import (
+        DEFAULT_MAX_REQUEST_BODY_SIZE,
+        TransportSecurityMiddleware,
+    )
+
+    from ..lean.http import LeanHttpFront
+    from .build import declared_headers
+
+    runtime = _runtime(server)
+    return LeanHttpFront(
+        app,
+        runtime,
+        path=spec["path"],
+        json_response=bool(spec["json_response"]),
+        security=TransportSecurityMiddleware(server.session_manager.security_settings),
+        max_body=int(spec.get("max_body_bytes") or DEFAULT_MAX_REQUEST_BODY_SIZE),
+        header_checked=frozenset(declared_headers(runtime.tools.tools)),
+    )
 
 
 def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
@@ -204,6 +230,17 @@ def start_line(server: Server[Any], opts: argparse.Namespace, oauth: Any = None)
     )
 
 
+class Prepared(NamedTuple):
+    """A server built from the command line, ready to serve."""
+
+    server: Server[Any]
+    opts: argparse.Namespace
+    spec: dict[str, Any]
+    handlers: Any
+    create: Callable[..., Server[Any]]
+    use_uvloop: bool
+
+
 def run_cli(
     create: Callable[..., Server[Any]],
     handlers: Any,
@@ -212,8 +249,26 @@ def run_cli(
     prog: str | None = None,
 ) -> None:
     """``python -m <package> [--http [--host H] [--port N] [--workers N]] [--page-size N] ...``."""
+    prepared = prepare(create, handlers, argv, prog=prog)
+    if prepared is not None:
+        serve(prepared)
+
+
+def prepare(
+    create: Callable[..., Server[Any]],
+    handlers: Any,
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str | None = None,
+) -> Prepared | None:
+    """The server the command line asks for, built (None: nothing to serve, as with
+    ``--list-toolsets``); the start line printed. Bad options exit 2 (``parser.error``)."""
+    from .loading import resolve_handlers
+
     parser = flags.parser(prog)
     opts = parser.parse_args(argv)
+    if opts.engine not in ("lean", "sdk"):
+        parser.error(f"${flags.ENGINE_ENV} must be lean or sdk (got {opts.engine!r})")
     use_uvloop = opts.loop != "asyncio" and importlib.util.find_spec("uvloop") is not None
     if opts.loop == "uvloop" and not use_uvloop:
         parser.error("--loop uvloop: uvloop is not installed (pip install uvloop)")
@@ -283,7 +338,9 @@ def run_cli(
         "tools": toolsets.split(opts.tools),
         "inline_schema_refs": True if opts.inline_schema_refs else None,
         "server_card": opts.server_card,
+        "engine": opts.engine,
     }
+    handlers = resolve_handlers(handlers)
     try:
         server = create(handlers, page_size=opts.page_size, **_startup(spec))
     except toolsets.SelectionError as exc:
@@ -292,7 +349,7 @@ def run_cli(
         runtime = _runtime(server)
         defs = [t.definition for t in runtime.tools.tools]
         print(toolsets.describe(defs, runtime.toolsets))
-        return
+        return None
     settings = None
     if opts.http:
         from .auth.config import AuthConfigError
@@ -307,6 +364,13 @@ def run_cli(
             )
     print(start_line(server, opts, settings), file=sys.stderr, flush=True)
     _settle()
+    return Prepared(server, opts, spec, handlers, create, use_uvloop)
+
+
+def serve(prepared: Prepared, handover: Any = None) -> None:
+    """Serve ``prepared`` until the client goes (stdio) or the process is stopped (HTTP);
+    ``handover``: what the lean engine's fast boot already read and answered (stdio)."""
+    server, opts, spec, handlers, create, use_uvloop = prepared
     if opts.http:
         import uvicorn
 
@@ -349,10 +413,12 @@ def run_cli(
         await server.run(read, write, server.create_initialization_options())
 
     async def _serve() -> None:
-        if opts.engine == "lean" and opts.stdio_transport != "sdk" and pipes_available():
+        if handover is not None or (
+            opts.engine == "lean" and opts.stdio_transport != "sdk" and pipes_available()
+        ):
             from ..lean.stdio import serve_stdio as serve_lean
 
-            await serve_lean(server, _runtime(server))
+            await serve_lean(server, _runtime(server), handover)
             return
         if opts.stdio_transport == "sdk":
             from mcp.server.stdio import stdio_server

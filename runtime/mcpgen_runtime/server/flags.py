@@ -7,10 +7,15 @@ import argparse
 import os
 from typing import Any
 
-__all__ = ["AUTH_ENV", "ENGINE_ENV", "limits", "parser", "tokens"]
+__all__ = ["AUTH_ENV", "ENGINE_ENV", "INLINE_ENV", "STATE_ENV", "limits", "parser", "tokens"]
 
 ENGINE_ENV = "MCPGEN_ENGINE"
 """``sdk``: serve with the SDK's engine (``--engine``)."""
+STATE_ENV = "MCPGEN_STATE_URL"
+"""What replicas share (``--state``): ``redis://``, ``rediss://``, ``unix://``; unset or
+``memory``: in-process state."""
+INLINE_ENV = "MCPGEN_INLINE_SCHEMA_REFS"
+"""``1``: list each inputSchema with its ``$ref``s inlined (``--inline-schema-refs``)."""
 
 AUTH_ENV = "MCPGEN_AUTH_TOKENS"
 """Bearer tokens accepted on HTTP, comma-separated (instead of ``--auth-token`` on the

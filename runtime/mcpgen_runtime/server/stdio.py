@@ -21,30 +21,25 @@ from __future__ import annotations
 
 import asyncio
 import os
-import stat
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
-__all__ = ["PipeLines", "PipeWriter", "pipes_available", "serve_stdio"]
+from .stdio_fds import Claim, claim_stdio, duplicate, pipes_available
+
+__all__ = [
+    "Claim",
+    "PipeLines",
+    "PipeWriter",
+    "claim_stdio",
+    "claimed_stdio",
+    "pipes_available",
+    "serve_stdio",
+]
 
 LINE_LIMIT = 1 << 30
 """The longest line read (the SDK's own reader has no limit; a request over the argument
 limits is refused later with its own error)."""
-
-
-def _is_pipe(fd: int) -> bool:
-    try:
-        mode = os.fstat(fd).st_mode
-    except OSError:
-        return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
-
-
-def pipes_available() -> bool:
-    """Whether this process's stdin and stdout are pipes or sockets on a POSIX system."""
-    return sys.platform != "win32" and _is_pipe(0) and _is_pipe(1)
 
 
 class PipeLines:
@@ -133,56 +128,20 @@ class PipeWriter:
         self._transport.close()
 
 
-def _claim(fd: int, diversion: Callable[[], int]) -> tuple[int, Callable[[], None]]:
-    """A private close-on-exec duplicate of ``fd`` (the wire), with ``fd`` pointed at
-    ``diversion()`` until the returned restore function runs."""
-    private = _duplicate(fd)
-    divert = diversion()
-    try:
-        os.dup2(divert, fd)
-    finally:
-        os.close(divert)
-
-    def restore() -> None:
-        with suppress(OSError):
-            os.dup2(private, fd)
-        with suppress(OSError):
-            os.close(private)
-
-    return private, restore
-
-
-def _duplicate(fd: int) -> int:
-    """A close-on-exec duplicate of ``fd`` above the standard descriptors."""
-    import fcntl
-
-    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
-
-
-def _stdout_diversion() -> int:
-    try:
-        return os.dup(2)
-    except OSError:
-        return os.open(os.devnull, os.O_WRONLY)
-
-
 @asynccontextmanager
-async def claimed_stdio() -> AsyncIterator[tuple[PipeLines, PipeWriter]]:
+async def claimed_stdio(claim: Claim | None = None) -> AsyncIterator[tuple[PipeLines, PipeWriter]]:
     """Line streams on private duplicates of fd 0 and 1, with fd 0 at the null device and
-    fd 1 at stderr while they are in use."""
+    fd 1 at stderr while they are in use (``claim``: already moved, by the lean engine's fast
+    boot)."""
     loop = asyncio.get_running_loop()
-    sys.stdout.flush()
-    in_fd, restore_in = _claim(0, lambda: os.open(os.devnull, os.O_RDONLY))
-    try:
-        out_fd, restore_out = _claim(1, _stdout_diversion)
-    except BaseException:
-        restore_in()
-        raise
+    if claim is None:
+        claim = claim_stdio()
+    in_fd, out_fd = claim.in_fd, claim.out_fd
     # the transports get their own duplicates (they close them at EOF or on close); the
     # private ones stay open until fd 0 and 1 are restored from them
     reader = asyncio.StreamReader(limit=LINE_LIMIT, loop=loop)
-    in_file = os.fdopen(_duplicate(in_fd), "rb", buffering=0)
-    out_file = os.fdopen(_duplicate(out_fd), "wb", buffering=0)
+    in_file = os.fdopen(duplicate(in_fd), "rb", buffering=0)
+    out_file = os.fdopen(duplicate(out_fd), "wb", buffering=0)
     read_transport: Any = None
     write_transport: Any = None
     try:
@@ -205,11 +164,7 @@ async def claimed_stdio() -> AsyncIterator[tuple[PipeLines, PipeWriter]]:
         for f in (in_file, out_file):
             with suppress(OSError, ValueError):
                 f.close()
-        restore_out()
-        restore_in()
-        for fd in (0, 1):  # the pipes' file descriptions were set non-blocking
-            with suppress(OSError):
-                os.set_blocking(fd, True)
+        claim.restore()
 
 
 async def serve_stdio(run: Callable[[Any, Any], Awaitable[None]]) -> None:

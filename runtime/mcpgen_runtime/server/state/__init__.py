@@ -18,7 +18,8 @@ from .base import State, StateError, StateUnavailable
 
 __all__ = ["STATE_ENV", "State", "StateError", "StateUnavailable", "open_state"]
 
-STATE_ENV = "MCPGEN_STATE_URL"
+from ..flags import STATE_ENV  # noqa: E402 - one place for the name (the fast boot reads it)
+
 """Environment variable naming the state backend (``redis://``, ``rediss://``, ``unix://``);
 unset or ``memory``: in-process state."""
 
