@@ -69,4 +69,5 @@ def module_names(ir: ServerIR, models: list[str]) -> dict[str, list[str]]:
         "models": sorted(models),
         "server": sorted(bindings),
         "tools": ["TOOL_DEFINITIONS"],
+        "discovery": ["ANSWERS", "RUNTIME_VERSION"],
     }

@@ -22,7 +22,9 @@ from mcpgen.ir.resources_prompts import ResourcesAndPrompts, prepare_resources_a
 from mcpgen.ir.tools import ToolIR, build_tools, canonical_json
 from mcpgen.manifest.model import Manifest
 from mcpgen.naming import class_name_from
+from mcpgen.server.discovery import discovery_answers
 from mcpgen_runtime import API_VERSION
+from mcpgen_runtime._version import __version__ as RUNTIME_VERSION
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,12 @@ class ServerIR:
     """``server.http`` (canonical JSON): the API forwarded calls go to."""
     resources_and_prompts: ResourcesAndPrompts = ResourcesAndPrompts((), (), ())
     """The manifest's resources, resource templates and prompts."""
+    discovery_answers: tuple[tuple[str, str], ...] = ()
+    """``(key, JSON text)``: what the server answers before its runtime is imported
+    (``_generated/discovery.py``; ``mcpgen.server.discovery``)."""
+    runtime_version: str = ""
+    """The ``mcpgen-runtime`` version that computed ``discovery_answers`` (the fast boot uses
+    them with that version only)."""
 
     @property
     def resource_and_prompt_methods(self) -> list[Any]:
@@ -107,6 +115,7 @@ def _legacy_alias(server_name: str) -> str | None:
 def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> ServerIR:
     tools = build_tools(manifest, package=package)
     server = manifest.server
+    catalogue = prepare_resources_and_prompts(manifest, [t.names for t in tools])
     return ServerIR(
         package=package,
         server_name=server.name,
@@ -129,5 +138,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         auth_json=canonical_json(server.auth) if server.auth else None,
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         http_json=canonical_json(server.http) if server.http else None,
-        resources_and_prompts=prepare_resources_and_prompts(manifest, [t.names for t in tools]),
+        resources_and_prompts=catalogue,
+        discovery_answers=discovery_answers(manifest, tools, catalogue),
+        runtime_version=RUNTIME_VERSION,
     )

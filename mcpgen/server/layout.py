@@ -7,6 +7,7 @@ from __future__ import annotations
 OWNED_TEMPLATES: dict[str, str] = {
     "__init__.py": "server/__init__.py.jinja",
     "base.py": "server/base.py.jinja",
+    "discovery.py": "server/discovery.py.jinja",
     "models.py": "server/models.py.jinja",
     "server.py": "server/server.py.jinja",
     "tools.py": "server/tools.py.jinja",

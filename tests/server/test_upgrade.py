@@ -94,6 +94,7 @@ def test_upgrade_from_the_copied_runtime_layout(tmp_path: Path) -> None:
         ".mcpgen.json",
         "__init__.py",
         "base.py",
+        "discovery.py",
         "models.py",
         "py.typed",
         "server.py",

@@ -4,6 +4,8 @@
 Needs ``mcpgen-runtime`` with API 2.1 (checked below, at import).
 """
 
+from __future__ import annotations
+
 from typing import Final
 
 RUNTIME_API: Final = (2, 1)
@@ -17,23 +19,56 @@ except ImportError:
 require_api(RUNTIME_API, package="shop_server", generator="mcpgen 0.4.0")
 
 # Imported after the check, so an unfit runtime fails with its message, not an AttributeError.
+# Only what starting needs is imported here (the fast boot answers discovery before the rest:
+# mcpgen_runtime.lean.boot); the names below load on first use.
 from collections.abc import Sequence  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
-from mcpgen_runtime import (  # noqa: E402
-    ToolContext,
-    ToolError,
-    ToolResult,
-    load_handlers,
-    run_cli,
-)
+from mcpgen_runtime import load_handlers, run_cli  # noqa: E402
 
-from .base import (  # noqa: E402
-    ToolsBase,
-    ShopApiToolsBase,
-)
-from .server import (  # noqa: E402
-    create_server,
-)
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
+    from mcpgen_runtime import StartupOptions, ToolContext, ToolError, ToolResult
+    from typing_extensions import Unpack
+
+    from .base import (
+        ToolsBase,
+        ShopApiToolsBase,
+    )
+
+_LAZY: Final[dict[str, tuple[str, str]]] = {
+    "ToolContext": ("mcpgen_runtime", "ToolContext"),
+    "ToolError": ("mcpgen_runtime", "ToolError"),
+    "ToolResult": ("mcpgen_runtime", "ToolResult"),
+    "ToolsBase": (__name__ + ".base", "ToolsBase"),
+    "ShopApiToolsBase": (__name__ + ".base", "ShopApiToolsBase"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The names of ``_LAZY``, imported on first use."""
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(where[0]), where[1])
+    globals()[name] = value
+    return value
+
+
+def create_server(
+    handlers: ToolsBase,
+    *,
+    page_size: int | None = None,
+    list_ttl_ms: int | None = None,
+    **options: Unpack[StartupOptions],
+) -> Server[Any]:
+    """The SDK ``Server`` for these tools, served by ``handlers`` (``server.create_server``)."""
+    from .server import create_server as create
+
+    return create(handlers, page_size=page_size, list_ttl_ms=list_ttl_ms, **options)
+
 
 __all__ = [
     "ToolsBase",
