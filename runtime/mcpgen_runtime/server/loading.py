@@ -6,15 +6,13 @@ the file, the line, the name and the fix: never a traceback."""
 from __future__ import annotations
 
 import importlib
-import re
 import sys
-import traceback
-from pathlib import Path
 from typing import Any, NoReturn
 
 __all__ = ["DeferredHandlers", "load_handlers", "resolve_handlers"]
 
-_CANNOT_IMPORT = re.compile(r"cannot import name '([^']+)' from '([^']+)'")
+_CANNOT_IMPORT = r"cannot import name '([^']+)' from '([^']+)'"
+"""How ``ImportError`` names what it cannot import (read on the failure path only)."""
 
 
 class DeferredHandlers:
@@ -68,7 +66,9 @@ def _load_now(package: str) -> Any:
 
 def _import_problem(exc: ImportError, package: str) -> str:
     where = _user_frame(exc, package) or f"{package}/handlers.py"
-    m = _CANNOT_IMPORT.search(str(exc))
+    import re
+
+    m = re.search(_CANNOT_IMPORT, str(exc))
     if m is None:
         return f"{where}: {exc} (is the package's environment installed? pip install -e .)"
     name, source = m.groups()
@@ -90,6 +90,9 @@ def _import_problem(exc: ImportError, package: str) -> str:
 def _user_frame(exc: BaseException, package: str) -> str | None:
     """``file:line`` of the innermost frame inside the package (not ``_generated``)."""
     found = None
+    import traceback
+    from pathlib import Path
+
     for frame in traceback.extract_tb(exc.__traceback__):
         path = Path(frame.filename)
         if package in path.parts and "_generated" not in path.parts:
