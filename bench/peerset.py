@@ -12,6 +12,8 @@
                  handshake wire only)
   gen-asyncio    the generated server with ``--loop asyncio``     (same-loop control, stdio)
   lowlevel-uv    bench/peers/lowlevel_add.py --uvloop              (same-loop control, stdio)
+  bare-loop      bench/peers/bare_add.py: a blocking read-parse-write loop with jsonschema-rs,
+                 not MCP-complete (the yardstick of docs/lean-engine.md); stdio
   gen-sdk-engine the generated server with the SDK's engine for everything (``--engine sdk``:
                  as it ran before issue 37)
   gen-sdk-stdio  the generated server as it ran before issue 26: the SDK's own (thread-backed)
@@ -195,6 +197,9 @@ def peers(generated: Server, want: set[str] | None = None) -> list[Server]:
             transports=("stdio",),
         ),
         Server("lowlevel-uv", [*lowlevel, "--uvloop"], env, transports=("stdio",)),
+        Server(
+            "bare-loop", [sys.executable, str(PEERS / "bare_add.py")], env, transports=("stdio",)
+        ),
         Server(
             "gen-sdk-engine",
             [*generated.cmd, "--engine", "sdk"],
