@@ -60,6 +60,11 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
         "drift",
         "Compare a live MCP server's tools with a manifest (breaking-change rules).",
     ),
+    "docs": (
+        "mcpgen.commands.docs",
+        "docs",
+        "Write a reference of a server for its users (Markdown and one self-contained HTML page).",
+    ),
     "export": (
         "mcpgen.commands.export",
         "export",

@@ -16,17 +16,31 @@ from mcpgen.commands._package import echo, package_options, report
 
 @click.command(name="server")
 @package_options("weather_server")
-def server(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
+@click.option(
+    "--docs",
+    "docs_dir",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write the server's reference (README.md and index.html, as `mcpgen docs`) "
+    "here, e.g. OUT/PACKAGE-docs.",
+)
+def server(manifest: Path, out_dir: Path, package: str, check: bool, docs_dir: Path | None) -> None:
     """Generate a typed MCP server package (on mcpgen-runtime and the official SDK) from MANIFEST.
 
     Writes OUT/PACKAGE/_generated/ (rewritten every run) and, once, OUT/PACKAGE/handlers.py,
     __main__.py and __init__.py (yours). Run it with `python -m PACKAGE` (stdio) or
-    `python -m PACKAGE --http --port 8000` (Streamable HTTP on 127.0.0.1).
+    `python -m PACKAGE --http --port 8000` (Streamable HTTP on 127.0.0.1). With --docs DIR,
+    also the server's reference for its users (see `mcpgen docs`).
     """
     from mcpgen.server.build import build_server_package
 
     outcome = build_server_package(manifest, out_dir, package, check=check)
-    report(outcome, "server", manifest, out_dir, package, check)
+    report(outcome, "server", manifest, out_dir, package, check)  # exits 1 on a stale --check
+    if docs_dir is not None:
+        from mcpgen.commands.docs import write_reference
+
+        # check's warnings were printed above when the package was (re)generated
+        write_reference(manifest, docs_dir, check, warn=outcome.up_to_date)
     if "__main__.py" in outcome.created and outcome.name is not None:
         from mcpgen.server.registration import launch_for, registration_text
 
