@@ -153,6 +153,39 @@ def test_failures_have_exit_codes(cli_dir: Path, args: list[str], code: int, mes
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["resources", "read", "about://nope"],
+            "error: resource 'about://nope': Resource not found",
+        ),
+        (["prompts", "get", "nope"], "error: prompt 'nope': Unknown prompt"),
+    ],
+)
+def test_a_json_rpc_error_is_an_answer_not_an_unreachable_server(
+    cli_dir: Path, args: list[str], message: str
+) -> None:
+    """The server was reached and refused the request: exit 1 (not 3, "could not be
+    reached"), and the message names the resource or prompt (not a "tool")."""
+    done = cli(cli_dir, "--stdio", SERVER, *args)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert message in done.stderr and "(JSON-RPC error -32602)" in done.stderr
+    assert "tool" not in done.stderr
+
+
+def test_the_servers_stderr_shows_only_when_it_may_explain_a_failure(cli_dir: Path) -> None:
+    ok = cli(cli_dir, "--stdio", SERVER, "get-weather", "--city", "Paris")
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stderr == ""  # no "weather 1.0.0 serving MCP over stdio" on every call
+    refused = cli(cli_dir, "--stdio", SERVER, "resources", "read", "about://nope")
+    assert "serving MCP over stdio" not in refused.stderr
+    crash = f"{PY} -c \"import sys; print('no module named weather_server', file=sys.stderr)\""
+    dead = cli(cli_dir, "--stdio", crash, "get-weather", "--city", "P")
+    assert dead.returncode == 3, dead.stderr
+    assert "the server's stderr:\nno module named weather_server" in dead.stderr
+
+
 def test_unreachable_servers_exit_3(cli_dir: Path) -> None:
     missing = cli(cli_dir, "--stdio", "no-such-command-here", "get-weather", "--city", "P")
     assert missing.returncode == 3 and "cannot connect" in missing.stderr

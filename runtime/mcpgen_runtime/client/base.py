@@ -28,7 +28,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO, TypedDict, TypeVar
 
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
@@ -115,6 +115,8 @@ class ToolClient(Narrowable):
         self._http_refusals: Refusals | None = None
         """HTTP: the last 401/403 the server answered (``http.Refusals``)."""
         self._credentials = False
+        self._errlog: TextIO | None = None
+        """stdio: where the server's stderr goes (None: this process's stderr)."""
         self._narrow(options.get("toolsets"), options.get("tools"))
 
     @classmethod
@@ -124,17 +126,22 @@ class ToolClient(Narrowable):
         *,
         env: Mapping[str, str] | None = None,
         cwd: str | Path | None = None,
+        errlog: TextIO | None = None,
         **options: Unpack[ClientOptions],
     ) -> Self:
         """Start ``command`` (a list, or a string split like a shell) and talk over its stdio.
-        ``env`` is added to the SDK's safe default environment (PATH, HOME, ...)."""
+        ``env`` is added to the SDK's safe default environment (PATH, HOME, ...). ``errlog``:
+        where the server's stderr goes (a file with a descriptor; default: this process's
+        stderr)."""
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise ConnectError("empty stdio command")
         params = StdioServerParameters(
             command=argv[0], args=argv[1:], env=dict(env) if env is not None else None, cwd=cwd
         )
-        return cls(params, describe=f"stdio server {shlex.join(argv)!r}", **options)
+        client = cls(params, describe=f"stdio server {shlex.join(argv)!r}", **options)
+        client._errlog = errlog
+        return client
 
     @classmethod
     def http(
@@ -171,8 +178,13 @@ class ToolClient(Narrowable):
         if self._client is not None:
             raise ClientError(f"{self._label}: already connected")
         opts = self._options
+        server = self._server
+        if self._errlog is not None and isinstance(server, StdioServerParameters):
+            from mcp.client.stdio import stdio_client
+
+            server = stdio_client(server, errlog=self._errlog)
         client = Client(
-            self._server,
+            server,
             mode=self._mode,
             # Bounds the handshake and tools/list; calls pass their own timeout.
             read_timeout_seconds=self._connect_timeout,

@@ -1,9 +1,12 @@
 """The command line of a generated CLI package (``mcpgen cli``): a click group on the typed
 client, one subcommand per tool, built from the table the package generates.
 
-Exit codes: 0 the call answered; 1 the tool answered an error (``isError``); 2 usage or
-arguments the tool's schema refuses; 3 the server could not be reached or answered outside
-the protocol. Results are JSON on stdout; messages on stderr.
+Exit codes: 0 the call answered; 1 the server answered an error: the tool's result says
+``isError``, or the request was refused with a JSON-RPC error (an unknown resource or prompt,
+invalid params); 2 usage or arguments the tool's schema refuses; 3 the server could not be
+reached, went away or timed out, or answered outside the protocol. Results are JSON on
+stdout; messages on stderr. A ``--stdio`` server's own stderr (its start line, its logs) is
+shown only when the call fails with 3, where it may say why.
 """
 
 from __future__ import annotations
@@ -12,18 +15,27 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TextIO, cast
 
 import anyio
 import click
 
 from ..server.toolsets import TOOLS_ENV, TOOLSETS_ENV, split
 from .base import ToolClient
-from .errors import ArgumentsError, ClientError, ToolCallError
+from .errors import (
+    ArgumentsError,
+    CallTimeoutError,
+    ClientError,
+    ConnectionLostError,
+    ProtocolError,
+    ToolCallError,
+)
 
 __all__ = ["CliOption", "ToolCommand", "run_tool_cli"]
 
 EXIT_TOOL_ERROR, EXIT_USAGE, EXIT_UNREACHABLE = 1, 2, 3
+EXIT_REFUSED = EXIT_TOOL_ERROR
+"""A JSON-RPC error from a server that was reached: it answered, with an error."""
 
 
 class CliOption:
@@ -125,7 +137,9 @@ def _content(result: Any) -> Any:
     return out
 
 
-def _connect(client_cls: type[ToolClient], params: dict[str, Any]) -> ToolClient:
+def _connect(
+    client_cls: type[ToolClient], params: dict[str, Any], errlog: TextIO | None = None
+) -> ToolClient:
     stdio, url = params.get("stdio"), params.get("url")
     if bool(stdio) == bool(url):
         raise click.UsageError("give the server: --stdio COMMAND or --url URL")
@@ -139,14 +153,30 @@ def _connect(client_cls: type[ToolClient], params: dict[str, Any]) -> ToolClient
     try:
         if stdio:
             # the server command gets this shell's environment, as a command run from it would
-            return client_cls.stdio(stdio, env=dict(os.environ), **options)
+            return client_cls.stdio(stdio, env=dict(os.environ), errlog=errlog, **options)
         return client_cls.http(str(url), token=params.get("token") or None, **options)
     except ValueError as exc:  # an unknown toolset or tool
         raise click.UsageError(str(exc)) from None
 
 
 def _call(ctx: click.Context, body: Callable[[ToolClient], Any]) -> None:
-    client = _connect(ctx.obj["client_cls"], ctx.obj["params"])
+    import tempfile
+
+    # a --stdio server's stderr is kept aside and shown only if it may explain a failure
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as fh:
+        errlog = cast(TextIO, fh)
+        code = _call_with(ctx, body, errlog)
+        if code == EXIT_UNREACHABLE and ctx.obj["params"].get("stdio"):
+            errlog.seek(0)
+            said = errlog.read()[-4000:].strip()
+            if said:
+                click.echo(f"the server's stderr:\n{said}", err=True)
+    if code:
+        sys.exit(code)
+
+
+def _call_with(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: TextIO) -> int:
+    client = _connect(ctx.obj["client_cls"], ctx.obj["params"], errlog)
 
     async def go() -> Any:
         async with client as connected:
@@ -158,19 +188,26 @@ def _call(ctx: click.Context, body: Callable[[ToolClient], Any]) -> None:
         raise
     except ArgumentsError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
     except ToolCallError as exc:
         click.echo(f"error: {exc}", err=True)
         if exc.structured is not None or exc.content:
             _json_out({"isError": True, **_content(exc)})
-        sys.exit(EXIT_TOOL_ERROR)
+        return EXIT_TOOL_ERROR
+    except (CallTimeoutError, ConnectionLostError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        return EXIT_UNREACHABLE
+    except ProtocolError as exc:  # the server was reached and refused the request
+        click.echo(f"error: {exc}", err=True)
+        return EXIT_REFUSED
     except ClientError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_UNREACHABLE)
+        return EXIT_UNREACHABLE
     except Exception as exc:  # noqa: BLE001 - a bug here or in the SDK: one line, no traceback
         click.echo(f"error: {type(exc).__name__}: {exc} (a bug: please report it)", err=True)
-        sys.exit(EXIT_UNREACHABLE)
+        return EXIT_UNREACHABLE
     _json_out(result)
+    return 0
 
 
 def _tool_command(cmd: ToolCommand) -> click.Command:

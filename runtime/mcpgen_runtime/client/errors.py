@@ -66,13 +66,23 @@ class ProtocolError(ClientError):
     """The server answered with a JSON-RPC error."""
 
     def __init__(
-        self, code: int, message: str, data: Any = None, *, tool: str | None = None
+        self,
+        code: int,
+        message: str,
+        data: Any = None,
+        *,
+        tool: str | None = None,
+        target: str | None = None,
     ) -> None:
+        """``tool``: the tool called; ``target``: what else the request named (``resource
+        'about://x'``, ``prompt 'p'``), shown instead."""
         self.code = code
         self.message = message
         self.data = data
         self.tool = tool
-        where = f"tool {tool!r}: " if tool else ""
+        self.target = target
+        what = target or (f"tool {tool!r}" if tool else "")
+        where = f"{what}: " if what else ""
         super().__init__(f"{where}{_clip(message)} (JSON-RPC error {code})")
 
 
@@ -139,7 +149,13 @@ class InvalidResultError(ClientError):
     ``structuredContent``). ``problems`` lists what is wrong; ``received`` is what came back."""
 
     def __init__(
-        self, tool: str, what: str, problems: Sequence[str] = (), received: Any = None
+        self,
+        tool: str,
+        what: str,
+        problems: Sequence[str] = (),
+        received: Any = None,
+        *,
+        target: str | None = None,
     ) -> None:
         self.tool = tool
         self.problems = list(problems)
@@ -147,7 +163,7 @@ class InvalidResultError(ClientError):
         detail = "; ".join(p.removeprefix("- ") for p in self.problems[:3])
         shown = _clip(repr(received), 200)
         super().__init__(
-            f"tool {tool!r}: {what}"
+            f"{target or f'tool {tool!r}'}: {what}"
             + (f": {_clip(detail)}" if detail else "")
             + f" (received: {shown})"
         )

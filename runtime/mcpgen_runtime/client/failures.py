@@ -69,31 +69,38 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
-def map_error(label: str, tool: str, exc: BaseException) -> ClientError:
+def map_error(
+    label: str, tool: str, exc: BaseException, *, target: str | None = None
+) -> ClientError:
     """The typed error for ``exc``, raised by a call of ``tool`` (or ``tools/list``) on the
-    server called ``label``."""
+    server called ``label``; ``target``: a request about something other than a tool
+    (``resource 'about://x'``, ``prompt 'p'``), named so in the message."""
     exc = leaf(exc)
     if isinstance(exc, ClientError):
         return exc
+    name = None if target else tool
     if isinstance(exc, MCPError):
         if exc.code == REQUEST_TIMEOUT:
-            return CallTimeoutError(exc.code, exc.message, exc.data, tool=tool)
+            return CallTimeoutError(exc.code, exc.message, exc.data, tool=name, target=target)
         if exc.code == CONNECTION_CLOSED:
-            return ConnectionLostError(exc.code, f"{label}: {exc.message}", exc.data, tool=tool)
-        return ProtocolError(exc.code, exc.message, exc.data, tool=tool)
+            message = f"{label}: {exc.message}"
+            return ConnectionLostError(exc.code, message, exc.data, tool=name, target=target)
+        return ProtocolError(exc.code, exc.message, exc.data, tool=name, target=target)
     if isinstance(exc, InputRequiredRoundsExceededError):
         return InputRequiredError(
             tool,
             f"the server still asked for input after {exc.max_rounds} rounds (max_input_rounds)",
         )
     if isinstance(exc, ValidationError):
-        return InvalidResultError(tool, "the result is malformed", pydantic_problems(exc.errors()))
+        problems = pydantic_problems(exc.errors())
+        return InvalidResultError(tool, "the result is malformed", problems, target=target)
     if isinstance(exc, TimeoutError):
-        return CallTimeoutError(REQUEST_TIMEOUT, f"timed out: {exc}", tool=tool)
+        return CallTimeoutError(REQUEST_TIMEOUT, f"timed out: {exc}", tool=name, target=target)
     if isinstance(exc, RuntimeError) and str(exc).startswith(
         ("Invalid structured content", "Tool ")
     ):
-        return InvalidResultError(tool, str(exc))
+        return InvalidResultError(tool, str(exc), target=target)
     if isinstance(exc, (OSError, EOFError, anyio.BrokenResourceError, anyio.ClosedResourceError)):
-        return ConnectionLostError(CONNECTION_CLOSED, f"{label}: {describe(exc)}", tool=tool)
-    return ClientError(f"tool {tool!r}: {describe(exc)}")
+        message = f"{label}: {describe(exc)}"
+        return ConnectionLostError(CONNECTION_CLOSED, message, tool=name, target=target)
+    return ClientError(f"{target or f'tool {tool!r}'}: {describe(exc)}")

@@ -77,7 +77,7 @@ class ResourcesNamespace:
         except ClientError:
             raise
         except Exception as exc:  # noqa: BLE001 - mapped to typed errors
-            raise map_error(self._client._label, f"resource {uri!r}", exc) from exc
+            raise map_error(self._client._label, uri, exc, target=f"resource {uri!r}") from exc
 
     async def complete(
         self,
@@ -93,7 +93,9 @@ class ResourcesNamespace:
                 ref, {"name": variable, "value": value}, dict(context) if context else None
             )
         except Exception as exc:  # noqa: BLE001
-            raise map_error(self._client._label, f"template {uri_template!r}", exc) from exc
+            raise map_error(
+                self._client._label, uri_template, exc, target=f"template {uri_template!r}"
+            ) from exc
 
     async def _mcpgen_read_template(
         self, uri_template: str, model: type[BaseModel], kwargs: Mapping[str, Any]
@@ -117,7 +119,7 @@ class PromptsNamespace:
         except ClientError:
             raise
         except Exception as exc:  # noqa: BLE001 - mapped to typed errors
-            raise map_error(self._client._label, f"prompt {name!r}", exc) from exc
+            raise map_error(self._client._label, name, exc, target=f"prompt {name!r}") from exc
 
     async def complete(
         self, prompt: str, argument: str, value: str, context: Mapping[str, str] | None = None
@@ -129,7 +131,7 @@ class PromptsNamespace:
                 ref, {"name": argument, "value": value}, dict(context) if context else None
             )
         except Exception as exc:  # noqa: BLE001
-            raise map_error(self._client._label, f"prompt {prompt!r}", exc) from exc
+            raise map_error(self._client._label, prompt, exc, target=f"prompt {prompt!r}") from exc
 
     async def _mcpgen_get(
         self, name: str, model: type[BaseModel] | None, kwargs: Mapping[str, Any]
