@@ -183,10 +183,10 @@ def checked_manifest(manifest: Path) -> tuple[Manifest, str]:
             f"{manifest}: mcpgen check found {n} error{'s' if n != 1 else ''}; nothing was "
             "generated (fix them, or silence a rule with `# mcpgen: ignore RULE` or "
             "[tool.mcpgen.check])",
-            render_findings(errors, "text"),
+            render_findings(errors, "text", related_label="see"),
         )
     warnings = [d for d in diags if d.severity == Severity.WARNING]
-    return loaded, render_findings(warnings, "text", collapse=True)
+    return loaded, render_findings(warnings, "text", related_label="see", collapse=True)
 
 
 def render(

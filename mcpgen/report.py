@@ -69,11 +69,15 @@ def collapsed_lines(diags: Sequence[Diagnostic], related_label: str = "was at") 
         if group is None or len(group) < COLLAPSE_AT:
             out.append(text_line(d, related_label))
         elif group[0] is d:
-            more = [f"{o.line}:{o.col}" for o in group[1 : 1 + SHOWN_LOCATIONS]]
-            rest = ", ..." if len(group) > 1 + SHOWN_LOCATIONS else ""
+            # each other place once (several findings of a rule can stand at one place)
+            first = f"{d.line}:{d.col}"
+            places = [p for p in dict.fromkeys(f"{o.line}:{o.col}" for o in group) if p != first]
+            shown = ", ".join(places[:SHOWN_LOCATIONS])
+            rest = ", ..." if len(places) > SHOWN_LOCATIONS else ""
+            where = f"in this file, at {shown}{rest}" if places else "at this same place"
             out.append(
-                f"{text_line(d, related_label)} [+{len(group) - 1} more {d.rule_id} in "
-                f"this file, at {', '.join(more)}{rest}; --verbose lists each]"
+                f"{text_line(d, related_label)} [+{len(group) - 1} more {d.rule_id} "
+                f"{where}; --verbose lists each]"
             )
     return out
 

@@ -8,7 +8,7 @@ import jsonschema
 
 from mcpgen.check import catalog
 from mcpgen.diagnostics import Diagnostic, Location, Severity
-from mcpgen.report import github_line, render, summary, text_line
+from mcpgen.report import collapsed_lines, github_line, render, summary, text_line
 
 D1 = Diagnostic(
     "TOOL_NO_DELETE",
@@ -171,3 +171,23 @@ def test_empty_output_and_summary() -> None:
     assert render([], "text") == "" and render([], "github") == ""
     assert json.loads(render([], "sarif"))["runs"][0]["results"] == []
     assert summary([D1, D2, D3], 2) == "mcpgen: 1 error, 1 warning, 1 info in 2 files"
+
+
+def test_collapsed_findings_name_each_place_once() -> None:
+    said = iter(f"x{i}" for i in range(100))  # one place, several findings: other messages
+
+    def warn(line: int, col: int) -> Diagnostic:
+        return Diagnostic("SCHEMA_X", Severity.WARNING, Location("m.yaml", line, col), next(said))
+
+    same = collapsed_lines([warn(13, 28) for _ in range(4)])
+    assert same == [
+        "m.yaml:13:28: warning SCHEMA_X x0 [+3 more SCHEMA_X at this same place; "
+        "--verbose lists each]"
+    ]
+    mixed = [warn(13, 28) for _ in range(3)] + [warn(20, 5), warn(20, 5), warn(21, 1)]
+    assert collapsed_lines(mixed) == [
+        "m.yaml:13:28: warning SCHEMA_X x4 [+5 more SCHEMA_X in this file, at 20:5, 21:1; "
+        "--verbose lists each]"
+    ]
+    many = [warn(n, 1) for n in range(1, 7)]
+    assert collapsed_lines(many)[0].endswith("at 2:1, 3:1, 4:1, ...; --verbose lists each]")

@@ -74,3 +74,21 @@ def test_check_config_and_inline_ignores_apply(tmp_path: Path) -> None:
     proc = mcpgen("client", "tools.yaml", "--out", "out", "--package", "notes_client", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "warning TOOL_NAME_CHARSET" in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["server", "client"])
+def test_related_places_read_as_check_prints_them(tmp_path: Path, command: str) -> None:
+    """A finding's other place reads "(see FILE:L:C)" as `mcpgen check` prints it, not "(was
+    at ...)" (the wording of breaking changes, where the place is in the old manifest)."""
+    (tmp_path / "tools.yaml").write_text(
+        "server: {name: c, version: 0.1.0}\n"
+        "tools:\n"
+        "  - {name: list_notes, description: List notes., inputSchema: {type: object}}\n"
+        "  - {name: list_notes, description: List notes., inputSchema: {type: object}}\n"
+    )
+    line = "tools.yaml:4:12: error TOOL_NAME_UNIQUE duplicate tool name 'list_notes' (see "
+    checked = mcpgen("check", "tools.yaml", cwd=tmp_path)
+    assert line in checked.stdout
+    proc = mcpgen(command, "tools.yaml", "--out", "out", "--package", "c", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert line in proc.stderr and "was at" not in proc.stderr
