@@ -46,6 +46,11 @@ def schema_errors(
     for err in _validator(defname).iter_errors(value):
         if skip_protocol and list(err.absolute_path)[:1] == ["protocol"]:
             continue  # already reported as MANIFEST_REVISION_UNKNOWN
+        keys = _alternative_keys(err)
+        if keys is not None:
+            path = list(err.absolute_path)
+            out.append((pointer_from_path(path), _alternatives(err, keys, path), *_SCHEMA))
+            continue
         if err.validator in ("anyOf", "oneOf") and err.context:
             types = _branch_types(err)
             if types:
@@ -89,6 +94,37 @@ def schema_errors(
             continue
         out.append((ptr, _message(err, where), "MANIFEST_SCHEMA", False))
     return out
+
+
+_SCHEMA = ("MANIFEST_SCHEMA", False)
+
+
+def _alternative_keys(err: Any) -> list[str] | None:
+    """For a ``oneOf``/``anyOf`` whose branches each only require one key (a resource's
+    ``text``, ``file`` or ``handler``) and a mapping: those keys; else None."""
+    branches = err.validator_value
+    if err.validator not in ("anyOf", "oneOf") or not isinstance(err.instance, dict):
+        return None
+    if not isinstance(branches, list) or not branches:
+        return None
+    keys: list[str] = []
+    for b in branches:
+        if not (isinstance(b, dict) and list(b) == ["required"] and len(b["required"]) == 1):
+            return None
+        keys.append(str(b["required"][0]))
+    return keys
+
+
+def _alternatives(err: Any, keys: list[str], path: list[Any]) -> str:
+    """``needs one of `a`, `b` or `c``` or ``has both `a` and `b`; give only one of ...``."""
+    named = [f"`{k}`" for k in keys]
+    choices = ", ".join(named[:-1]) + f" or {named[-1]}" if len(named) > 1 else named[0]
+    present = [f"`{k}`" for k in keys if k in err.instance]
+    where = _where(path)
+    if len(present) > 1 and err.validator == "oneOf":
+        both = ", ".join(present[:-1]) + f" and {present[-1]}"
+        return f"{where} has {both}; give only one of {choices}"
+    return f"{where} needs one of {choices}"
 
 
 def _branch_types(err: Any) -> list[str]:
@@ -158,8 +194,38 @@ def _message(err: Any, where: str) -> str:
         return f"{where} lists the same item twice"
     if v == "not" and isinstance(err.validator_value, dict) and "enum" in err.validator_value:
         return f"{where}: {describe(err.instance)} is a reserved word here"
-    msg = err.message if len(err.message) <= 160 else err.message[:157] + "..."
+    bound = _BOUNDS.get(str(v))
+    if bound is not None and isinstance(err.validator_value, (int, float)):
+        return f"{where} must be {bound} {err.validator_value!r}, not {describe(err.instance)}"
+    if v in ("maxLength", "maxItems", "minLength", "minItems"):
+        what = "characters" if v.endswith("Length") else "items"
+        most = "at most" if v.startswith("max") else "at least"
+        return f"{where} must have {most} {err.validator_value} {what}"
+    if v == "pattern":
+        return (
+            f"{where}: {describe(err.instance)} does not match the pattern {err.validator_value!r}"
+        )
+    if v == "format":
+        return f"{where}: {describe(err.instance)} is not a valid {err.validator_value}"
+    if v == "oneOf" and not err.context:
+        return f"{where} fits more than one of its allowed forms; it must fit exactly one"
+    if v in ("anyOf", "oneOf"):
+        return f"{where} fits none of its allowed forms"
+    # jsonschema's own words start with the value's repr (a whole mapping, maybe): name it
+    msg = err.message
+    shown = repr(err.instance)
+    if msg.startswith(shown):
+        msg = describe(err.instance) + msg[len(shown) :]
+    msg = msg if len(msg) <= 160 else msg[:157] + "..."
     return f"{where}: {msg}"
+
+
+_BOUNDS = {
+    "minimum": "at least",
+    "maximum": "at most",
+    "exclusiveMinimum": "greater than",
+    "exclusiveMaximum": "less than",
+}
 
 
 def _where(path: list[Any]) -> str:

@@ -165,3 +165,31 @@ def test_the_revision_enum_is_the_known_revisions() -> None:
     from mcpgen_runtime.revisions import KNOWN_REVISIONS
 
     assert tuple(SCHEMA["$defs"]["Revision"]["enum"]) == KNOWN_REVISIONS
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        # none of the alternatives: not "missing the required key `text`" (the first of them)
+        (
+            "resources: [{uri: 'a://x', name: x}]",
+            "`resources[0]` needs one of `text`, `file` or `handler`",
+        ),
+        # two of them: not jsonschema's "{...} is valid under each of {'required': ...}"
+        (
+            "resources: [{uri: 'a://x', name: x, text: hi, handler: true}]",
+            "`resources[0]` has `text` and `handler`; give only one of `text`, `file` or `handler`",
+        ),
+        ("prompts: [{name: p}]", "`prompts[0]` needs one of `messages` or `handler`"),
+        (
+            "server: {name: s, version: 1.0.0, cache: {ttlMs: -1}}",
+            "`server.cache.ttlMs` must be at least 0, not the number -1",
+        ),
+    ],
+)
+def test_schema_findings_are_worded_for_people(tmp_path, entry: str, message: str) -> None:
+    p = tmp_path / "m.yaml"
+    p.write_text(f"{entry}\ntools: []\n" if entry.startswith("server") else f"tools: []\n{entry}\n")
+    found = [d.message for d in load_manifest(p).diagnostics if d.rule_id == "MANIFEST_SCHEMA"]
+    assert found == [message]
+    assert all("{" not in m and "valid under" not in m for m in found)
