@@ -1,4 +1,4 @@
-"""The README's recipes for users of other formatters (``_generated/`` is formatted by mcpgen's
+"""The docs' recipes (docs/guides/server.md, moved there from the README) for users of other formatters (``_generated/`` is formatted by mcpgen's
 pinned ruff): each one, run with the real tool on a copy of the weather example, leaves
 ``_generated/`` alone while it still formats the user's own files."""
 
@@ -14,13 +14,13 @@ import pytest
 
 from tests.server.helpers import REPO
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
+README = (REPO / "docs" / "guides" / "server.md").read_text(encoding="utf-8")
 EXAMPLE = REPO / "examples" / "weather" / "weather_server"
 
 
 def _recipe(pattern: str) -> str:
     m = re.search(pattern, README)
-    assert m is not None, f"README lost its recipe {pattern!r}"
+    assert m is not None, f"docs/guides/server.md lost its recipe {pattern!r}"
     return m.group(1)
 
 
