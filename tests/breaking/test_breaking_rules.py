@@ -232,6 +232,26 @@ def test_every_breaking_rule_has_a_case() -> None:
     assert ids - covered == {"OUTPUT_BOUND_NO_WIDEN"}
 
 
+def test_a_type_is_narrowed_only_when_it_accepts_less_of_the_same() -> None:
+    """number -> integer and string|null -> string narrow an input; boolean -> string is
+    another type altogether: "changed", not "narrowed"."""
+
+    def messages(a: str, b: str) -> list[str]:
+        o = load_manifest_text(BASE, "old.yaml").manifest
+        n = load_manifest_text(_apply([(a, b)]), "new.yaml").manifest
+        assert o is not None and n is not None
+        catalog.load_all()
+        active = active_rules((BREAKING,), KNOWN_REVISIONS, RuleConfig())
+        return [d.message for d in compare(o, n, active) if d.rule_id == "INPUT_PROPERTY_SAME_TYPE"]
+
+    assert messages("limit: {type: number}", "limit: {type: integer}") == [
+        "tool 'search' input 'limit': type narrowed from number to integer"
+    ]
+    assert messages("lang: {type: string}", "lang: {type: boolean}") == [
+        "tool 'search' input 'opts.lang': type changed from string to boolean"
+    ]
+
+
 def test_output_bound_widened() -> None:
     old = _apply([("total: {type: integer}", "total: {type: integer, maximum: 100}")])
     new = _apply([("total: {type: integer}", "total: {type: integer, maximum: 1000}")])

@@ -35,12 +35,14 @@ def compare_input(emit: Emit, tool: str, old: ToolRef, new: ToolRef) -> None:
             if new_types is not None and (
                 old_types is None or any(not covered(t, new_types) for t in old_types)
             ):
+                # narrowed: what it accepts now it accepted before; else another type
+                narrowed = old_types is None or all(covered(t, old_types) for t in new_types)
                 emit(
                     "INPUT_PROPERTY_SAME_TYPE",
                     new_node.pointer + "/type",
                     old_node.pointer,
-                    f"{where}: type narrowed from {type_label(old_types)} to "
-                    f"{type_label(new_types)}",
+                    f"{where}: type {'narrowed' if narrowed else 'changed'} from "
+                    f"{type_label(old_types)} to {type_label(new_types)}",
                     old_key=False,
                 )
         compare_enum_input(emit, where, old_node, new_node)
