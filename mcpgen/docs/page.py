@@ -216,9 +216,11 @@ def page_of(manifest: Manifest) -> Page:
     ):
         value = auth_raw.get(key)
         if isinstance(value, list):
-            auth.append((label, " ".join(str(v) for v in value)))
+            auth.append((label, ", ".join(str(v) for v in value)))
         elif value is not None:
             auth.append((label, str(value)))
+        elif key == "issuer" and s.auth is not None:
+            auth.append((label, "set where the server runs (--auth-issuer, MCPGEN_AUTH_ISSUER)"))
     resources = _items("resource", "uri", manifest.resources)
     templates = _items("template", "uriTemplate", manifest.templates)
     prompts = _items("prompt", "name", manifest.prompts)

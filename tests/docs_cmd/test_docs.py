@@ -266,3 +266,26 @@ def test_escaping_helpers() -> None:
         md_text("- item\n1. two\n<b>*x*</b>")
         == "\\- item<br>\n1\\. two<br>\n\\<b\\>\\*x\\*\\</b\\>"
     )
+
+
+def test_auth_and_the_scopes_each_item_needs(tmp_path: Path) -> None:
+    vault = REPO / "tests" / "auth" / "data" / "vault.yaml"
+    proc = mcpgen("docs", vault, "--out", "ref", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    md = (tmp_path / "ref" / "README.md").read_text(encoding="utf-8")
+    for fragment in (
+        "This server is an OAuth 2.1 resource server",
+        "| Authorization server (issuer) | set where the server runs (--auth-issuer, "
+        "MCPGEN\\_AUTH\\_ISSUER) |",
+        "| Scopes supported | notes:read, notes:write |",
+        "| Kind | Name | Scopes |",
+        "| tool | read\\_note | notes:read |",
+        "| tool | write\\_note | notes:write |",
+        "| resource | vault://index | notes:read |",
+        "| prompt | summarize | notes:read |",
+        "- Scopes: notes:write",
+    ):
+        assert fragment in md, fragment
+    page = parse((tmp_path / "ref" / "index.html").read_text(encoding="utf-8"))
+    text = "".join(page.text)
+    assert "scope: notes:write" in text and "notes:read, notes:write" in text
