@@ -289,3 +289,24 @@ def test_auth_and_the_scopes_each_item_needs(tmp_path: Path) -> None:
     page = parse((tmp_path / "ref" / "index.html").read_text(encoding="utf-8"))
     text = "".join(page.text)
     assert "scope: notes:write" in text and "notes:read, notes:write" in text
+
+
+def test_a_name_with_line_breaks_stays_in_its_heading(tmp_path: Path) -> None:
+    (tmp_path / "tools.yaml").write_text(
+        "server: {name: s, version: 0.1.0}\n"
+        "tools:\n"
+        "  - {name: t, description: T., inputSchema: {type: object}}\n"
+        "prompts:\n"
+        '  - {name: "p\\n=====\\n# h1\\n    code", description: "d\\n- item", messages: '
+        "[{role: user, text: hi}]}\n"
+    )
+    proc = mcpgen("docs", "tools.yaml", "--out", "ref", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    md = (tmp_path / "ref" / "README.md").read_text(encoding="utf-8")
+    assert "### p<br>\\=====<br>\\# h1<br>    code\n" in md
+    assert "d<br>\n\\- item" in md
+    assert [line for line in md.splitlines() if line.startswith(("=", "-", "#", "    "))] == [
+        line
+        for line in md.splitlines()
+        if line.startswith(("# ", "## ", "### ", "#### ", "- Toolsets", "- Scopes", "- Calls"))
+    ]
