@@ -74,3 +74,32 @@ def test_the_tour_runs(tmp_path: Path) -> None:
     finding = next(line for line in out.splitlines() if "INPUT_REQUIRED_NO_ADD" in line)
     assert " ".join(finding.split()) in " ".join(tour.replace("`", "").split())
     assert (tmp_path / "hello" / "reference" / "index.html").is_file()
+
+
+def test_every_command_at_a_glance_exists() -> None:
+    cells = [
+        line.split(" | ", 1)[0]
+        for line in section("Commands at a glance").splitlines()
+        if line.startswith("| `mcpgen ")
+    ]
+    assert len(cells) >= 10, cells
+    for cell in cells:
+        for span in re.findall(r"`mcpgen ([^`]+)`", cell):
+            words = span.replace("\\|", "|").split()
+            first = words[0]
+            subs = words[1].split("|") if first == "protocol" else [None]
+            for sub in subs:
+                args = [first] + ([sub] if sub else [])
+                proc = subprocess.run(
+                    [sys.executable, "-m", "mcpgen", *args, "--help"],
+                    capture_output=True,
+                    text=True,
+                    cwd=REPO,
+                )
+                assert proc.returncode == 0, f"mcpgen {' '.join(args)}: {proc.stderr}"
+
+
+def test_the_setup_page_shows_the_same_two_commands() -> None:
+    setup = (REPO / "docs" / "getting-started" / "setup.md").read_text(encoding="utf-8")
+    readme = re.findall(r"```sh\n(.*?)\n```", section("Set-up (two commands)"), re.S)
+    assert re.findall(r"```sh\n(.*?)\n```", setup, re.S)[:2] == readme

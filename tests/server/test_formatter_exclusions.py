@@ -1,6 +1,7 @@
-"""The docs' recipes (docs/guides/server.md, moved there from the README) for users of other formatters (``_generated/`` is formatted by mcpgen's
-pinned ruff): each one, run with the real tool on a copy of the weather example, leaves
-``_generated/`` alone while it still formats the user's own files."""
+"""The recipes of docs/guides/server.md (moved there from the README) for users of other
+formatters (``_generated/`` is formatted by mcpgen's pinned ruff): each one, run with the real
+tool on a copy of the weather example, leaves ``_generated/`` alone while it still formats the
+user's own files."""
 
 from __future__ import annotations
 
