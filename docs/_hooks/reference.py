@@ -217,7 +217,7 @@ def _rule_pages() -> dict[str, str]:
             page = [
                 f"# {r.id}\n",
                 f"{r.purpose}\n",
-                "| | |\n|---|---|",
+                "| property | value |\n|---|---|",
                 f"| category | {titles.get(category, category)} |",
                 f"| default severity | {r.severity.label} |",
                 f"| on by default | {on_by_default} |",

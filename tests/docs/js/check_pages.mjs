@@ -61,7 +61,7 @@ try {
       else if (frag && !got.ids.has(frag)) r.brokenLinks.push(`${href}: no #${frag}`);
     }
     r.linksChecked = seen.size;
-    await page.screenshot({ path: want.screenshot, fullPage: false });
+    await page.screenshot({ path: want.screenshot, fullPage: true });
     r.browser = await browser.version();
     results.push(r);
     await page.close();
