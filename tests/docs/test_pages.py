@@ -6,6 +6,7 @@ These moved from the README with the pages (tests/test_readme.py checks what the
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -219,3 +220,56 @@ def test_every_mcpgen_command_the_pages_show_exists_with_its_flags() -> None:
         flags = {w.split("=", 1)[0] for w in words if w.startswith("--")}
         missing = flags - helps[command]
         assert not missing, f"{name}: mcpgen {' '.join(command)} has no {sorted(missing)}"
+
+
+def _server_lines() -> list[tuple[str, list[str]]]:
+    """`python -m SOMETHING_server ...` lines of the pages: a generated server's command line."""
+    out = []
+    for name, text in pages().items():
+        for block in sh_blocks(text):
+            for line in block.splitlines():
+                line = line.split("  #", 1)[0].strip()
+                m = re.search(r"python -m (\w+_server)\b(.*)$", line)
+                if m and not m.group(2).lstrip().startswith(('"', "'")):
+                    out.append((name, shlex.split(m.group(2))))
+    return out
+
+
+def test_every_generated_server_flag_the_pages_show_exists() -> None:
+    """Each flag of a `python -m PKG_server ...` line is in the generated server's --help (all
+    generated servers share the runtime's command line; the weather example's is asked)."""
+    lines = _server_lines()
+    assert len(lines) >= 8, lines
+    proc = subprocess.run(
+        [sys.executable, "-m", "weather_server", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=REPO / "examples" / "weather",
+    )
+    assert proc.returncode == 0, proc.stderr
+    known = set(re.findall(r"(--[a-z][a-z0-9-]*)", proc.stdout))
+    for name, words in lines:
+        flags = {w.split("=", 1)[0] for w in words if w.startswith("--")}
+        assert not flags - known, f"{name}: the server has no {sorted(flags - known)}"
+
+
+@pytest.mark.slow
+def test_the_generated_cli_page_runs(tmp_path: Path) -> None:
+    """The commands of docs/guides/generated-cli.md that start the server themselves (--stdio)
+    run as shown, from the repository root with the weather example importable."""
+    (block,) = sh_blocks(page("guides/generated-cli.md"))
+    lines = [line for line in block.splitlines() if "--url " not in line]
+    assert len(lines) >= 4, lines
+    env = dict(
+        os.environ,
+        PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]),
+        PYTHONPATH=os.pathsep.join([str(tmp_path), str(REPO / "examples" / "weather")]),
+    )
+    for line in lines:
+        line = line.replace(" --out . ", f" --out {tmp_path} ")
+        proc = subprocess.run(
+            ["bash", "-c", line], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert proc.returncode == 0, f"{line}\n{proc.stdout}\n{proc.stderr}"
+        if line.startswith("python -m weather_cli"):
+            assert proc.stdout.lstrip().startswith("{"), proc.stdout
