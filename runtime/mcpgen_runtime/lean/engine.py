@@ -222,6 +222,9 @@ class Engine:
         """The answer to one request (None: cancelled by the client, no answer)."""
         rid = req.request_id
         try:
+            fast = _FAST_CHECKS.get(req.method)
+            if fast is None or not fast(params):
+                _surface_check(req.method, req.protocol_version, params)
             if self._replica is not None and not self._replica.started:
                 await self._replica.start()
             result = await handler(req, params)
@@ -362,10 +365,6 @@ class Engine:
         return await self.runtime.tools.list_tools(req, _paginated(params))  # type: ignore[arg-type]
 
     async def _tools_call(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        name = params.get("name")
-        arguments = params.get("arguments")
-        if type(name) is not str or (arguments is not None and type(arguments) is not dict):
-            raise _invalid_params()
         return await self.runtime.tools.call_tool(req, Params(params))  # type: ignore[arg-type]
 
     async def _resources_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
@@ -413,10 +412,60 @@ _LEVELS = frozenset(
 
 
 def _paginated(params: dict[str, Any]) -> Params:
-    cursor = params.get("cursor")
-    if cursor is not None and type(cursor) is not str:
-        raise _invalid_params()
     return Params(params)
+
+
+_CALL_KEYS = frozenset(("name", "arguments", "_meta", "requestState"))
+_LIST_KEYS = frozenset(("cursor", "_meta"))
+
+
+def _call_is_plain(p: dict[str, Any]) -> bool:
+    """A ``tools/call`` whose params the SDK's surface models accept on every revision
+    (anything else is checked by them: ``_surface_check``)."""
+    arguments = p.get("arguments")
+    state = p.get("requestState")
+    meta = p.get("_meta")
+    return (
+        type(p.get("name")) is str
+        and (arguments is None or type(arguments) is dict)
+        and "inputResponses" not in p  # a retry's answers: the surface models check each
+        and (state is None or type(state) is str)
+        and (meta is None or type(meta) is dict)
+        and p.keys() <= _CALL_KEYS
+    )
+
+
+def _list_is_plain(p: dict[str, Any]) -> bool:
+    cursor = p.get("cursor")
+    meta = p.get("_meta")
+    return (
+        (cursor is None or type(cursor) is str)
+        and (meta is None or type(meta) is dict)
+        and p.keys() <= _LIST_KEYS
+    )
+
+
+_FAST_CHECKS: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "tools/call": _call_is_plain,
+    "tools/list": _list_is_plain,
+}
+"""The hot methods' params checked in a few instructions; every other request (and a hot one
+that is not plain) is checked by the SDK's per-revision surface models, as the SDK does."""
+
+
+def _surface_check(method: str, version: str, params: dict[str, Any]) -> None:
+    """The SDK's check of a client request's params for ``version`` (``mcp_types.methods``):
+    ``pydantic.ValidationError`` (``-32602``), or ``-32601`` for a method the revision lacks."""
+    from mcp_types.methods import validate_client_request
+
+    try:
+        validate_client_request(method, version, params)
+    except KeyError:
+        from mcp.shared.exceptions import MCPError
+
+        raise MCPError(
+            code=jsonrpc.METHOD_NOT_FOUND, message="Method not found", data=method
+        ) from None
 
 
 def _typed(name: str, params: dict[str, Any]) -> Any:

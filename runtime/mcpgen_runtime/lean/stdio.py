@@ -1,14 +1,19 @@
-"""The lean engine on stdio: lines from the client's pipe to ``Engine.receive``, answers back
-on the same private duplicates of fd 0 and 1 the SDK path uses (``server.stdio.claimed_stdio``:
-a handler's ``print()`` cannot corrupt the wire).
+"""The lean engine on stdio: bytes from the client's pipe split into lines and handed to
+``Engine.receive`` from the pipe's own callback (no reader coroutine to wake per message),
+answers back on the same private duplicates of fd 0 and 1 the SDK path uses
+(``server.stdio.claimed_pipes``: a handler's ``print()`` cannot corrupt the wire).
 
-At end of input the requests still running are given ``DRAIN_S`` to answer (a client that
-writes its requests and closes its end still gets its answers), then cancelled.
+While the client does not read its answers (the pipe is full), reading pauses. A line longer
+than ``LINE_LIMIT`` is dropped with one ``-32600`` (id null). At end of input the requests
+still running are given ``DRAIN_S`` to answer (a client that writes its requests and closes its
+end still gets its answers), then cancelled.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import jsonrpc
@@ -22,6 +27,88 @@ if TYPE_CHECKING:
 __all__ = ["serve_stdio"]
 
 DRAIN_S = 5.0
+LINE_LIMIT = 1 << 30
+"""The longest line (bytes) taken as a message; a request over the argument limits is refused
+later with its own error."""
+
+_TOO_LONG = jsonrpc.encode(
+    jsonrpc.error(None, jsonrpc.INVALID_REQUEST, "Invalid Request: the line is too long")
+)
+
+
+class _Lines(asyncio.Protocol):
+    """stdin's bytes, cut into lines for ``receive`` (held until ``attach``); ``done`` at end
+    of input."""
+
+    def __init__(self) -> None:
+        self.held: list[bytes] = []
+        self.receive: Callable[[bytes], None] = self.held.append
+        self.write: Callable[[bytes], None] = self._hold_write
+        self.buffer = bytearray()
+        self.skipping = False
+        """Dropping the rest of a line over ``LINE_LIMIT``."""
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: Any = None
+        self._early: list[bytes] = []
+
+    def _hold_write(self, data: bytes) -> None:
+        self._early.append(data)
+
+    def attach(self, receive: Callable[[bytes], None], write: Callable[[bytes], None]) -> None:
+        """Hand lines to ``receive`` from now on (and those read before)."""
+        self.receive, self.write = receive, write
+        for data in self._early:
+            write(data)
+        held, self.held = self.held, []
+        for line in held:
+            receive(line)
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer
+        if not buffer and not self.skipping and data.endswith(b"\n") and data.count(b"\n") == 1:
+            if not data.isspace():
+                self.receive(data)  # one whole line: the common case
+            return
+        buffer += data
+        start = 0
+        receive = self.receive
+        while True:
+            end = buffer.find(b"\n", start)
+            if end < 0:
+                break
+            if self.skipping:
+                self.skipping = False
+            else:
+                line = bytes(buffer[start : end + 1])
+                if not line.isspace():
+                    receive(line)
+            start = end + 1
+        del buffer[:start]
+        if len(buffer) > LINE_LIMIT:
+            buffer.clear()
+            if not self.skipping:
+                self.skipping = True
+                self.write(_TOO_LONG)
+
+    def feed(self, data: bytes) -> None:
+        """What the fast boot read and did not answer, before anything new."""
+        if data:
+            self.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        if self.buffer and not self.skipping and not self.buffer.isspace():
+            self.receive(bytes(self.buffer))
+        self.buffer.clear()
+        if not self.done.done():
+            self.done.set_result(None)
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
 
 
 async def serve_stdio(
@@ -29,56 +116,48 @@ async def serve_stdio(
 ) -> None:
     """Serve one client on stdin/stdout until it closes stdin (``handover``: go on from the
     fast boot: its claimed wire, what it read and did not answer, the era it opened)."""
-    from ..server.stdio import claimed_stdio
+    from ..server.stdio import claimed_pipes
 
     claim = handover.claim if handover is not None else None
-    async with claimed_stdio(claim) as (lines, writer):
+    async with claimed_pipes(_Lines, claim) as (reading, writer):
+        assert isinstance(reading, _Lines)
         write = writer.write_bytes
         engine = Engine(runtime, runtime.discovery, write, Bridge(server, write))
-        receive = engine.receive
-        eof = False
-        carry = b""
-        """The start of a line the boot read without its end."""
         if handover is not None:
             engine.resume(
                 handover.era, handover.version, handover.initialize, handover.client_capabilities
             )
-            rest = handover.pending
-            *complete, tail = rest.split(b"\n")
-            for line in complete:
-                if line and not line.isspace():
-                    receive(line + b"\n")
-            eof = handover.eof
-            if eof and tail and not tail.isspace():
-                receive(tail)
-            else:
-                carry = tail
-        reader = lines.reader
+            # what the boot read comes first: before what the pipe held meanwhile
+            held, reading.held = reading.held, []
+            reading.attach(engine.receive, write)
+            reading.feed(handover.pending)
+            for line in held:
+                engine.receive(line)
+            if handover.eof:
+                reading.eof_received()
+        else:
+            reading.attach(engine.receive, write)
         try:
-            while not eof:
-                try:
-                    line = await reader.readline()
-                except ValueError:  # a line over the reader's limit: not a message we can use
-                    write(
-                        jsonrpc.encode(
-                            jsonrpc.error(
-                                None,
-                                jsonrpc.INVALID_REQUEST,
-                                "Invalid Request: the line is too long",
-                            )
-                        )
-                    )
-                    continue
-                if carry:
-                    line, carry = carry + line, b""
-                if not line:
-                    break
-                if not line.isspace():
-                    receive(line)
-                await writer.flush()
-            pending = list(engine.tasks.values())
-            if pending:
-                await asyncio.wait(pending, timeout=DRAIN_S)
-            await writer.flush()
+            await _serve(reading, writer, engine)
         finally:
             await engine.close()
+
+
+async def _serve(reading: _Lines, writer: Any, engine: Engine) -> None:
+    """Until end of input (reading pauses while the pipe to the client is full)."""
+    transport = reading.transport
+    writer.follow(_quiet(transport.pause_reading), _quiet(transport.resume_reading))
+    await reading.done
+    pending = list(engine.tasks.values())
+    if pending:
+        await asyncio.wait(pending, timeout=DRAIN_S)
+    with contextlib.suppress(Exception):
+        await writer.flush()
+
+
+def _quiet(call: Callable[[], None]) -> Callable[[], None]:
+    def run() -> None:
+        with contextlib.suppress(Exception):  # the transport is closing
+            call()
+
+    return run

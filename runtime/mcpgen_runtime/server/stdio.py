@@ -32,6 +32,7 @@ __all__ = [
     "PipeLines",
     "PipeWriter",
     "claim_stdio",
+    "claimed_pipes",
     "claimed_stdio",
     "pipes_available",
     "serve_stdio",
@@ -71,13 +72,19 @@ class _WriteProtocol(asyncio.Protocol):
         self._waiters: list[asyncio.Future[None]] = []
         self._lost: BaseException | None = None
         self._closed = False
+        self.followers: list[tuple[Callable[[], None], Callable[[], None]]] = []
+        """``(pause, resume)`` called as the pipe fills and drains (``PipeWriter.follow``)."""
 
     def pause_writing(self) -> None:
         self._paused = True
+        for pause, _ in self.followers:
+            pause()
 
     def resume_writing(self) -> None:
         self._paused = False
         self._wake(None)
+        for _, resume in self.followers:
+            resume()
 
     def connection_lost(self, exc: BaseException | None) -> None:
         self._closed = True
@@ -118,6 +125,11 @@ class PipeWriter:
     async def flush(self) -> None:
         await self._protocol.drain()
 
+    def follow(self, pause: Callable[[], None], resume: Callable[[], None]) -> None:
+        """Call ``pause`` when the pipe is full and ``resume`` when it drains (the lean engine
+        stops reading requests while the client does not read its answers)."""
+        self._protocol.followers.append((pause, resume))
+
     def write_bytes(self, data: bytes) -> None:
         """Queue ``data`` (the lean engine; ``flush`` waits while the pipe is full). Dropped
         once the client has closed its end."""
@@ -134,23 +146,33 @@ async def claimed_stdio(claim: Claim | None = None) -> AsyncIterator[tuple[PipeL
     fd 1 at stderr while they are in use (``claim``: already moved, by the lean engine's fast
     boot)."""
     loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=LINE_LIMIT, loop=loop)
+    factory = lambda: asyncio.StreamReaderProtocol(reader, loop=loop)  # noqa: E731
+    async with claimed_pipes(factory, claim) as (_protocol, writer):
+        yield PipeLines(reader), writer
+
+
+@asynccontextmanager
+async def claimed_pipes(
+    read_protocol: Callable[[], asyncio.Protocol], claim: Claim | None = None
+) -> AsyncIterator[tuple[asyncio.Protocol, PipeWriter]]:
+    """The claimed wire (``claim_stdio``) on asyncio pipe transports: what ``read_protocol()``
+    makes receives stdin's bytes; the ``PipeWriter`` writes stdout. Restored on exit."""
+    loop = asyncio.get_running_loop()
     if claim is None:
         claim = claim_stdio()
     in_fd, out_fd = claim.in_fd, claim.out_fd
     # the transports get their own duplicates (they close them at EOF or on close); the
     # private ones stay open until fd 0 and 1 are restored from them
-    reader = asyncio.StreamReader(limit=LINE_LIMIT, loop=loop)
     in_file = os.fdopen(duplicate(in_fd), "rb", buffering=0)
     out_file = os.fdopen(duplicate(out_fd), "wb", buffering=0)
     read_transport: Any = None
     write_transport: Any = None
     try:
-        read_transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader, loop=loop), in_file
-        )
+        read_transport, reading = await loop.connect_read_pipe(read_protocol, in_file)
         write_transport, protocol = await loop.connect_write_pipe(_WriteProtocol, out_file)
         writer = PipeWriter(write_transport, protocol)
-        yield PipeLines(reader), writer
+        yield reading, writer
         with suppress(Exception):
             await asyncio.wait_for(protocol.drain(), 5.0)
     finally:

@@ -112,12 +112,18 @@ def transcript(
             first = False
     pump(time.monotonic() + 0.3, object())
     proc.stdin.close()
+    # the answers still on their way (a busy machine): everything until the server exits
+    pump(time.monotonic() + 60.0, _EOF)
     try:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
     return out
+
+
+_EOF: Any = object()
+"""``pump`` until end of output (no answer is awaited)."""
 
 
 def _request_id(data: bytes) -> Any:
