@@ -68,7 +68,7 @@ async def measure(n: int) -> None:
     from bench_add_server.handlers import Handlers
 
     from mcpgen_runtime.lean import jsonrpc
-    from mcpgen_runtime.lean.context import LeanRequest, LeanSession, Params, log_floor
+    from mcpgen_runtime.lean.context import LeanRequest, Params, log_floor
     from mcpgen_runtime.lean.engine import Engine
     from mcpgen_runtime.server.bindings import input_check, output_check
     from mcpgen_runtime.server.fastpath import validate
@@ -93,9 +93,8 @@ async def measure(n: int) -> None:
     answer: dict[str, Any] = {}
 
     def request() -> Any:
-        req = LeanRequest("tools/call", params, 7, META, "2026-07-28")
-        req.session = LeanSession(engine.connection, req, {}, log_floor(META), None)
-        return req
+        channel = (engine.connection, {}, log_floor(META), None)
+        return LeanRequest("tools/call", params, 7, META, "2026-07-28", channel)
 
     async def call() -> dict[str, Any]:
         return await runtime.tools.call_tool(request(), Params(params))  # type: ignore[arg-type]

@@ -71,6 +71,10 @@ class PackageSpec:
     listed by the caller so the no-op path never imports the renderer."""
     user_files: tuple[str, ...]
     """Files created once in the package (never overwritten)."""
+    runtime_sources: tuple[str, ...] = ()
+    """``mcpgen_runtime`` modules (paths in the package) whose code computes part of the
+    output at build time (the precomputed discovery answers): their bytes are part of the
+    digest, so a runtime change regenerates what they computed."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,12 @@ def base_parts(
     tdir = templates_dir()
     for name in spec.templates:
         parts += [name, (tdir / name).read_bytes()]
+    if spec.runtime_sources:
+        import mcpgen_runtime
+
+        rdir = Path(mcpgen_runtime.__file__).parent
+        for name in spec.runtime_sources:
+            parts += [f"runtime/{name}", (rdir / name).read_bytes()]
     return parts, hashlib.sha256(manifest_bytes).hexdigest()
 
 

@@ -61,17 +61,6 @@ FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
             "name",
             "required",
         ),
-        "Implementation": (
-            "name",
-            "version",
-        ),
-        "ServerCapabilities": (
-            "experimental",
-            "logging",
-            "prompts",
-            "resources",
-            "tools",
-        ),
     },
     "2025-03-26": {
         "Tool": (
@@ -104,18 +93,6 @@ FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
             "description",
             "name",
             "required",
-        ),
-        "Implementation": (
-            "name",
-            "version",
-        ),
-        "ServerCapabilities": (
-            "completions",
-            "experimental",
-            "logging",
-            "prompts",
-            "resources",
-            "tools",
         ),
     },
     "2025-06-18": {
@@ -159,19 +136,6 @@ FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
             "name",
             "required",
             "title",
-        ),
-        "Implementation": (
-            "name",
-            "title",
-            "version",
-        ),
-        "ServerCapabilities": (
-            "completions",
-            "experimental",
-            "logging",
-            "prompts",
-            "resources",
-            "tools",
         ),
     },
     "2025-11-25": {
@@ -221,23 +185,6 @@ FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
             "required",
             "title",
         ),
-        "Implementation": (
-            "description",
-            "icons",
-            "name",
-            "title",
-            "version",
-            "websiteUrl",
-        ),
-        "ServerCapabilities": (
-            "completions",
-            "experimental",
-            "logging",
-            "prompts",
-            "resources",
-            "tasks",
-            "tools",
-        ),
     },
     "2026-07-28": {
         "Tool": (
@@ -285,23 +232,6 @@ FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
             "required",
             "title",
         ),
-        "Implementation": (
-            "description",
-            "icons",
-            "name",
-            "title",
-            "version",
-            "websiteUrl",
-        ),
-        "ServerCapabilities": (
-            "completions",
-            "experimental",
-            "extensions",
-            "logging",
-            "prompts",
-            "resources",
-            "tools",
-        ),
     },
     "draft": {
         "Tool": (
@@ -348,23 +278,6 @@ FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
             "name",
             "required",
             "title",
-        ),
-        "Implementation": (
-            "description",
-            "icons",
-            "name",
-            "title",
-            "version",
-            "websiteUrl",
-        ),
-        "ServerCapabilities": (
-            "completions",
-            "experimental",
-            "extensions",
-            "logging",
-            "prompts",
-            "resources",
-            "tools",
         ),
     },
 }

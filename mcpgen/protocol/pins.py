@@ -26,12 +26,9 @@ FACT_DEFINITIONS: tuple[str, ...] = (
     "ResourceTemplate",
     "Prompt",
     "PromptArgument",
-    "Implementation",
-    "ServerCapabilities",
 )
 """The schema definitions whose fields each revision pin records (the runtime serves only the
-fields a client's revision has: in lists, and in ``initialize``'s ``serverInfo`` and
-``capabilities``)."""
+fields a client's revision has)."""
 
 
 @dataclass(frozen=True)

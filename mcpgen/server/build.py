@@ -29,7 +29,12 @@ __all__ = [
 
 OWNED_DIR = packages.OWNED_DIR
 USER_FILES = layout.USER_FILES
-SPEC = PackageSpec(kind="server", templates=layout.TEMPLATES, user_files=layout.USER_FILES)
+SPEC = PackageSpec(
+    kind="server",
+    templates=layout.TEMPLATES,
+    user_files=layout.USER_FILES,
+    runtime_sources=layout.RUNTIME_SOURCES,
+)
 
 RenderedPackage = Rendered
 

@@ -44,4 +44,10 @@ def discovery_answers(
         },
     )
     listed = [d for d, k in zip(definitions, keep, strict=True) if k]
-    return tuple(sorted(discovery.precomputed(listed).items()))
+    answers = discovery.precomputed(
+        listed,
+        resources=[json.loads(i.definition_json) for i in catalogue.resources],
+        templates=[json.loads(i.definition_json) for i in catalogue.templates],
+        prompts=[json.loads(i.definition_json) for i in catalogue.prompts],
+    )
+    return tuple(sorted(answers.items()))

@@ -23,3 +23,13 @@ USER_TEMPLATES: dict[str, str] = {
 USER_FILES: tuple[str, ...] = tuple(USER_TEMPLATES)
 TEMPLATES: tuple[str, ...] = tuple(sorted({*OWNED_TEMPLATES.values(), *USER_TEMPLATES.values()}))
 """Every template a server package is rendered from (they are part of the inputs digest)."""
+RUNTIME_SOURCES: tuple[str, ...] = (
+    "_version.py",
+    "lean/discovery.py",
+    "lean/jsonrpc.py",
+    "server/listing.py",
+    "server/shaping.py",
+    "server/toolsets.py",
+)
+"""The runtime's modules that compute ``_generated/discovery.py`` at build time
+(``mcpgen.server.discovery``); part of the inputs digest."""

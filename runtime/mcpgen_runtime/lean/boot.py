@@ -182,7 +182,13 @@ class _Reader:
         key = self._key(msg, method, params)
         if key is None:
             return False
-        self._write(rid, self.answers[key] if key != "ping" else b"{}")
+        if key == "ping":
+            self._write(rid, b"{}")
+            return True
+        answer = self.answers.get(key)
+        if answer is None:
+            return False  # a list this server does not have: the engine answers
+        self._write(rid, answer)
         return True
 
     def _key(self, msg: dict[str, Any], method: Any, params: Any) -> str | None:
@@ -200,17 +206,17 @@ class _Reader:
                 return None
             if method == "ping":
                 return "ping"
-            if method == "tools/list" and _first_page(params):
-                return f"tools/list@{self.version}"
+            if method in _LISTS and _first_page(params):
+                return f"{method}@{self.version}"
             return None
         if self.era != "legacy" and enveloped(params):
             meta = params["_meta"]
             if envelope_refusal(meta) is not None:
                 return None
             version = meta[VERSION_KEY]
-            if method == "tools/list" and _first_page(params):
+            if method in _LISTS and _first_page(params):
                 self.era = "modern"
-                return f"tools/list@{version}"
+                return f"{method}@{version}"
             if method == "server/discover":
                 self.era = "modern"
                 return "server/discover"
@@ -221,6 +227,9 @@ class _Reader:
         fd = self.claim.out_fd
         while data:
             data = data[os.write(fd, data) :]
+
+
+_LISTS = frozenset(("tools/list", "resources/list", "resources/templates/list", "prompts/list"))
 
 
 def _first_page(params: Any) -> bool:

@@ -140,26 +140,41 @@ class LeanRequest:
         "request_id",
         "meta",
         "protocol_version",
-        "session",
-        "close_sse_stream",
-        "close_standalone_sse_stream",
-        "request",
-        "lifespan_context",
+        "_session",
+        "_channel",
     )
 
+    close_sse_stream = None
+    close_standalone_sse_stream = None
+    request = None
+    lifespan_context = None
+
     def __init__(
-        self, method: str, params: Any, request_id: Any, meta: Any, protocol_version: str
+        self,
+        method: str,
+        params: Any,
+        request_id: Any,
+        meta: Any,
+        protocol_version: str,
+        channel: tuple[Any, ...],
     ) -> None:
         self.method = method
         self.params = params
         self.request_id = request_id
         self.meta = meta if type(meta) is dict else None
         self.protocol_version = protocol_version
-        self.session: Any = None
-        self.close_sse_stream = None
-        self.close_standalone_sse_stream = None
-        self.request = None
-        self.lifespan_context = None
+        self._session: LeanSession | None = None
+        self._channel = channel
+        """``(connection, capabilities, log_from, ask)``: the ``LeanSession`` is made from
+        it when a handler first needs one (most calls never do)."""
+
+    @property
+    def session(self) -> LeanSession:
+        session = self._session
+        if session is None:
+            connection, capabilities, log_from, ask = self._channel
+            session = self._session = LeanSession(connection, self, capabilities, log_from, ask)
+        return session
 
 
 def log_floor(meta: Mapping[str, Any] | None) -> int | None:

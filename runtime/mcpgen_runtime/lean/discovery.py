@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 __all__ = [
@@ -36,14 +37,6 @@ def _revisions() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 HANDSHAKE_REVISIONS, MODERN = _revisions()
 LATEST_HANDSHAKE = HANDSHAKE_REVISIONS[-1]
-
-
-def _wire_fields(revision: str, definition: str) -> frozenset[str]:
-    """The top-level fields of ``definition`` in ``revision`` (``revisions.FIELDS``, generated
-    from the official schemas)."""
-    from ..revisions import FIELDS
-
-    return FIELDS[revision][definition]
 
 
 @dataclass(frozen=True)
@@ -91,15 +84,14 @@ class Discovery:
         return caps
 
     def initialize_result(self, revision: str) -> dict[str, Any]:
-        """The ``initialize`` result on handshake ``revision``: fields that revision lacks are
-        left out, as the SDK's per-revision result models drop them."""
-        info_fields = _wire_fields(revision, "Implementation")
-        cap_fields = _wire_fields(revision, "ServerCapabilities")
-        caps = {k: v for k, v in self.capabilities(False).items() if k in cap_fields}
+        """The ``initialize`` result on handshake ``revision``. Like the SDK's, it is the same
+        on every revision but for ``protocolVersion``: fields an older revision's schema does
+        not name (``title``, ``completions``) are extra members of open objects, which clients
+        of that revision ignore."""
         result: dict[str, Any] = {
-            "capabilities": caps,
+            "capabilities": self.capabilities(False),
             "protocolVersion": revision,
-            "serverInfo": {k: v for k, v in self.identity().items() if k in info_fields},
+            "serverInfo": self.identity(),
         }
         if self.instructions is not None:
             result["instructions"] = self.instructions
@@ -125,27 +117,52 @@ class Discovery:
             result["resultType"] = "complete"
         meta = result.get("_meta")
         if meta is None:
-            result["_meta"] = {SERVER_INFO_KEY: self.identity()}
+            result["_meta"] = self._stamp
         elif type(meta) is dict and meta.get(SERVER_INFO_KEY) is None:
             result["_meta"] = {**meta, SERVER_INFO_KEY: self.identity()}
         return result
 
-    def precomputed(self, tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    @cached_property
+    def _stamp(self) -> dict[str, Any]:
+        """``{serverInfo key: identity}``, made once: results are serialized as soon as they
+        are stamped and never changed after, so they may share it."""
+        return {SERVER_INFO_KEY: self.identity()}
+
+    def precomputed(
+        self,
+        tools: Sequence[Mapping[str, Any]],
+        resources: Sequence[Mapping[str, Any]] = (),
+        templates: Sequence[Mapping[str, Any]] = (),
+        prompts: Sequence[Mapping[str, Any]] = (),
+    ) -> dict[str, str]:
         """The answers the fast boot sends before the runtime is imported, as JSON text:
-        ``initialize@REV``, ``server/discover``, and ``tools/list@REV`` of every revision
-        for ``tools`` (the definitions the server lists by default, in order, on one page).
-        The lean engine's own answers are built by the same functions (``shape_tool``,
-        ``stamp``)."""
+        ``initialize@REV``, ``server/discover``, and the lists of every revision
+        (``tools/list@REV``; ``resources/list@REV`` and ``resources/templates/list@REV`` on a
+        server with resources; ``prompts/list@REV`` on one with prompts), each the whole list
+        on one page, for the definitions the server lists by default, in order. The lean
+        engine's own answers are built by the same functions (``shape_tool``,
+        ``listing.first_page``, ``stamp``)."""
+        from ..server.listing import first_page
         from ..server.shaping import shape_tool
 
         out: dict[str, str] = {}
         for key, value in self.answers().items():
             out[key] = _text(value)
-        for rev in HANDSHAKE_REVISIONS:
-            out[f"tools/list@{rev}"] = _text({"tools": [shape_tool(t, rev) for t in tools]})
-        for rev in MODERN:
-            listed = {"tools": [shape_tool(t, rev) for t in tools], "resultType": "complete"}
-            out[f"tools/list@{rev}"] = _text(self.stamp(listed, True))
+        lists: dict[str, Sequence[Mapping[str, Any]]] = {}
+        if self.resources:
+            lists["resources/list"] = resources
+            lists["resources/templates/list"] = templates
+        if self.prompts:
+            lists["prompts/list"] = prompts
+        for rev in (*HANDSHAKE_REVISIONS, *MODERN):
+            modern = rev in MODERN
+            listed: dict[str, Any] = {"tools": [shape_tool(t, rev) for t in tools]}
+            if modern:
+                listed["resultType"] = "complete"
+            out[f"tools/list@{rev}"] = _text(self.stamp(listed, True) if modern else listed)
+            for method, definitions in lists.items():
+                page = first_page(method, definitions, rev)
+                out[f"{method}@{rev}"] = _text(self.stamp(page, True) if modern else page)
         return out
 
     def answers(self) -> dict[str, dict[str, Any]]:

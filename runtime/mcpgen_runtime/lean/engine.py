@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import jsonrpc
-from .context import LeanConnection, LeanRequest, LeanSession, Params, log_floor
+from .context import LeanConnection, LeanRequest, Params, log_floor
 from .discovery import LATEST_HANDSHAKE, MODERN, Discovery
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal, enveloped, negotiate
 
@@ -164,8 +165,8 @@ class Engine:
             self._error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
             return
         meta = params.get("_meta") if params is not None else None
-        req = LeanRequest(method, params, rid, meta, self.version)
-        req.session = LeanSession(self.connection, req, self.client_capabilities, 0, self._ask)
+        channel = (self.connection, self.client_capabilities, 0, self._ask)
+        req = LeanRequest(method, params, rid, meta, self.version, channel)
         self._spawn(rid, self._serve(handler, req, params or {}, False))
 
     def _modern_request(self, msg: dict[str, Any], rid: Any, method: str, params: Any) -> None:
@@ -192,22 +193,16 @@ class Engine:
             self._spawn(rid, self._bridged(msg))
             return
         assert meta is not None
-        req = LeanRequest(method, params, rid, meta, meta[VERSION_KEY])
-        caps = meta[CAPABILITIES_KEY]
-        req.session = LeanSession(
-            self.connection, req, caps if type(caps) is dict else None, log_floor(meta), None
-        )
+        req = self._modern_req(method, params, rid, meta)
         self._spawn(rid, self._serve(handler, req, params, True))
 
     def _spawn(self, rid: Any, work: Coroutine[Any, Any, None]) -> None:
         task: asyncio.Task[None] = self._loop.create_task(work)
         self.tasks[rid] = task
-        tasks = self.tasks
+        task.add_done_callback(partial(self._forget, rid))
 
-        def done(_task: asyncio.Task[None]) -> None:
-            tasks.pop(rid, None)
-
-        task.add_done_callback(done)
+    def _forget(self, rid: Any, _task: asyncio.Task[None]) -> None:
+        self.tasks.pop(rid, None)
 
     async def _serve(
         self, handler: Handler, req: LeanRequest, params: dict[str, Any], modern: bool
@@ -245,12 +240,17 @@ class Engine:
         per POST, no connection state); its method is one ``serves_modern`` names."""
         params = msg["params"]
         meta = params["_meta"]
-        req = LeanRequest(msg["method"], params, msg["id"], meta, meta[VERSION_KEY])
-        caps = meta[CAPABILITIES_KEY]
-        req.session = LeanSession(
-            self.connection, req, caps if type(caps) is dict else None, log_floor(meta), None
-        )
+        req = self._modern_req(msg["method"], params, msg["id"], meta)
         return await self._answer(self._modern[msg["method"]], req, params, True)
+
+    def _modern_req(
+        self, method: str, params: dict[str, Any], rid: Any, meta: dict[str, Any]
+    ) -> LeanRequest:
+        """A 2026-07-28 request: its envelope says the revision and the capabilities, and
+        whether it opted in to log entries; no server-to-client requests on this wire."""
+        caps = meta[CAPABILITIES_KEY]
+        channel = (self.connection, caps if type(caps) is dict else None, log_floor(meta), None)
+        return LeanRequest(method, params, rid, meta, meta[VERSION_KEY], channel)
 
     def _stamped(self, method: str, result: dict[str, Any]) -> dict[str, Any]:
         return self.discovery.stamp(result, method in self._cacheable)

@@ -20,7 +20,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from .auth.scopes import require
-from .listing import finish, page, shape_definition
+from .listing import finish, page, shape_prompt
 from .requests import run_round, validated
 
 if TYPE_CHECKING:
@@ -135,14 +135,7 @@ class PromptsRuntime:
             lambda p: p.binding.scopes,
         )
         items, cursor = page(visible, params.cursor if params else None, self.page_size, "prompts")
-        listed = []
-        for p in items:
-            shaped = shape_definition(p.definition, "Prompt", version)
-            if "arguments" in shaped:
-                shaped["arguments"] = [
-                    shape_definition(a, "PromptArgument", version) for a in shaped["arguments"]
-                ]
-            listed.append(shaped)
+        listed = [shape_prompt(p.definition, version) for p in items]
         return finish({"prompts": listed}, cursor, version)
 
     async def get_prompt(

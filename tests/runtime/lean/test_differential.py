@@ -259,3 +259,20 @@ def test_random_messages_agree(where: tuple[Path, str], seed: int, modern: bool)
     lines = _fuzz_lines(seed, modern, tools, uris)
     agreed = _compare(where, lines, set())
     assert agreed >= 100
+
+
+@pytest.mark.parametrize("modern", [False, True], ids=["handshake", "2026-07-28"])
+@pytest.mark.parametrize("where", [WEATHER, CONFORMANCE], ids=["weather", "conformance"])
+def test_discovery_first_agrees(where: tuple[Path, str], modern: bool) -> None:
+    """Every list before any call: the fast boot answers them from the package's precomputed
+    answers (``_generated/discovery.py``), the SDK engine builds them."""
+    lists = ["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
+    lines = [
+        *([] if modern else handshake("2025-06-18")),
+        *([request("d", "server/discover", modern=True)] if modern else [request("p", "ping")]),
+        *[request(f"l{i}", m, modern=modern) for i, m in enumerate(lists)],
+        *[request(f"again{i}", m, modern=modern) for i, m in enumerate(lists)],
+        request("call", "tools/list", {"cursor": "nope"}, modern=modern),
+    ]
+    agreed = _compare(where, lines, set())
+    assert agreed == len(_requests(lines))
