@@ -68,7 +68,8 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "export": (
         "mcpgen.commands.export",
         "export",
-        "Export documents derived from a manifest (the static capability summary).",
+        "Export documents derived from a manifest (capability summary, registry server.json, "
+        "Server Card).",
     ),
     "import": (
         "mcpgen.commands.importer",
