@@ -1,8 +1,10 @@
 """Does a bundle's entry point start? Unpack it into a temporary directory, run it as a host
 would (``mcp_config``'s command, args and env, ``${__dirname}`` and ``${user_config.*}``
-substituted), send one MCP ``initialize`` over stdio and wait for its answer. Anything else (an
-exit, a traceback, silence for ``timeout`` seconds) is a ``BundleDoesNotStart`` naming the cause
-and the server's last lines of stderr."""
+substituted), send one MCP ``initialize`` over stdio and a call only the built server answers
+(an unknown tool: the runtime's ``-32602``; a generated server answers ``initialize`` from its
+precomputed answers before it has imported its handlers), and wait for both answers. Anything
+else (an exit, a traceback, silence for ``timeout`` seconds) is a ``BundleDoesNotStart`` naming
+the cause and the server's last lines of stderr."""
 
 from __future__ import annotations
 
@@ -29,6 +31,15 @@ _INIT = {
         "capabilities": {},
         "clientInfo": {"name": "mcpgen-bundle-probe", "version": "1"},
     },
+}
+
+
+_INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+_BUILT = {
+    "jsonrpc": "2.0",
+    "id": 2,
+    "method": "tools/call",
+    "params": {"name": "mcpgen-bundle-probe: no such tool", "arguments": {}},
 }
 
 
@@ -93,15 +104,18 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float, entry: 
 
     def read() -> None:
         assert proc.stdout is not None
-        line = proc.stdout.readline()
-        if line:
+        for _ in range(2):  # the answers to initialize and to the call
+            line = proc.stdout.readline()
+            if not line:
+                return
             answer.append(line)
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     assert proc.stdin is not None
     try:
-        proc.stdin.write((json.dumps(_INIT) + "\n").encode())
+        for message in (_INIT, _INITIALIZED, _BUILT):
+            proc.stdin.write((json.dumps(message) + "\n").encode())
         proc.stdin.flush()
     except OSError:
         pass
@@ -110,10 +124,11 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float, entry: 
         proc.kill()
     _, err = proc.communicate()
     ok = False
-    if answer:
+    if len(answer) == 2:
         try:
-            ok = "result" in json.loads(answer[0])
-        except ValueError:
+            first, second = json.loads(answer[0]), json.loads(answer[1])
+            ok = "result" in first and second.get("id") == 2
+        except (ValueError, AttributeError):
             ok = False
     if ok:
         return
@@ -121,11 +136,18 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float, entry: 
     why = (
         f"it exited with code {proc.returncode}"
         if answer or proc.returncode not in (None, -9)
-        else f"it did not answer initialize within {timeout:g}s"
+        else f"it did not answer initialize and a first call within {timeout:g}s"
     )
-    if answer and not ok:
+    if answer and not _is_answer(answer[0]):
         why = f"its first line on stdout is not an MCP answer: {answer[0][:200]!r}"
     raise BundleDoesNotStart(
         f"the bundle's entry point {entry} does not start: {why}"
         + (f"; its stderr ends with:\n{tail}" if tail else "")
     )
+
+
+def _is_answer(line: bytes) -> bool:
+    try:
+        return "result" in json.loads(line)
+    except (ValueError, TypeError):
+        return False

@@ -12,10 +12,12 @@ writes them into the package (``_generated/discovery.py``, ``ANSWERS``, built by
 2. claims the wire (``server.stdio_fds.claim_stdio``) and builds the server on a thread
    (``cli.prepare``: handlers, runtime, SDK);
 3. meanwhile answers, from ``ANSWERS``, exactly the requests whose answers they are
-   (a valid ``initialize``, ``notifications/initialized``, ``ping``, ``tools/list`` without a
+   (a valid ``initialize``, ``notifications/initialized``, ``ping``, a list without a
    cursor, ``server/discover``, each in its era and with a valid envelope);
-4. on the first other line, waits for the server and hands the connection, with what it read
-   and what it answered, to the lean engine (``stdio.serve_stdio``).
+4. as soon as the server is built, or at the first other line (then waiting for it), hands the
+   connection, with what it read and what it answered, to the lean engine
+   (``stdio.serve_stdio``). A server that cannot be built (a ``handlers.py`` that does not
+   import) ends the process then, with its one line and exit 1.
 
 Everything but the happy path goes to the engine, which decides it as it always does, so
 the boot never answers differently from it (tests/runtime/lean).
@@ -94,6 +96,7 @@ def _serve(
     import threading
 
     built: dict[str, Any] = {}
+    ready_r, ready_w = os.pipe()
 
     def build() -> None:
         try:
@@ -102,18 +105,23 @@ def _serve(
             built["prepared"] = prepare(create, handlers, argv, prog=prog)
         except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
             built["error"] = exc
+        finally:
+            os.write(ready_w, b"!")  # wakes the reader: hand over, or fail, now
 
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     thread = threading.Thread(target=build, name="mcpgen-boot", daemon=True)
     thread.start()
-    reader = _Reader(claim, answers)
+    reader = _Reader(claim, answers, ready_r)
     try:
         pending, eof = reader.run()
     except BaseException:
         claim.restore()
         raise
-    thread.join()
+    finally:
+        thread.join()
+        os.close(ready_r)
+        os.close(ready_w)
     sys.setswitchinterval(interval)
     if "error" in built:
         claim.restore()
@@ -134,21 +142,29 @@ def _serve(
 class _Reader:
     """Reads the wire and answers what ``ANSWERS`` holds, until a line it should not answer."""
 
-    def __init__(self, claim: Any, answers: dict[str, bytes]) -> None:
+    def __init__(self, claim: Any, answers: dict[str, bytes], ready: int) -> None:
         from .discovery import LATEST_HANDSHAKE
 
         self.claim = claim
         self.answers = answers
+        self.ready = ready
+        """Readable once the server is built (or failed to be): the boot ends there."""
         self.era: str | None = None
         self.version = LATEST_HANDSHAKE
         self.initialize: dict[str, Any] | None = None
         self.caps: dict[str, Any] | None = None
 
     def run(self) -> tuple[bytes, bool]:
-        """(what is left to read: the first line not answered and everything after it, EOF)."""
+        """(what is left to read: the first line not answered and everything after it, EOF).
+        Ends as soon as the server is built: the engine takes the wire from there."""
+        import select
+
         buf = b""
         fd = self.claim.in_fd
         while True:
+            readable, _, _ = select.select([fd, self.ready], [], [])
+            if self.ready in readable:
+                return buf, False
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return buf, True
