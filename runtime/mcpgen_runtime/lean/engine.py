@@ -21,6 +21,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import jsonrpc
+from .checks import FAST_CHECKS, error_answer, paginated, plain, surface_check, typed
 from .context import LeanConnection, LeanRequest, Params, log_floor
 from .discovery import LATEST_HANDSHAKE, MODERN, Discovery
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal, enveloped, negotiate
@@ -90,7 +91,6 @@ class Engine:
     # -- routing -------------------------------------------------------------------------
 
     def _tables(self, rt: ServerRuntime) -> tuple[dict[str, Handler], dict[str, Handler]]:
-        tools = rt.tools
         common: dict[str, Handler] = {
             "tools/list": self._tools_list,
             "tools/call": self._tools_call,
@@ -109,7 +109,6 @@ class Engine:
             legacy["resources/subscribe"] = self._subscribe
             legacy["resources/unsubscribe"] = self._unsubscribe
         modern = {**common, "server/discover": self._discover}
-        del tools
         return legacy, modern
 
     def receive(self, line: bytes) -> None:
@@ -217,18 +216,18 @@ class Engine:
         """The answer to one request (None: cancelled by the client, no answer)."""
         rid = req.request_id
         try:
-            fast = _FAST_CHECKS.get(req.method)
+            fast = FAST_CHECKS.get(req.method)
             if fast is None or not fast(params):
-                _surface_check(req.method, req.protocol_version, params)
+                surface_check(req.method, req.protocol_version, params)
             if self._replica is not None and not self._replica.started:
                 await self._replica.start()
             result = await handler(req, params)
         except asyncio.CancelledError:
             return None  # cancelled by the client: no answer (or the connection is closing)
         except Exception as exc:  # noqa: BLE001 - every request gets one answer
-            return _error_answer(rid, exc, modern)
+            return error_answer(rid, exc, modern)
         if modern:
-            result = self._stamped(req.method, result)
+            result = self.discovery.stamp(result, req.method in self._cacheable)
         return {"jsonrpc": "2.0", "id": rid, "result": result}
 
     def serves_modern(self, method: str) -> bool:
@@ -251,9 +250,6 @@ class Engine:
         caps = meta[CAPABILITIES_KEY]
         channel = (self.connection, caps if type(caps) is dict else None, log_floor(meta), None)
         return LeanRequest(method, params, rid, meta, meta[VERSION_KEY], channel)
-
-    def _stamped(self, method: str, result: dict[str, Any]) -> dict[str, Any]:
-        return self.discovery.stamp(result, method in self._cacheable)
 
     def _error(self, rid: Any, code: int, message: str, data: Any = None) -> None:
         self._write(jsonrpc.encode(jsonrpc.error(rid, code, message, data)))
@@ -355,149 +351,49 @@ class Engine:
         return result
 
     async def _set_level(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        level = params.get("level")
-        if level not in _LEVELS:
-            raise _invalid_params()
-        self.runtime.serving.client_log_level = level
+        self.runtime.serving.client_log_level = params["level"]  # checked: surface_check
         return {}
 
     async def _tools_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        return await self.runtime.tools.list_tools(req, _paginated(params))  # type: ignore[arg-type]
+        return await self.runtime.tools.list_tools(req, paginated(params))  # type: ignore[arg-type]
 
     async def _tools_call(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         return await self.runtime.tools.call_tool(req, Params(params))  # type: ignore[arg-type]
 
     async def _resources_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         assert self.runtime.resources is not None
-        return await self.runtime.resources.list_resources(req, _paginated(params))  # type: ignore[arg-type]
+        return await self.runtime.resources.list_resources(req, paginated(params))  # type: ignore[arg-type]
 
     async def _templates_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         assert self.runtime.resources is not None
-        return await self.runtime.resources.list_templates(req, _paginated(params))  # type: ignore[arg-type]
+        return await self.runtime.resources.list_templates(req, paginated(params))  # type: ignore[arg-type]
 
     async def _resources_read(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         assert self.runtime.resources is not None
-        typed = _typed("ReadResourceRequestParams", params)
-        result: Any = await self.runtime.resources.read_resource(req, typed)  # type: ignore[arg-type]
-        return _plain(result)
+        sdk_params = typed("ReadResourceRequestParams", params)
+        result: Any = await self.runtime.resources.read_resource(req, sdk_params)  # type: ignore[arg-type]
+        return plain(result)
 
     async def _subscribe(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         assert self.runtime.resources is not None
-        await self.runtime.resources.subscribe(req, _typed("SubscribeRequestParams", params))  # type: ignore[arg-type]
+        await self.runtime.resources.subscribe(req, typed("SubscribeRequestParams", params))  # type: ignore[arg-type]
         return {}
 
     async def _unsubscribe(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         assert self.runtime.resources is not None
-        await self.runtime.resources.unsubscribe(req, _typed("UnsubscribeRequestParams", params))  # type: ignore[arg-type]
+        await self.runtime.resources.unsubscribe(req, typed("UnsubscribeRequestParams", params))  # type: ignore[arg-type]
         return {}
 
     async def _prompts_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         assert self.runtime.prompts is not None
-        return await self.runtime.prompts.list_prompts(req, _paginated(params))  # type: ignore[arg-type]
+        return await self.runtime.prompts.list_prompts(req, paginated(params))  # type: ignore[arg-type]
 
     async def _prompts_get(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         assert self.runtime.prompts is not None
-        typed = _typed("GetPromptRequestParams", params)
-        return _plain(await self.runtime.prompts.get_prompt(req, typed))  # type: ignore[arg-type]
+        sdk_params = typed("GetPromptRequestParams", params)
+        return plain(await self.runtime.prompts.get_prompt(req, sdk_params))  # type: ignore[arg-type]
 
     async def _complete(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         assert self.runtime.completions is not None
-        typed = _typed("CompleteRequestParams", params)
-        return _plain(await self.runtime.completions.complete(req, typed))  # type: ignore[arg-type]
-
-
-_LEVELS = frozenset(
-    ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-)
-
-
-def _paginated(params: dict[str, Any]) -> Params:
-    return Params(params)
-
-
-_CALL_KEYS = frozenset(("name", "arguments", "_meta", "requestState"))
-_LIST_KEYS = frozenset(("cursor", "_meta"))
-
-
-def _call_is_plain(p: dict[str, Any]) -> bool:
-    """A ``tools/call`` whose params the SDK's surface models accept on every revision
-    (anything else is checked by them: ``_surface_check``)."""
-    arguments = p.get("arguments")
-    state = p.get("requestState")
-    meta = p.get("_meta")
-    return (
-        type(p.get("name")) is str
-        and (arguments is None or type(arguments) is dict)
-        and "inputResponses" not in p  # a retry's answers: the surface models check each
-        and (state is None or type(state) is str)
-        and (meta is None or type(meta) is dict)
-        and p.keys() <= _CALL_KEYS
-    )
-
-
-def _list_is_plain(p: dict[str, Any]) -> bool:
-    cursor = p.get("cursor")
-    meta = p.get("_meta")
-    return (
-        (cursor is None or type(cursor) is str)
-        and (meta is None or type(meta) is dict)
-        and p.keys() <= _LIST_KEYS
-    )
-
-
-_FAST_CHECKS: dict[str, Callable[[dict[str, Any]], bool]] = {
-    "tools/call": _call_is_plain,
-    "tools/list": _list_is_plain,
-}
-"""The hot methods' params checked in a few instructions; every other request (and a hot one
-that is not plain) is checked by the SDK's per-revision surface models, as the SDK does."""
-
-
-def _surface_check(method: str, version: str, params: dict[str, Any]) -> None:
-    """The SDK's check of a client request's params for ``version`` (``mcp_types.methods``):
-    ``pydantic.ValidationError`` (``-32602``), or ``-32601`` for a method the revision lacks."""
-    from mcp_types.methods import validate_client_request
-
-    try:
-        validate_client_request(method, version, params)
-    except KeyError:
-        from mcp.shared.exceptions import MCPError
-
-        raise MCPError(
-            code=jsonrpc.METHOD_NOT_FOUND, message="Method not found", data=method
-        ) from None
-
-
-def _typed(name: str, params: dict[str, Any]) -> Any:
-    """``params`` as the SDK's typed params (methods off the hot path)."""
-    import mcp.types as types
-
-    return getattr(types, name).model_validate(params, by_name=False)
-
-
-def _plain(result: Any) -> dict[str, Any]:
-    if isinstance(result, dict):
-        return result
-    dumped: dict[str, Any] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return dumped
-
-
-def _invalid_params() -> Exception:
-    from mcp.shared.exceptions import MCPError
-
-    return MCPError(code=jsonrpc.INVALID_PARAMS, message="Invalid request parameters", data="")
-
-
-def _error_answer(rid: Any, exc: Exception, modern: bool) -> dict[str, Any]:
-    from mcp.shared.exceptions import MCPError
-    from pydantic import ValidationError
-
-    if isinstance(exc, MCPError):
-        err = exc.error
-        return jsonrpc.error(rid, err.code, err.message, err.data)
-    if isinstance(exc, ValidationError):
-        return jsonrpc.error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
-    from ..server.outcome import LOGGER
-
-    LOGGER.error("request %r failed", rid, exc_info=exc)
-    return jsonrpc.error(rid, jsonrpc.INTERNAL_ERROR, "Internal error")
+        sdk_params = typed("CompleteRequestParams", params)
+        return plain(await self.runtime.completions.complete(req, sdk_params))  # type: ignore[arg-type]

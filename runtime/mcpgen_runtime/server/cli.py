@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from mcp.server.lowlevel import Server
 
 from . import flags, toolsets
-from .server_runtime import ServerRuntime, runtime_of
+from .http_app import http_app, oauth_settings, runtime_required
+from .server_runtime import runtime_of
 
 if TYPE_CHECKING:
     from .options import StartupOptions
@@ -24,123 +25,6 @@ __all__ = ["Prepared", "prepare", "run_cli", "serve"]
 
 WORKER_ENV = "MCPGEN_WORKER_SPEC"
 """How ``--workers N`` tells each uvicorn worker process what to build (JSON)."""
-
-
-def _runtime(server: Server[Any]) -> ServerRuntime:
-    """The runtime of a server ``build_server`` made (what ``create_server`` returns)."""
-    runtime = runtime_of(server)
-    if runtime is None:
-        raise TypeError("the server was not made by mcpgen_runtime's build_server")
-    return runtime
-
-
-def _http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
-    from .httpfix import TrimHeaderValues
-
-    app: Any = _sdk_app(server, spec)
-    if spec.get("engine") == "lean" and not spec.get("tokens") and _oauth(server, spec) is None:
-        app = _lean_front(server, spec, app)
-    app = TrimHeaderValues(app)
-    if spec.get("server_card"):  # SEP-2127 (draft): opt-in
-        from .card_front import ServerCardFront
-
-        app = ServerCardFront(app, server, spec)
-    return app
-
-
-def _lean_front(server: Server[Any], spec: dict[str, Any], app: Any) -> Any:
-    """The lean engine before the SDK's app (2026-07-28 POSTs; ``lean.http``): only on a
-    server without HTTP authentication."""
-    from mcp.server.transport_security import (
-        DEFAULT_MAX_REQUEST_BODY_SIZE,
-        TransportSecurityMiddleware,
-    )
-
-    from ..lean.http import LeanHttpFront
-    from .build import declared_headers
-
-    runtime = _runtime(server)
-    return LeanHttpFront(
-        app,
-        runtime,
-        path=spec["path"],
-        json_response=bool(spec["json_response"]),
-        security=TransportSecurityMiddleware(server.session_manager.security_settings),
-        max_body=int(spec.get("max_body_bytes") or DEFAULT_MAX_REQUEST_BODY_SIZE),
-        header_checked=frozenset(declared_headers(runtime.tools.tools)),
-    )
-
-
-def _sdk_app(server: Server[Any], spec: dict[str, Any]) -> Any:
-    kwargs: dict[str, Any] = {}
-    if spec.get("max_body_bytes"):
-        kwargs["max_request_body_size"] = int(spec["max_body_bytes"])
-    wrap: Any = None
-    tokens = spec.get("tokens") or []
-    if spec.get("resumable"):
-        from .resume import ResumeFront
-
-        backend = _runtime(server).serving.backend
-        store = kwargs["event_store"] = backend.event_store()
-        kwargs["retry_interval"] = 1000
-
-        def wrap(app: Any) -> Any:
-            # inside the auth front (OAuth), so a replay on another replica is the caller's
-            # own; static tokens are checked inside the SDK's app: no cross-replica replay
-            return ResumeFront(app, store, backend, spec["path"], replay=not tokens)
-
-    oauth = _oauth(server, spec)
-    if oauth is not None:
-        from .auth import protect
-
-        return protect(
-            server,
-            oauth,
-            wrap=wrap,
-            path=spec["path"],
-            http_options=dict(
-                host=spec["host"],
-                stateless_http=spec["stateless"],
-                json_response=spec["json_response"],
-                **kwargs,
-            ),
-        )
-    if tokens:
-        from mcp.server.auth.settings import AuthSettings
-
-        from .auth.verify import StaticTokenVerifier
-
-        base = f"http://{spec['host']}:{spec['port']}"
-        kwargs["auth"] = AuthSettings(
-            issuer_url=base,  # type: ignore[arg-type,unused-ignore]
-            resource_server_url=base + spec["path"],  # type: ignore[arg-type,unused-ignore]
-            validate_token_resource=False,
-        )
-        runtime = runtime_of(server)
-        scopes = sorted(runtime.serving.scopes.declared) if runtime is not None else []
-        kwargs["token_verifier"] = StaticTokenVerifier(tokens, scopes)
-    app = server.streamable_http_app(
-        host=spec["host"],
-        streamable_http_path=spec["path"],
-        stateless_http=spec["stateless"],
-        json_response=spec["json_response"],
-        **kwargs,
-    )
-    return wrap(app) if wrap is not None else app
-
-
-def _oauth(server: Server[Any], spec: Mapping[str, Any]) -> Any:
-    """The OAuth settings (manifest, environment, command line), or None."""
-    from .auth.config import resolve
-
-    runtime = runtime_of(server)
-    manifest = runtime.auth_manifest if runtime is not None else None
-    host = f"[{spec['host']}]" if ":" in spec["host"] else spec["host"]
-    return resolve(
-        manifest,
-        spec.get("oauth"),
-        default_resource=f"http://{host}:{spec['port']}{spec['path']}",
-    )
 
 
 def _check_state(url: str | None, parser: argparse.ArgumentParser) -> None:
@@ -189,7 +73,7 @@ def _worker_app() -> Any:
     quiet_access_log()
     create = load(spec["create"])
     handlers = load(spec["handlers"])()
-    app = _http_app(create(handlers, page_size=spec["page_size"], **_startup(spec)), spec)
+    app = http_app(create(handlers, page_size=spec["page_size"], **_startup(spec)), spec)
     _settle()
     return app
 
@@ -346,7 +230,7 @@ def prepare(
     except toolsets.SelectionError as exc:
         parser.error(str(exc))
     if opts.list_toolsets:
-        runtime = _runtime(server)
+        runtime = runtime_required(server)
         defs = [t.definition for t in runtime.tools.tools]
         print(toolsets.describe(defs, runtime.toolsets))
         return None
@@ -355,7 +239,7 @@ def prepare(
         from .auth.config import AuthConfigError
 
         try:
-            settings = _oauth(server, spec)
+            settings = oauth_settings(server, spec)
         except AuthConfigError as exc:
             parser.error(str(exc))
         if settings is not None and tokens:
@@ -393,7 +277,7 @@ def serve(prepared: Prepared, handover: Any = None) -> None:
             return
         from .httpfix import quiet_access_log
 
-        app = _http_app(server, spec)
+        app = http_app(server, spec)
         quiet_access_log()
         uvicorn.run(
             app,
@@ -418,7 +302,7 @@ def serve(prepared: Prepared, handover: Any = None) -> None:
         ):
             from ..lean.stdio import serve_stdio as serve_lean
 
-            await serve_lean(server, _runtime(server), handover)
+            await serve_lean(server, runtime_required(server), handover)
             return
         if opts.stdio_transport == "sdk":
             from mcp.server.stdio import stdio_server

@@ -168,7 +168,7 @@ def test_the_front_serves_the_happy_path_itself() -> None:
         from weather_server.handlers import Handlers
 
         from mcpgen_runtime.lean.http import LeanHttpFront
-        from mcpgen_runtime.server import cli
+        from mcpgen_runtime.server.http_app import http_app
 
         server = create_server(Handlers())
         spec = {
@@ -181,7 +181,7 @@ def test_the_front_serves_the_happy_path_itself() -> None:
             "oauth": {},
             "engine": "lean",
         }
-        app = cli._http_app(server, spec)
+        app = http_app(server, spec)
     finally:
         sys.path.remove(str(WEATHER))
     front = app

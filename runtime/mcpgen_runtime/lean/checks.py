@@ -1,0 +1,99 @@
+"""What the lean engine checks of a request's params before a handler runs, and how an
+exception becomes a JSON-RPC error: the hot methods' plain params in a few instructions, every
+other request by the SDK's own per-revision surface models, as the SDK does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import jsonrpc
+from .context import Params
+
+__all__ = ["FAST_CHECKS", "error_answer", "paginated", "plain", "surface_check", "typed"]
+
+
+def paginated(params: dict[str, Any]) -> Params:
+    return Params(params)
+
+
+_CALL_KEYS = frozenset(("name", "arguments", "_meta", "requestState"))
+_LIST_KEYS = frozenset(("cursor", "_meta"))
+
+
+def _call_is_plain(p: dict[str, Any]) -> bool:
+    """A ``tools/call`` whose params the SDK's surface models accept on every revision
+    (anything else is checked by them: ``_surface_check``)."""
+    arguments = p.get("arguments")
+    state = p.get("requestState")
+    meta = p.get("_meta")
+    return (
+        type(p.get("name")) is str
+        and (arguments is None or type(arguments) is dict)
+        and "inputResponses" not in p  # a retry's answers: the surface models check each
+        and (state is None or type(state) is str)
+        and (meta is None or type(meta) is dict)
+        and p.keys() <= _CALL_KEYS
+    )
+
+
+def _list_is_plain(p: dict[str, Any]) -> bool:
+    cursor = p.get("cursor")
+    meta = p.get("_meta")
+    return (
+        (cursor is None or type(cursor) is str)
+        and (meta is None or type(meta) is dict)
+        and p.keys() <= _LIST_KEYS
+    )
+
+
+FAST_CHECKS: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "tools/call": _call_is_plain,
+    "tools/list": _list_is_plain,
+}
+"""The hot methods' params checked in a few instructions; every other request (and a hot one
+that is not plain) is checked by the SDK's per-revision surface models, as the SDK does."""
+
+
+def surface_check(method: str, version: str, params: dict[str, Any]) -> None:
+    """The SDK's check of a client request's params for ``version`` (``mcp_types.methods``):
+    ``pydantic.ValidationError`` (``-32602``), or ``-32601`` for a method the revision lacks."""
+    from mcp_types.methods import validate_client_request
+
+    try:
+        validate_client_request(method, version, params)
+    except KeyError:
+        from mcp.shared.exceptions import MCPError
+
+        raise MCPError(
+            code=jsonrpc.METHOD_NOT_FOUND, message="Method not found", data=method
+        ) from None
+
+
+def typed(name: str, params: dict[str, Any]) -> Any:
+    """``params`` as the SDK's typed params (methods off the hot path)."""
+    import mcp.types as types
+
+    return getattr(types, name).model_validate(params, by_name=False)
+
+
+def plain(result: Any) -> dict[str, Any]:
+    if isinstance(result, dict):
+        return result
+    dumped: dict[str, Any] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return dumped
+
+
+def error_answer(rid: Any, exc: Exception, modern: bool) -> dict[str, Any]:
+    from mcp.shared.exceptions import MCPError
+    from pydantic import ValidationError
+
+    if isinstance(exc, MCPError):
+        err = exc.error
+        return jsonrpc.error(rid, err.code, err.message, err.data)
+    if isinstance(exc, ValidationError):
+        return jsonrpc.error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
+    from ..server.outcome import LOGGER
+
+    LOGGER.error("request %r failed", rid, exc_info=exc)
+    return jsonrpc.error(rid, jsonrpc.INTERNAL_ERROR, "Internal error")
