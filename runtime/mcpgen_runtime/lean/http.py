@@ -25,6 +25,16 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+# the SDK's own checks, imported with this module: it is loaded only when the HTTP app is built
+# (the SDK is loaded by then), never per request
+from mcp.server.streamable_http import check_accept_headers
+from mcp.shared.inbound import (
+    ERROR_CODE_HTTP_STATUS,
+    classify_inbound_request,
+    find_duplicated_routing_header,
+)
+from starlette.requests import Request
+
 from .discovery import MODERN
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal
 from .jsonrpc import valid_id
@@ -105,10 +115,6 @@ class LeanHttpFront:
 
     async def _admitted(self, scope: Any, body: bytes) -> dict[str, Any] | None:
         """The request, when the front answers it (None: the SDK's app does)."""
-        from mcp.server.streamable_http import check_accept_headers
-        from mcp.shared.inbound import classify_inbound_request, find_duplicated_routing_header
-        from starlette.requests import Request
-
         request = Request(scope)
         if await self.security.validate_request(request, is_post=True) is not None:
             return None
@@ -192,8 +198,6 @@ def _replaying(body: bytes, complete: bool, receive: Any) -> Any:
 
 
 async def _respond(send: Any, answer: dict[str, Any]) -> None:
-    from mcp.shared.inbound import ERROR_CODE_HTTP_STATUS
-
     error = answer.get("error")
     status = ERROR_CODE_HTTP_STATUS.get(error["code"], 200) if error is not None else 200
     data = json.dumps(answer, separators=(",", ":")).encode()
