@@ -53,6 +53,8 @@ from .server.outcome import ToolResult as ToolResult
 from .server.prompts import PromptBinding as PromptBinding
 from .server.prompts import PromptContent as PromptContent
 from .server.resources import ResourceBinding as ResourceBinding
+from .client.skills import Skill as Skill
+from .client.skills import SkillVerificationError as SkillVerificationError
 from .skills_facts import SkillBinding as SkillBinding
 from .server.resources import ResourceContents as ResourceContents
 from .server.resources import TemplateBinding as TemplateBinding

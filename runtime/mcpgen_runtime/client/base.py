@@ -58,6 +58,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 if TYPE_CHECKING:
+    from .skills import SkillsNamespace
     import httpx2
     from typing_extensions import Self, Unpack
 
@@ -270,6 +271,13 @@ class ToolClient(Narrowable):
     @property
     def protocol_version(self) -> str:
         return self.mcp.protocol_version
+
+    @property
+    def skills(self) -> SkillsNamespace:
+        """The server's skills (the skills extension, verified reads: ``client.skills``)."""
+        from .skills import SkillsNamespace
+
+        return SkillsNamespace(self)
 
     @property
     def server_info(self) -> Implementation | None:
