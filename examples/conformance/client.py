@@ -28,8 +28,14 @@ import httpx2
 from mcp.shared.exceptions import MCPError
 from mcp_types import METHOD_NOT_FOUND
 
-from mcpgen_runtime import ClientError, EnterpriseIdP, LoopbackRedirect, ToolClient, oauth
-from mcpgen_runtime import SkillVerificationError
+from mcpgen_runtime import (
+    ClientError,
+    EnterpriseIdP,
+    LoopbackRedirect,
+    SkillVerificationError,
+    ToolClient,
+    oauth,
+)
 from mcpgen_runtime.client.oauth import MemoryTokenStorage
 
 CIMD_URL = "https://conformance-test.local/client-metadata.json"

@@ -60,6 +60,4 @@ def test_client_scenario(suite_runs: SuiteRuns, scenario: str) -> None:
     bad = [c for c in checks if c["status"] not in ("SUCCESS", "INFO")]
     assert not bad, json.dumps(bad, indent=1) + run.proc.stdout[-2000:] + run.proc.stderr[-2000:]
     if len(COUNTS) == len(SERVER) + len(CLIENT):
-        TABLES.append(
-            "\n".join(f"{name}: {counts}" for name, counts in sorted(COUNTS.items()))
-        )
+        TABLES.append("\n".join(f"{name}: {counts}" for name, counts in sorted(COUNTS.items())))

@@ -58,9 +58,10 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 if TYPE_CHECKING:
-    from .skills import SkillsNamespace
     import httpx2
     from typing_extensions import Self, Unpack
+
+    from .skills import SkillsNamespace
 
 __all__ = ["ClientOptions", "ClientTool", "Mode", "ToolClient"]
 
