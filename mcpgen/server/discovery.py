@@ -5,7 +5,7 @@ the same code the lean engine answers with), and written into ``_generated/disco
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from mcpgen.ir.resources_prompts import ResourcesAndPrompts
 from mcpgen.ir.skills import SkillIR
@@ -60,7 +60,9 @@ def discovery_answers(
     return tuple(sorted(answers.items()))
 
 
-def _skills(skills: Sequence[SkillIR]) -> tuple[list[dict[str, object]], dict[str, object]]:
+def _skills(
+    skills: Sequence[SkillIR],
+) -> tuple[list[dict[str, object]], dict[str, Mapping[str, object]]]:
     """The resources the skills' files are listed as, after the manifest's own (as
     ``build_server`` appends them), and the extension the server declares."""
     if not skills:

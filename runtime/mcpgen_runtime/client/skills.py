@@ -18,6 +18,7 @@ are booleans, dates stay strings), the rules of the JSON the server sends.
 from __future__ import annotations
 
 import base64
+import builtins
 import hashlib
 import re
 from dataclasses import dataclass
@@ -93,7 +94,7 @@ class Skill:
 
 def parse_front_matter(text: str) -> dict[str, Any] | None:
     """The YAML front matter of a ``SKILL.md`` as a mapping, or None when there is none."""
-    import yaml
+    import yaml  # type: ignore[import-untyped]
 
     body = text[1:] if text.startswith("\ufeff") else text
     m = re.match(r"^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)", body)
@@ -111,7 +112,7 @@ def _loader() -> Any:
 
     bool_tag, stamp_tag = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp"
 
-    class Yaml12(yaml.SafeLoader):
+    class Yaml12(yaml.SafeLoader):  # type: ignore[misc]
         pass
 
     Yaml12.yaml_implicit_resolvers = {
@@ -132,17 +133,20 @@ class SkillsNamespace:
 
     async def _request(self, method: str, params: dict[str, Any], target: str) -> dict[str, Any]:
         from mcp import types
-        from pydantic import TypeAdapter
+        from pydantic import ConfigDict
+
+        class Raw(types.Result):
+            model_config = ConfigDict(extra="allow")
 
         try:
-            result: dict[str, Any] = await self._client.mcp.session.send_request(
-                types.Request(method=method, params=params), TypeAdapter(dict[str, Any])
+            raw = await self._client.mcp.session.send_request(
+                types.Request(method=method, params=params), Raw
             )
         except ClientError:
             raise
         except Exception as exc:  # noqa: BLE001 - mapped to typed errors
             raise map_error(self._client._label, target, exc, target=target) from exc
-        return result
+        return dict(raw.model_extra or {})
 
     async def list(self) -> list[Skill]:
         """Every skill the server lists (``skills/list``, all pages). Reads no file."""
@@ -194,9 +198,9 @@ class SkillsNamespace:
         """The skill's ``SKILL.md``, verified, as text."""
         return (await self.read(skill)).decode("utf-8")
 
-    async def directory(self, uri: str) -> list[dict[str, Any]]:
+    async def directory(self, uri: str) -> builtins.list[dict[str, Any]]:
         """The direct children of a skill folder (``resources/directory/read``, all pages)."""
-        out: list[dict[str, Any]] = []
+        out: builtins.list[dict[str, Any]] = []
         cursor: str | None = None
         for _ in range(_MAX_PAGES):
             params: dict[str, Any] = {"uri": uri, **({"cursor": cursor} if cursor else {})}
