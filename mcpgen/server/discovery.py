@@ -52,8 +52,7 @@ def discovery_answers(
     listed = [d for d, k in zip(definitions, keep, strict=True) if k]
     answers = discovery.precomputed(
         listed,
-        resources=[json.loads(i.definition_json) for i in catalogue.resources]
-        + skill_resources,
+        resources=[json.loads(i.definition_json) for i in catalogue.resources] + skill_resources,
         templates=[json.loads(i.definition_json) for i in catalogue.templates],
         prompts=[json.loads(i.definition_json) for i in catalogue.prompts],
     )
