@@ -270,7 +270,7 @@ def _front_matter(
         return None
     smap = doc.source_map
     for d in doc.diagnostics:  # YAML_IMPLICIT_TYPE, YAML_TIMESTAMP, DUPLICATE_KEY
-        report(d)
+        report(d._replace(location=d.location._replace(path=shown)))
 
     def loc(pointer: str, key: bool = False) -> Location:
         line, col = smap.locate(pointer, key=key)
