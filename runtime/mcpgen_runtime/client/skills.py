@@ -140,7 +140,7 @@ class SkillsNamespace:
 
         try:
             raw = await self._client.mcp.session.send_request(
-                types.Request(method=method, params=params), Raw
+                types.Request[dict[str, Any], str](method=method, params=params), Raw
             )
         except ClientError:
             raise

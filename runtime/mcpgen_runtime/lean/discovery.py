@@ -83,7 +83,7 @@ class Discovery:
         if self.resources:
             caps["resources"] = {"listChanged": modern, "subscribe": True}
         caps["tools"] = {"listChanged": True if modern else self.tools_list_changed}
-        if self.extensions:
+        if self.extensions and modern:  # 2026-07-28's field (the SDK drops it before)
             caps["extensions"] = {k: dict(v) for k, v in self.extensions.items()}
         return caps
 
