@@ -178,6 +178,27 @@ def _examples() -> dict[str, tuple[str, str]]:
                 )
 
     with tempfile.TemporaryDirectory() as tmp:
+        for rule_id, reps, removed, _expected in breaking.SKILL_CASES:
+            old_p, new_p = breaking.skill_sides(Path(tmp) / rule_id, reps, removed)
+            found = [d for d in breaking.compare_files(old_p, new_p) if d.rule_id == rule_id]
+            if not found:
+                raise RuntimeError(f"docs: the example of {rule_id} no longer finds it")
+            change = "\n".join(
+                [f"- {a.strip()}\n+ {b.strip() or '(removed)'}" for a, b in reps]
+                + [f"- {name}\n+ (file removed)" for name in removed]
+            )
+            files = "\n".join(
+                f"`{n}`:\n\n" + _fence(b, "markdown") for n, b in breaking.SKILL_FILES.items()
+            )
+            out[rule_id] = (
+                "`old/m.yaml`:\n\n"
+                + _fence(breaking.SKILLS, "yaml")
+                + "\n"
+                + files
+                + "\nchanged to `new/m.yaml` by:\n\n"
+                + _fence(change, "diff"),
+                text_line(found[0]).replace(str(Path(tmp) / rule_id) + "/", ""),
+            )
         for rule_id, (files, text) in FILE_EXAMPLES.items():
             d = Path(tmp) / rule_id / "project"
             d.mkdir(parents=True)

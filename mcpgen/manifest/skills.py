@@ -69,6 +69,9 @@ class SkillDef(NamedTuple):
     """Every file, sorted by path (``SKILL.md`` among them); empty when the manifest was read
     from a git ref (only ``SKILL.md`` is read there)."""
     raw: dict[str, Any]
+    paths: tuple[str, ...] | None = None
+    """Every file's path, sorted (also from a git ref, when the reader can list a folder:
+    ``read_bytes.list_files``); None when unknown."""
 
 
 Report = Callable[[Diagnostic], None]
@@ -149,7 +152,10 @@ def _load_one(
         )
         if fm is None:
             return None
-        return SkillDef(fm["name"], folder, pointer, fm, (), entry)
+        lister = getattr(read_bytes, "list_files", None)
+        listed = lister(base_dir / folder) if callable(lister) else None
+        paths = tuple(sorted(p for p in listed if not _hidden(p))) if listed is not None else None
+        return SkillDef(fm["name"], folder, pointer, fm, (), entry, paths)
     root = base_dir.resolve()
     try:
         where = (base_dir / spelled).resolve(strict=True)
@@ -179,7 +185,11 @@ def _load_one(
     for f in files:
         rel = f"{folder}/{f.path}"
         deps.append(Dependency(rel, sha256_hex(f.data), rel))
-    return SkillDef(fm["name"], folder, pointer, fm, files, entry)
+    return SkillDef(fm["name"], folder, pointer, fm, files, entry, tuple(f.path for f in files))
+
+
+def _hidden(path: str) -> bool:
+    return any(part.startswith(".") for part in path.split("/"))
 
 
 def _walk(where: Path, spelled: str, bad: Callable[..., None]) -> tuple[SkillFile, ...] | None:
