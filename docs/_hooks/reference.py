@@ -60,6 +60,11 @@ FILE_EXAMPLES: dict[str, tuple[dict[str, str], str]] = {
         {"pdf/SKILL.md": "---\nname: pdf\ndescription: Work with PDF files.\n---\n\n# PDF\n"},
         "tools: []\nskills:\n  - path: pdf\n  - path: ./pdf/\n",
     ),
+    "SKILL_URI_TAKEN": (
+        {"pdf/SKILL.md": "---\nname: pdf\ndescription: Work with PDF files.\n---\n"},
+        "tools: []\nresources:\n  - uri: skill://pdf/SKILL.md\n    name: mine\n    text: hi\n"
+        "skills:\n  - path: pdf\n",
+    ),
     "SKILL_METADATA_RESERVED": (
         {
             "pdf/SKILL.md": "---\nname: pdf\ndescription: Work with PDF files.\nmetadata:\n"

@@ -56,3 +56,10 @@ rule(
     "Front matter `metadata` keys do not use the reserved `io.modelcontextprotocol/` prefix.",
     why="The prefix is reserved for metadata MCP extensions define; none is defined yet.",
 )
+rule(
+    "SKILL_URI_TAKEN",
+    LOAD,
+    E,
+    "No declared resource has a URI inside a skill's `skill://<name>/`.",
+    why="The skill serves its files there: one of the two could never be read.",
+)

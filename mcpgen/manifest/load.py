@@ -142,6 +142,10 @@ def load_from_document(
     if read_bytes is None:  # from disk (a git ref's manifest needs no resource contents)
         resources = _resource_files(resources, base_dir, file_deps, report)
     skills = _skills(value, shape, doc, base_dir, diags, file_deps, read_bytes)
+    if skills:
+        from mcpgen.manifest.skills import taken_uris
+
+        taken_uris(skills, resources, doc.location, diags.append)
     manifest = Manifest(
         path=doc.path,
         server=_server(value if shape == "Manifest" else {}, doc.path),

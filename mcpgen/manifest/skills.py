@@ -35,6 +35,7 @@ __all__ = [
     "SkillFile",
     "load_skills",
     "split_front_matter",
+    "taken_uris",
 ]
 
 MAX_SKILL_FILES = 512
@@ -344,3 +345,29 @@ def _front_matter(
                     )
                 )
     return fm if ok else None
+
+
+def taken_uris(
+    skills: tuple[SkillDef, ...],
+    resources: Any,
+    locate: Callable[[str], Location],
+    report: Report,
+) -> None:
+    """``SKILL_URI_TAKEN`` for each declared resource whose URI is in a skill's
+    ``skill://<name>/`` space (one of the two could not be read)."""
+    spaces = {f"skill://{s.name}/": s for s in skills}
+    for item in resources:
+        uri = item.raw.get("uri")
+        if not isinstance(uri, str):
+            continue
+        for space, skill in spaces.items():
+            if uri.startswith(space) or uri == space.rstrip("/"):
+                report(
+                    Diagnostic(
+                        "SKILL_URI_TAKEN",
+                        Severity.ERROR,
+                        locate(item.pointer + "/uri"),
+                        f"resource URI {uri!r} is inside skill {skill.name!r} "
+                        f"({space}...), whose files the server serves there",
+                    )
+                )

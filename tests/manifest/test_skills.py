@@ -183,3 +183,15 @@ def test_generation_bundles_the_folder_byte_for_byte(tmp_path: Path) -> None:
     (tmp_path / "pdf" / "references" / "FORMS.md").write_text("# Forms, changed\n")
     checked = _mcpgen("server", "m.yaml", "--out", ".", "--package", "pkg", "--check", cwd=tmp_path)
     assert checked.returncode == 1
+
+
+def test_a_resource_inside_a_skill_uri_space_is_refused(tmp_path: Path) -> None:
+    m = _project(tmp_path)
+    m.write_text(
+        m.read_text().replace(
+            "skills:\n",
+            "resources:\n  - {uri: 'skill://pdf/notes.md', name: notes, text: hi}\nskills:\n",
+        )
+    )
+    found = [f for f in _findings(m) if f[0] != "YAML_TIMESTAMP"]
+    assert [(f[0], f[1], f[2]) for f in found] == [("SKILL_URI_TAKEN", "m.yaml", 4)]
