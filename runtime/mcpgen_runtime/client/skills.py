@@ -84,12 +84,17 @@ class Skill:
             None
             if res == "dynamic"
             else tuple(
-                SkillFile(str(r.get("uri")), str(r.get("digest")), int(r.get("size", -1)))
+                SkillFile(str(r.get("uri")), str(r.get("digest")), _size(r.get("size")))
                 for r in (res if isinstance(res, list) else [])
                 if isinstance(r, dict)
             )
         )
         return cls(raw["uri"], fm if isinstance(fm, dict) else {}, files)
+
+
+def _size(value: Any) -> int:
+    """A listed size; -1 (never matches a read) for anything but a non-negative integer."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else -1
 
 
 def parse_front_matter(text: str) -> dict[str, Any] | None:

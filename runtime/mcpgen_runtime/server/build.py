@@ -27,6 +27,7 @@ from .sdk_adapter import announce_tools_list_changed, attach_runtime, drop_sdk_t
 from .server_runtime import ServerRuntime, assemble
 
 if TYPE_CHECKING:
+    from ..skills_facts import SkillBinding
     from .prompts import PromptBinding
     from .resources import ResourceBinding, TemplateBinding
     from .sealed import RequestStateKey
@@ -52,7 +53,7 @@ def build_server(
     resources: Sequence[ResourceBinding] = (),
     templates: Sequence[TemplateBinding] = (),
     prompts: Sequence[PromptBinding] = (),
-    skills: Sequence[Any] = (),
+    skills: Sequence[SkillBinding] = (),
     state: State | str | None = None,
     toolsets: Sequence[str] | None = None,
     tools: Sequence[str] | None = None,
