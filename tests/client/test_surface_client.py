@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import shutil
 from typing import Any
 
 import anyio
@@ -85,6 +86,7 @@ def test_drift_reads_every_list_and_reports_a_missing_prompt(tmp_path: Any) -> N
     assert ok.returncode == 0, ok.stdout + ok.stderr
     text = WEATHER.read_text(encoding="utf-8")
     manifest = tmp_path / "tools.yaml"
+    shutil.copytree(WEATHER.parent / "skills", tmp_path / "skills")  # the example's skill
     manifest.write_text(
         text.replace(
             "prompts:\n",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,6 +90,8 @@ def _manifest(tmp_path: Path, **server: Any) -> Path:
     doc["server"].update(server)
     path = tmp_path / "tools.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    if not (tmp_path / "skills").exists():  # the example's skill folder
+        shutil.copytree(WEATHER.parent / "skills", tmp_path / "skills")
     return path
 
 

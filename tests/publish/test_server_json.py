@@ -99,6 +99,8 @@ def _project(root: Path, manifest: str | None = None) -> Path:
     text = manifest if manifest is not None else WEATHER.read_text(encoding="utf-8")
     text = text.replace("  title: Weather\n", f"  title: Weather\n  registry: {NAME}\n", 1)
     (root / "tools.yaml").write_text(text, encoding="utf-8")
+    if not (root / "skills").exists():  # the example's skill folder, beside its manifest
+        shutil.copytree(WEATHER.parent / "skills", root / "skills")
     (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     (root / "README.md").write_text(README, encoding="utf-8")
     return root
@@ -350,7 +352,12 @@ def test_bad_input_is_one_clear_message_and_writes_nothing(
     line = _one_error(done)
     assert says in line, line
     assert not (proj / "server.json").exists()
-    assert sorted(p.name for p in proj.iterdir()) == ["README.md", "pyproject.toml", "tools.yaml"]
+    assert sorted(p.name for p in proj.iterdir()) == [
+        "README.md",
+        "pyproject.toml",
+        "skills",
+        "tools.yaml",
+    ]
     assert done.stdout == ""
 
 
@@ -544,6 +551,7 @@ def test_the_rule_is_silent_without_a_registry_name(
     proj = tmp_path / "p"
     proj.mkdir()
     shutil.copy(WEATHER, proj / "tools.yaml")
+    shutil.copytree(WEATHER.parent / "skills", proj / "skills")
     (proj / "pyproject.toml").write_text(PYPROJECT.replace('"1.0.0"', '"3.0.0"'), encoding="utf-8")
     done = mcpgen(registry_env, "check", "tools.yaml", "--format", "json", cwd=proj)
     assert done.returncode == 0, done.stderr

@@ -27,7 +27,10 @@ GENERATED = EXAMPLE / "weather_server" / "_generated"
 def golden_files() -> dict[str, str]:
     """What generation produces: ``_generated/<file>`` and the user files."""
     files = render_package(WEATHER, "weather_server")
-    out = {f"_generated/{k}": v for k, v in files.owned.items()}
+    out = {  # package data (bytes: ``file:`` resources, skill files) compared as text
+        f"_generated/{k}": v if isinstance(v, str) else v.decode("utf-8", "surrogateescape")
+        for k, v in files.owned.items()
+    }
     out.update(files.user)
     return out
 
@@ -35,7 +38,9 @@ def golden_files() -> dict[str, str]:
 def on_disk_files() -> dict[str, str]:
     """The committed golden: the example's ``_generated/`` plus the golden user files."""
     out = {
-        f"_generated/{p.relative_to(GENERATED).as_posix()}": p.read_text(encoding="utf-8")
+        f"_generated/{p.relative_to(GENERATED).as_posix()}": p.read_bytes().decode(
+            "utf-8", "surrogateescape"
+        )
         for p in GENERATED.rglob("*")
         if p.is_file() and p.name != ".mcpgen.json" and "__pycache__" not in p.parts
     }
