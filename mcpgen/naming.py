@@ -190,6 +190,7 @@ RUNTIME_IMPORTS = frozenset(
         *("python_multipart", "jsonschema", "jsonschema_specifications", "referencing"),
         *("rpds", "attr", "attrs", "opentelemetry", "packaging", "pydantic_settings"),
         *("dotenv", "uvloop", "httptools", "redis", "hiredis", "limits", "deprecated", "wrapt"),
+        "yaml",  # pyyaml: a client verifies skill front matter (client/skills.py)
     }
 )
 """Top-level import names a generated package must not take: a package of that name, put on
