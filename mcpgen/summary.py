@@ -3,7 +3,8 @@ as one JSON document a gateway or a catalogue reads without starting it. Pure.
 
 Tools, resources, resource templates and prompts are the wire definitions the server lists
 (``tools/list`` etc. on the newest revision; mcpgen's own keys such as ``x-mcpgen``, ``text``,
-``handler`` are left out), in manifest order, with the server's identity, its revisions, its
+``handler`` are left out), in manifest order (a skill's files after the manifest's resources),
+the skills' ``skills/list`` entries, with the server's identity, its revisions, its
 toolsets and the OAuth scopes each item needs.
 """
 
@@ -46,13 +47,18 @@ def capability_summary(manifest: Manifest) -> dict[str, Any]:
         "protocolVersions": [r for r in manifest.revisions if r in REVISIONS],
         "tools": tools,
     }
+    skill_resources, skills = _skills(manifest)
     for key, items in (
         ("resources", resources_and_prompts.resources),
         ("resourceTemplates", resources_and_prompts.templates),
         ("prompts", resources_and_prompts.prompts),
     ):
-        if items:
-            out[key] = [json.loads(i.definition_json) for i in items]
+        listed = [json.loads(i.definition_json) for i in items]
+        listed += skill_resources if key == "resources" else []
+        if listed:
+            out[key] = listed
+    if skills:
+        out["skills"] = skills
     if s.toolsets:
         out["toolsets"] = {
             name: {
@@ -81,3 +87,24 @@ def capability_summary(manifest: Manifest) -> dict[str, Any]:
             k: auth[k] for k in ("issuer", "resource", "scopes", "requiredScopes") if k in auth
         } | ({"itemScopes": scopes} if scopes else {})
     return out
+
+
+def _skills(manifest: Manifest) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The resources the skills' files are listed as (after the manifest's own, as the server
+    lists them) and the skills' ``skills/list`` entries."""
+    if not manifest.skills:
+        return [], []
+    from mcpgen.ir.skills import prepare_skills
+    from mcpgen_runtime.skills_facts import (
+        SkillBinding,
+        skill_entry,
+        skill_resource_definitions,
+    )
+
+    resources: list[dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
+    for s in prepare_skills(manifest):
+        binding = SkillBinding(s.name, s.frontmatter_json, "", tuple(f.row for f in s.files))
+        resources += skill_resource_definitions(binding)
+        entries.append(skill_entry(binding))
+    return resources, entries

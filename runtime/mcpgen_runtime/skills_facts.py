@@ -16,6 +16,7 @@ __all__ = [
     "SETTINGS",
     "SkillBinding",
     "file_mime",
+    "skill_entry",
     "skill_resource_definitions",
 ]
 
@@ -96,3 +97,17 @@ def skill_resource_definitions(skill: SkillBinding) -> list[dict[str, Any]]:
         definition["mimeType"] = mime
         out.append(definition)
     return out
+
+
+def skill_entry(skill: SkillBinding) -> dict[str, Any]:
+    """The skill's entry in ``skills/list`` and ``skills/get``: its ``SKILL.md`` URI, its
+    front matter, and every file (``SKILL.md`` first) with its digest and size."""
+    listed = sorted(skill.files, key=lambda f: (f[0] != "SKILL.md", f[0]))
+    return {
+        "uri": f"{SCHEME}{skill.name}/SKILL.md",
+        "frontmatter": json.loads(skill.frontmatter_json),
+        "resources": [
+            {"uri": f"{SCHEME}{skill.name}/{p}", "digest": d, "size": s}
+            for p, _m, _b, d, s in listed
+        ],
+    }

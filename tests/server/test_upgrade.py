@@ -98,6 +98,7 @@ def test_upgrade_from_the_copied_runtime_layout(tmp_path: Path) -> None:
         "models.py",
         "py.typed",
         "server.py",
+        "skills",  # the weather example's skill folder
         "tools.py",
     ]
     assert {p: (pkg / p).read_bytes() for p in user_before} == user_before  # never rewritten

@@ -40,6 +40,7 @@ from ..skills_facts import (
     SETTINGS,
     SkillBinding,
     file_mime,
+    skill_entry,
     skill_resource_definitions,
 )
 from .resources import ResourceBinding
@@ -104,16 +105,8 @@ class SkillsRuntime:
             self._add(skill)
 
     def _add(self, skill: SkillBinding) -> None:
-        uri = f"{SCHEME}{skill.name}/SKILL.md"
-        listed = sorted(skill.files, key=lambda f: (f[0] != "SKILL.md", f[0]))
-        entry = {
-            "uri": uri,
-            "frontmatter": json.loads(skill.frontmatter_json),
-            "resources": [
-                {"uri": f"{SCHEME}{skill.name}/{p}", "digest": d, "size": s}
-                for p, _m, _b, d, s in listed
-            ],
-        }
+        entry = skill_entry(skill)
+        uri = entry["uri"]
         self.entries.append(entry)
         self.by_uri[uri] = entry
         root = f"{SCHEME}{skill.name}"
