@@ -38,6 +38,7 @@ RESERVED_METHODS: frozenset[str] = frozenset(
         "protocol_version",
         "selected_tools",
         "server_info",
+        "skills",
         "stdio",
         "sync",
         "with_options",

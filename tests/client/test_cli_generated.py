@@ -117,7 +117,11 @@ def test_resources_and_prompts(cli_dir: Path) -> None:
     assert read.returncode == 0, read.stderr
     assert "Paris-Montsouris" in json.loads(read.stdout)["contents"][0]["text"]
     listed = cli(cli_dir, "--stdio", SERVER, "resources", "list")
-    assert [r["uri"] for r in json.loads(listed.stdout)["resources"]] == ["weather://stations"]
+    assert [r["uri"] for r in json.loads(listed.stdout)["resources"]] == [
+        "weather://stations",
+        "skill://reading-forecasts/SKILL.md",  # the example's skill: its files are resources
+        "skill://reading-forecasts/references/units.md",
+    ]
     prompt = cli(
         cli_dir,
         "--stdio",
