@@ -17,6 +17,7 @@ def load_lint() -> dict[str, registry.Rule]:
         rules_registry,
         rules_schema,
         rules_surface,
+        rules_tasks,
         rules_toolsets,
     )
 

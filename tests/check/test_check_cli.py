@@ -254,7 +254,8 @@ def test_rules_lists_every_rule(work: Path) -> None:
         "INPUT_UNREADABLE",
     ):
         assert rid in rules
-    assert rules["EXECUTION_TASK_SUPPORT"]["revisions"] == ["2025-11-25"]
+    assert rules["EXECUTION_TASK_SUPPORT"]["revisions"] == ["2025-11-25", "2026-07-28", "draft"]
+    assert rules["TOOL_TASK_REQUIRED_REVISION"]["revisions"][-1] == "2025-11-25"
     assert rules["X_MCP_HEADER_TYPE"]["revisions"] == ["2026-07-28", "draft"]
     assert all(
         r["purpose"] and r["severity"] in ("error", "warning", "info") for r in rules.values()

@@ -423,13 +423,139 @@ x-mcp-header: Ok}
     (
         "TOOL_TASK_REQUIRED_REVISION",
         """
-        protocol: [2025-11-25]
+        protocol: [2026-07-28]
         tools:
           - name: a
             inputSchema: {type: object}
             execution: {taskSupport: required}
         """,
         [],
+    ),
+    (
+        "TOOL_TASK_REQUIRED_REVISION",
+        """
+        protocol: [2025-11-25, 2026-07-28]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: required}
+        """,
+        [(5, 30)],
+    ),
+    (
+        "TOOL_TASK_NO_EXTENSION_REVISION",
+        """
+        protocol: [2025-06-18, 2025-11-25]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+          - name: b
+            inputSchema: {type: object}
+            execution: {taskSupport: forbidden}
+        """,
+        [(5, 30)],
+    ),
+    (
+        "TOOL_TASK_NO_EXTENSION_REVISION",
+        """
+        protocol: [2025-11-25, 2026-07-28]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [],
+    ),
+    (
+        "TASKS_SETTING_RANGE",
+        """
+        server:
+          tasks: {keepSeconds: 0, pollIntervalMs: 1.5, maxLivePerCaller: true, maxLive: 10}
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [(2, 24), (2, 43), (2, 66)],
+    ),
+    (
+        "TASKS_SETTING_RANGE",
+        """
+        server:
+          tasks: [keepSeconds]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [(2, 10)],
+    ),
+    (
+        "TASKS_SETTING_UNKNOWN",
+        """
+        server:
+          tasks:
+            keepSecond: 60
+            maxLive: 5
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [(3, 5)],
+    ),
+    (
+        "TASKS_CAPS_ORDER",
+        """
+        server:
+          tasks:
+            maxLivePerCaller: 20
+            maxLive: 10
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: required}
+        """,
+        [(3, 23)],
+    ),
+    (
+        "TASKS_CAPS_ORDER",
+        """
+        server:
+          tasks: {maxLivePerCaller: 10, maxLive: 10}
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: required}
+        """,
+        [],
+    ),
+    (
+        "TASKS_POLL_AFTER_EXPIRY",
+        """
+        server:
+          tasks:
+            keepSeconds: 5
+            pollIntervalMs: 5000
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [(4, 21)],
+    ),
+    (
+        "TASKS_UNUSED",
+        """
+        server:
+          tasks: {keepSeconds: 600}
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: forbidden}
+        """,
+        [(2, 3)],
     ),
     (
         "TOOL_DESCRIPTION_MISSING",
