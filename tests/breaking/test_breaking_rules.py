@@ -182,6 +182,16 @@ CASES: list[tuple[str, list[tuple[str, str]], list[tuple[int, int, int, int]]]] 
         [(33, 18, 33, 57), (33, 18, 33, 101), (33, 56, 33, 80)],
     ),
     (
+        "TOOL_TASK_NO_REQUIRE",
+        [
+            (
+                "    description: Write.\n",
+                "    description: Write.\n    execution: {taskSupport: required}\n",
+            )
+        ],
+        [(32, 30, 30, 11)],
+    ),
+    (
         "TOOL_SCOPE_NO_ADD",
         [
             (
@@ -281,6 +291,31 @@ def test_bounds_that_accept_more_inputs_or_fewer_outputs_are_safe() -> None:
     exclusive = _apply([("limit: {type: number}", "limit: {type: number, exclusiveMaximum: 5}")])
     assert [g[2] for g in _compare(inclusive, exclusive)] == ["INPUT_BOUND_NO_NARROW"]
     assert _compare(exclusive, inclusive) == []
+
+
+def test_a_tool_becomes_task_only() -> None:
+    """optional -> required breaks (located on both sides); the other ways do not."""
+
+    def with_support(ts: str) -> str:
+        return _apply(
+            [
+                (
+                    "    description: Write.\n",
+                    f"    description: Write.\n    execution: {{taskSupport: {ts}}}\n",
+                )
+            ]
+        )
+
+    got = _compare(with_support("optional"), with_support("required"))
+    assert [g[2] for g in got] == ["TOOL_TASK_NO_REQUIRE"]
+    assert got[0][:2] == (32, 30) and got[0][3:] == (32, 30)
+    for old, new in (
+        ("required", "optional"),
+        ("required", "forbidden"),
+        ("forbidden", "optional"),
+    ):
+        assert _compare(with_support(old), with_support(new)) == [], (old, new)
+    assert _compare(with_support("required"), with_support("required")) == []
 
 
 def test_safe_changes_are_not_breaking() -> None:

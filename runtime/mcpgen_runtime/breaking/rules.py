@@ -102,6 +102,14 @@ _RULES: tuple[Rule, ...] = (
         "longer see the tool in tools/list until they sign in again with it.",
     ),
     _rule(
+        "TOOL_TASK_NO_REQUIRE",
+        _E,
+        "A tool does not become task-only (execution.taskSupport forbidden/optional -> required).",
+        "Under the tasks extension a task-only tool answers -32021 to every client that does not "
+        "declare the extension on its request (and to every client before 2026-07-28), so calls "
+        "that worked fail.",
+    ),
+    _rule(
         "INPUT_BOUND_NO_NARROW",
         _E,
         "An input's bounds are not narrowed: minimum/maximum (and exclusive forms), "

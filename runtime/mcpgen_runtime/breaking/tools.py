@@ -8,6 +8,7 @@ from .access import compare_scopes
 from .annotations import compare_annotations
 from .pairs import Emit, ToolRef, canonical
 from .schemas import compare_input, compare_output
+from .tasks import compare_task_support
 
 __all__ = ["compare_tools"]
 
@@ -17,6 +18,7 @@ PAIR_RULES: tuple[Callable[[Emit, str, ToolRef, ToolRef], None], ...] = (
     compare_output,
     compare_annotations,
     compare_scopes,
+    compare_task_support,
 )
 
 
