@@ -24,6 +24,8 @@ from .client.grants import EnterpriseIdP as EnterpriseIdP
 from .client.oauth import FileTokenStorage as FileTokenStorage
 from .client.oauth import LoopbackRedirect as LoopbackRedirect
 from .client.oauth import oauth as oauth
+from .client.tasks import TaskCancelledError as TaskCancelledError
+from .client.tasks import TaskHandle as TaskHandle
 from .content import Annotations as Annotations
 from .content import AudioContent as AudioContent
 from .content import BlobResourceContents as BlobResourceContents
