@@ -61,6 +61,7 @@ class TaskMethods:
         task_id = params.get("taskId")
         if not isinstance(task_id, str) or not task_id:
             raise MCPError(code=-32602, message=f"{method}: taskId must be a non-empty string")
+        _routing_header(ctx, method, task_id)
         try:
             record = await self.tasks.store.get(task_id)
             if record is not None and record["owner"] == principal():
@@ -160,6 +161,28 @@ class TaskMethods:
             raise unavailable(exc) from None
         await self.tasks.cancel_run(record["id"])
         return dict(_ACK)
+
+
+def _routing_header(ctx: Any, method: str, task_id: str) -> None:
+    """Streamable HTTP: an ``Mcp-Name`` header that does not name ``taskId`` is refused with
+    ``-32020`` (HeaderMismatch, SEP-2663 "Routing Headers"). A request without one is served:
+    clients that predate the rule (the SDK's, which names only tools, prompts and resources)
+    do not send it."""
+    request = getattr(ctx, "request", None)  # the HTTP request (Starlette) on HTTP
+    headers = getattr(request, "headers", None)
+    if headers is None:
+        return
+    raw = headers.get("mcp-name")
+    if raw is None:
+        return
+    from mcp.shared.inbound import decode_header_value
+
+    if decode_header_value(raw) != task_id:
+        LOG.info("%s refused: Mcp-Name does not match taskId", method)
+        raise MCPError(
+            code=-32020,
+            message=f"Mcp-Name header does not match the request body's 'taskId' ({method})",
+        )
 
 
 def answer_problem(request: Mapping[str, Any], raw: Any) -> str | None:
