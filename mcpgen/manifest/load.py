@@ -228,6 +228,7 @@ def _server(value: dict[str, Any], path: str) -> ServerInfo:
         auth=dict(s["auth"]) if isinstance(s.get("auth"), dict) else None,
         toolsets=_toolsets(s),
         http=dict(s["http"]) if isinstance(s.get("http"), dict) else None,
+        tasks=dict(s["tasks"]) if isinstance(s.get("tasks"), dict) else None,
     )
 
 

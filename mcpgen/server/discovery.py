@@ -21,6 +21,7 @@ def discovery_answers(
     for the tools a server lists when started with its defaults."""
     from mcpgen_runtime.lean.discovery import Discovery
     from mcpgen_runtime.server.toolsets import declared_toolsets, select
+    from mcpgen_runtime.tasks.settings import task_support
 
     server = manifest.server
     definitions = [json.loads(t.raw_json) for t in tools]
@@ -42,6 +43,9 @@ def discovery_answers(
             "ttlMs": server.cache_ttl_ms,
             "cacheScope": "private" if scoped else server.cache_scope,
         },
+        tasks=any(
+            task_support(d) != "forbidden" for d, k in zip(definitions, keep, strict=True) if k
+        ),
     )
     listed = [d for d, k in zip(definitions, keep, strict=True) if k]
     answers = discovery.precomputed(

@@ -57,6 +57,8 @@ class Discovery:
     completions: bool = False
     cache: Mapping[str, Any] = field(default_factory=dict)
     """``{"ttlMs": .., "cacheScope": ..}`` of cacheable results (2026-07-28)."""
+    tasks: bool = False
+    """Some tool runs as a task: the tasks extension is advertised (``mcpgen_runtime.tasks``)."""
 
     def identity(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "version": self.version}
@@ -75,6 +77,8 @@ class Discovery:
         caps: dict[str, Any] = {}
         if self.completions:
             caps["completions"] = {}
+        if self.tasks:
+            caps["extensions"] = {"io.modelcontextprotocol/tasks": {}}
         caps["logging"] = {}
         if self.prompts:
             caps["prompts"] = {"listChanged": modern}

@@ -106,6 +106,10 @@ def build_server(
         list_ttl_ms=list_ttl_ms,
     )
     server = _sdk_server(runtime, info)
+    if any("execution" in t.definition for t in compiled):
+        from ..tasks.methods import install
+
+        install(server, runtime, info.tasks)
     if list_changed:
         announce_tools_list_changed(server)
     attach_runtime(server, runtime)
