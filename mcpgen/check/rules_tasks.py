@@ -8,8 +8,6 @@ not declare it; ``optional``: when the client declared it; ``forbidden``: never)
 
 from __future__ import annotations
 
-from typing import Any
-
 from mcpgen.check.context import ManifestCtx, ToolCtx
 from mcpgen.check.registry import (
     LINT,
@@ -22,6 +20,7 @@ from mcpgen.check.registry import (
     until,
 )
 from mcpgen_runtime.jsonschema_facts import escape_token
+from mcpgen_runtime.tasks.settings import task_support
 
 _BEFORE_EXTENSION = until("2025-11-25")
 
@@ -34,7 +33,7 @@ rule(
     _BEFORE_EXTENSION,
     why="The tasks extension applies from 2026-07-28 (the 2025-11-25 experimental tasks are not "
     "served): a client on an older revision cannot take the task the tool always runs as, so "
-    "every call it makes fails with -32021 (missing required client capability).",
+    "every call it makes fails (-32601).",
 )
 rule(
     "TOOL_TASK_NO_EXTENSION_REVISION",
@@ -50,7 +49,7 @@ rule(
     "TASKS_SETTING_RANGE",
     LINT,
     E,
-    "server.tasks values are integers in range: keepSeconds 1..2592000 (30 days), "
+    "server.tasks values are integers in range: keepSeconds 1..31536000 (a year), "
     "pollIntervalMs 1..3600000 (1 hour), maxLivePerCaller and maxLive >= 1.",
     why="The runtime keeps, suggests and caps tasks by these numbers; a zero, negative, "
     "fractional or absurd value would expire tasks before a client can read them, tell clients "
@@ -88,19 +87,12 @@ rule(
 )
 
 TASK_SETTINGS: dict[str, tuple[int, int | None]] = {
-    "keepSeconds": (1, 2_592_000),
+    "keepSeconds": (1, 31_536_000),
     "pollIntervalMs": (1, 3_600_000),
     "maxLivePerCaller": (1, None),
     "maxLive": (1, None),
 }
 """Each ``server.tasks`` setting -> its (minimum, maximum or None)."""
-
-
-def task_support(raw: dict[str, Any]) -> str:
-    """A tool's ``execution.taskSupport`` (``forbidden`` when absent or malformed)."""
-    ex = raw.get("execution")
-    ts = ex.get("taskSupport") if isinstance(ex, dict) else None
-    return ts if ts in ("optional", "required") else "forbidden"
 
 
 @checker("TOOL_TASK_REQUIRED_REVISION", "TOOL_TASK_NO_EXTENSION_REVISION")
@@ -116,7 +108,7 @@ def check_task_revisions(ctx: ToolCtx) -> None:
                 "TOOL_TASK_REQUIRED_REVISION",
                 "/execution/taskSupport",
                 f"taskSupport: required, but {which} not covered by the tasks extension "
-                "(2026-07-28+): clients on them cannot call this tool (-32021); use optional, "
+                "(2026-07-28+): clients on them cannot call this tool (-32601); use optional, "
                 "or target only 2026-07-28 and later with `protocol`",
             )
     elif ts == "optional" and not MODERN_REVISIONS & set(ctx.revisions):

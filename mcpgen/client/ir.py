@@ -25,7 +25,7 @@ from mcpgen.ir.tools import ToolIR, build_tools, canonical_json
 from mcpgen.manifest.model import Manifest
 from mcpgen.naming import class_name_from, snake_identifier
 from mcpgen_runtime import API_VERSION
-from mcpgen_runtime.client.task_wire import task_support
+from mcpgen_runtime.tasks.settings import task_support
 
 # Public attributes of mcpgen_runtime.ToolClient: a tool method must not shadow them
 # (tests/client/test_generate.py checks this list against the runtime class).

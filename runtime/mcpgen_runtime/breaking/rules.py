@@ -106,8 +106,8 @@ _RULES: tuple[Rule, ...] = (
         _E,
         "A tool does not become task-only (execution.taskSupport forbidden/optional -> required).",
         "Under the tasks extension a task-only tool answers -32021 to every client that does not "
-        "declare the extension on its request (and to every client before 2026-07-28), so calls "
-        "that worked fail.",
+        "declare the extension on its request (and -32601 to every client before 2026-07-28), "
+        "so calls that worked fail.",
     ),
     _rule(
         "INPUT_BOUND_NO_NARROW",

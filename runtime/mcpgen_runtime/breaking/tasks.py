@@ -7,19 +7,14 @@ Live servers on 2026-07-28 do not list ``execution`` (the extension has no per-t
 
 from __future__ import annotations
 
+from ..tasks.settings import task_support
 from .pairs import Emit, ToolRef
 
 __all__ = ["compare_task_support"]
 
 
-def _task_support(tool: ToolRef) -> str:
-    ex = tool.raw.get("execution")
-    ts = ex.get("taskSupport") if isinstance(ex, dict) else None
-    return ts if ts in ("optional", "required") else "forbidden"
-
-
 def compare_task_support(emit: Emit, tool: str, old: ToolRef, new: ToolRef) -> None:
-    before, after = _task_support(old), _task_support(new)
+    before, after = task_support(old.raw), task_support(new.raw)
     if after != "required" or before == "required":
         return
     declared = isinstance(old.raw.get("execution"), dict) and "taskSupport" in old.raw["execution"]
@@ -28,7 +23,7 @@ def compare_task_support(emit: Emit, tool: str, old: ToolRef, new: ToolRef) -> N
         new.pointer + "/execution/taskSupport",
         old.pointer + ("/execution/taskSupport" if declared else "/name"),
         f"tool {tool!r} became task-only (taskSupport {before} -> required): clients that do "
-        "not declare the tasks extension (and every client before 2026-07-28) get -32021 on "
-        "every call",
+        "not declare the tasks extension get -32021 on every call (clients before 2026-07-28: "
+        "-32601)",
         old_key=False,
     )

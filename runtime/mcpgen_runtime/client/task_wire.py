@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from mcp_types import ErrorData, Request, RequestParams, Result
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
+from ..tasks.settings import EXTENSION, task_support
 from .errors import InputRequiredError
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ __all__ = [
     "update_task",
 ]
 
-TASKS_EXTENSION: Final = "io.modelcontextprotocol/tasks"
+TASKS_EXTENSION: Final = EXTENSION
 TERMINAL: Final = frozenset({"completed", "failed", "cancelled"})
 DEFAULT_POLL_SECONDS: Final = 1.0
 """Between two ``tasks/get`` when the server suggests no ``pollIntervalMs``."""
@@ -109,13 +110,6 @@ def _input_request(raw: Any) -> InputRequest:
         _INPUT_REQUEST = TypeAdapter(InputRequest)
     value: InputRequest = _INPUT_REQUEST.validate_python(raw, by_name=False)
     return value
-
-
-def task_support(definition: Mapping[str, Any]) -> str:
-    """A tool definition's ``execution.taskSupport`` (``forbidden`` when absent)."""
-    ex = definition.get("execution")
-    ts = ex.get("taskSupport") if isinstance(ex, dict) else None
-    return ts if ts in ("optional", "required") else "forbidden"
 
 
 async def get_task(session: ClientSession, task_id: str) -> TaskState:
