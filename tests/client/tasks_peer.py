@@ -8,7 +8,8 @@ answers ``tools/call`` with a ``CreateTaskResult`` when the request declares the
   ``structuredContent`` ``{"rows": n}``;
 * ``ask``: ``input_required`` (an elicitation keyed ``confirm``) until ``tasks/update``
   answers it, then ``completed`` with the answer as text;
-* ``slow``: ``working`` until ``tasks/cancel``; ``broken``: ``failed`` with a JSON-RPC error.
+* ``slow``: ``working`` until ``tasks/cancel``; ``broken``: ``failed`` with a JSON-RPC error;
+  ``garbled``: ``completed`` with a result that is not a ``CallToolResult``.
 
 ``tasks=False`` builds the same server without the extension: it answers every call plainly.
 Every request's method, task id and whether it declared the extension go to ``log``.
@@ -61,6 +62,12 @@ MANIFEST: dict[str, Any] = {
         {
             "name": "broken",
             "description": "Fails.",
+            "execution": {"taskSupport": "optional"},
+            "inputSchema": {"type": "object"},
+        },
+        {
+            "name": "garbled",
+            "description": "Completes without a result (a broken server).",
             "execution": {"taskSupport": "optional"},
             "inputSchema": {"type": "object"},
         },
@@ -175,6 +182,8 @@ def make_server(log: list[dict[str, Any]], *, tasks: bool = True, poll_ms: int =
             }
         elif t["tool"] == "ask" and "answer" in t:
             t.update(status="completed", inputRequests=None, result=_result("ask", {}, t["answer"]))
+        elif t["tool"] == "garbled":
+            t.update(status="completed", result={"content": "not a list"})
         elif t["tool"] == "broken":
             t.update(status="failed", error={"code": -32603, "message": "disk full"})
 

@@ -151,6 +151,16 @@ def test_cancel_and_failure_are_typed_errors(jobs: Any) -> None:
     assert info.value.code == -32603
 
 
+def test_a_malformed_task_result_is_a_typed_error(jobs: Any) -> None:
+    from mcpgen_runtime import InvalidResultError
+
+    async def body(c: Any) -> Any:
+        return await (await c.garbled()).result()
+
+    with pytest.raises(InvalidResultError, match="ended completed without a valid result"):
+        run(jobs, make_server([]), body, mode="2026-07-28")
+
+
 def test_an_unknown_task_is_a_typed_error(jobs: Any) -> None:
     from mcpgen_runtime import ProtocolError, TaskHandle
     from mcpgen_runtime.client.task_wire import CreateTaskResult

@@ -246,15 +246,24 @@ class TaskHandle(Generic[_T]):
         if self._done is not None:
             return self._done
         st = self._state
-        if st.status == "completed":
-            return CallToolResult.model_validate(st.result or {}, by_name=False)
-        task_id = st.task_id
         if st.status == "cancelled":
-            raise TaskCancelledError(self.tool, task_id, st.status_message)
+            raise TaskCancelledError(self.tool, st.task_id, st.status_message)
+        from pydantic import ValidationError
+
+        from ..server.validation import pydantic_problems
+        from .errors import InvalidResultError
         from .failures import map_error
 
-        err = ErrorData.model_validate(st.error or {"code": -32603, "message": "task failed"})
-        raise map_error(f"task {task_id}", self.tool, MCPError.from_error_data(err))
+        try:
+            if st.status == "completed":
+                return CallToolResult.model_validate(st.result, by_name=False)
+            err = ErrorData.model_validate(st.error, by_name=False)
+        except ValidationError as exc:
+            what = f"task {st.task_id} ended {st.status} without a valid result or error"
+            raise InvalidResultError(
+                self.tool, what, pydantic_problems(exc.errors()), st.result or st.error
+            ) from None
+        raise map_error(f"task {st.task_id}", self.tool, MCPError.from_error_data(err))
 
     def __repr__(self) -> str:
         return f"<TaskHandle {self.tool!r} {self.task_id or '(no task)'} {self.status}>"
