@@ -77,7 +77,7 @@ class Discovery:
         caps: dict[str, Any] = {}
         if self.completions:
             caps["completions"] = {}
-        if self.tasks:
+        if self.tasks and modern:  # the SDK's surface for the handshake revisions drops it
             caps["extensions"] = {"io.modelcontextprotocol/tasks": {}}
         caps["logging"] = {}
         if self.prompts:
