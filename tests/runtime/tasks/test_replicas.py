@@ -95,7 +95,9 @@ def test_a_killed_replicas_tasks_fail_or_run_again(
     time.sleep(float(LEASE_S) + 0.5)
     failed = survivor.get(lost)["result"]
     assert failed["status"] == "failed", failed
-    assert failed["error"]["code"] == -32603 and "not marked idempotent" in failed["error"]["message"]
+    assert (
+        failed["error"]["code"] == -32603 and "not marked idempotent" in failed["error"]["message"]
+    )
     rerun = survivor.until(again, "completed", "failed", timeout=30)
     assert rerun["status"] == "completed", rerun
     log = pair[0].output()
