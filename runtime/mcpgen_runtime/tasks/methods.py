@@ -258,5 +258,7 @@ def install(server: Server[Any], runtime: ServerRuntime, raw_settings: Any) -> T
         TaskListenHandler(runtime.serving.notices.bus, tasks),
     )
     server.extensions = {**server.extensions, EXTENSION: {}}
-    runtime.discovery = dataclasses.replace(runtime.discovery, tasks=True)
+    runtime.discovery = dataclasses.replace(
+        runtime.discovery, extensions={**runtime.discovery.extensions, EXTENSION: {}}
+    )
     return tasks
