@@ -16,6 +16,7 @@ def load_lint() -> dict[str, registry.Rule]:
         rules_profiles,
         rules_registry,
         rules_schema,
+        rules_skills,
         rules_surface,
         rules_tasks,
         rules_toolsets,

@@ -57,8 +57,8 @@ class Discovery:
     completions: bool = False
     cache: Mapping[str, Any] = field(default_factory=dict)
     """``{"ttlMs": .., "cacheScope": ..}`` of cacheable results (2026-07-28)."""
-    tasks: bool = False
-    """Some tool runs as a task: the tasks extension is advertised (``mcpgen_runtime.tasks``)."""
+    extensions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """``capabilities.extensions``: identifier -> settings (the skills extension)."""
 
     def identity(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "version": self.version}
@@ -77,14 +77,14 @@ class Discovery:
         caps: dict[str, Any] = {}
         if self.completions:
             caps["completions"] = {}
-        if self.tasks:
-            caps["extensions"] = {"io.modelcontextprotocol/tasks": {}}
         caps["logging"] = {}
         if self.prompts:
             caps["prompts"] = {"listChanged": modern}
         if self.resources:
             caps["resources"] = {"listChanged": modern, "subscribe": True}
         caps["tools"] = {"listChanged": True if modern else self.tools_list_changed}
+        if self.extensions and modern:  # 2026-07-28's field (the SDK drops it before)
+            caps["extensions"] = {k: dict(v) for k, v in self.extensions.items()}
         return caps
 
     def initialize_result(self, revision: str) -> dict[str, Any]:

@@ -42,7 +42,6 @@ from .sealed import AnswerError, InputRequired
 from .shaping import has_result_type, shape_call_result, shape_tool
 
 if TYPE_CHECKING:
-    from ..tasks.runner import Tasks
     from .rounds import CallInputs
     from .serving import Serving
 
@@ -65,8 +64,9 @@ class ToolsRuntime:
         self.switches = serving.tool_switches
         self._deadlines: Deadlines | None = None
         """The ``Deadlines`` of the event loop serving calls (made on the first timed call)."""
-        self.tasks: Tasks | None = None
-        """The tasks extension, when some tool runs as a task (``mcpgen_runtime.tasks``)."""
+        self.tasks: Any = None
+        """The tasks extension (``mcpgen_runtime.tasks.runner.Tasks``, which builds on this
+        module), when some tool runs as a task."""
 
     @property
     def disabled(self) -> frozenset[str]:
@@ -141,8 +141,8 @@ class ToolsRuntime:
         if isinstance(checked, dict):
             return shape_call_result(checked, version)
         if task:
-            assert self.tasks is not None
-            return await self.tasks.start(tool, ctx, arguments, checked, inputs)
+            started: dict[str, Any] = await self.tasks.start(tool, ctx, arguments, checked, inputs)
+            return started
         tctx = ToolContext(ctx, tool.name, self.serving, inputs)
         try:
             value = await self._run(tool, checked, tctx)

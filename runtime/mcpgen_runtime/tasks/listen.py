@@ -83,7 +83,10 @@ class TaskListenHandler:
         honored = _honored_subset(params.notifications)
         if task_ids:
             honored = SubscriptionFilter.model_validate(
-                {**honored.model_dump(by_alias=True, exclude_none=True), "taskIds": sorted(task_ids)}
+                {
+                    **honored.model_dump(by_alias=True, exclude_none=True),
+                    "taskIds": sorted(task_ids),
+                }
             )
         uris = frozenset(honored.resource_subscriptions or ())
         meta: dict[str, Any] = {SUBSCRIPTION_ID_META_KEY: subscription_id}

@@ -94,7 +94,9 @@ class TaskMethods:
                 continue
             problem = answer_problem(record["requests"][key], raw)
             if problem is not None:
-                LOG.info("tasks/update %s: inputResponses[%r] refused: %s", record["id"], key, problem)
+                LOG.info(
+                    "tasks/update %s: inputResponses[%r] refused: %s", record["id"], key, problem
+                )
                 raise MCPError(
                     code=-32602,
                     message=f"tasks/update: inputResponses[{key!r}] does not answer its "
@@ -138,7 +140,9 @@ class TaskMethods:
     async def cancel(self, ctx: Any, params: Any) -> dict[str, Any]:
         record = await self._mine(ctx, "tasks/cancel")
         if record["status"] in TERMINAL:
-            LOG.info("tasks/cancel %s: already %s, nothing to cancel", record["id"], record["status"])
+            LOG.info(
+                "tasks/cancel %s: already %s, nothing to cancel", record["id"], record["status"]
+            )
             return dict(_ACK)
         keep = self.tasks.settings.keep_s
 
@@ -189,8 +193,9 @@ def answer_problem(request: Mapping[str, Any], raw: Any) -> str | None:
     """What is wrong with ``raw`` as the answer to the input request ``request`` (None: it
     fits): the wire result type of its method, and an accepted form's content against the
     schema the question asked for."""
-    from mcp_wire.v2026_07_28 import CreateMessageResult, ElicitResult, ListRootsResult
     from pydantic import ValidationError
+
+    from mcp_wire.v2026_07_28 import CreateMessageResult, ElicitResult, ListRootsResult
 
     method = request.get("method")
     kinds: dict[str, Any] = {
@@ -212,7 +217,9 @@ def answer_problem(request: Mapping[str, Any], raw: Any) -> str | None:
 
         schema = (request.get("params") or {}).get("requestedSchema")
         if isinstance(schema, Mapping):
-            errors = list(jsonschema_rs.validator_for(dict(schema)).iter_errors(raw.get("content") or {}))
+            errors = list(
+                jsonschema_rs.validator_for(dict(schema)).iter_errors(raw.get("content") or {})
+            )
             if errors:
                 return "the form content does not match the requested schema: " + "; ".join(
                     e.message for e in errors[:3]
@@ -251,6 +258,7 @@ def install(server: Server[Any], runtime: ServerRuntime, raw_settings: Any) -> T
         TaskListenHandler(runtime.serving.notices.bus, tasks),
     )
     server.extensions = {**server.extensions, EXTENSION: {}}
-    runtime.discovery = dataclasses.replace(runtime.discovery, tasks=True)
+    runtime.discovery = dataclasses.replace(
+        runtime.discovery, extensions={**runtime.discovery.extensions, EXTENSION: {}}
+    )
     return tasks
-

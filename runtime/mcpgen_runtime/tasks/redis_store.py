@@ -20,14 +20,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 from redis.exceptions import RedisError, WatchError
 
 from .store import LIVE, CapReached, Record, TaskStore, TaskStoreDown
-
-if TYPE_CHECKING:
-    from ..server.state.redis_backend import RedisState
 
 __all__ = ["RedisTaskStore"]
 
@@ -48,7 +45,8 @@ def _dumps(record: Record) -> str:
 class RedisTaskStore(TaskStore):
     shared = True
 
-    def __init__(self, state: RedisState) -> None:
+    def __init__(self, state: Any) -> None:
+        """``state``: the server's ``RedisState`` (its client and key prefix)."""
         self.state = state
         self.prefix = state.prefix
 
@@ -64,11 +62,11 @@ class RedisTaskStore(TaskStore):
         args = (_dumps(record), record["id"], record["created"], per_caller, total)
         try:
             client = self.state.client
-            verdict = await client.eval(_CREATE, 3, *keys, *args)  # type: ignore[misc]
+            verdict = await client.eval(_CREATE, 3, *keys, *args)
             if verdict:
                 await self._prune(keys[1])
                 await self._prune(keys[2])
-                verdict = await client.eval(_CREATE, 3, *keys, *args)  # type: ignore[misc]
+                verdict = await client.eval(_CREATE, 3, *keys, *args)
         except (RedisError, OSError) as exc:
             raise TaskStoreDown(str(exc)) from None
         if verdict == 1:
@@ -81,7 +79,9 @@ class RedisTaskStore(TaskStore):
     async def _prune(self, live: str) -> None:
         """Drop from a live set the tasks that expired or finished without being removed."""
         client = self.state.client
-        members = [m.decode() if isinstance(m, bytes) else str(m) for m in await client.zrange(live, 0, -1)]
+        members = [
+            m.decode() if isinstance(m, bytes) else str(m) for m in await client.zrange(live, 0, -1)
+        ]
         if not members:
             return
         found = await client.mget([self._key(m) for m in members])

@@ -34,17 +34,17 @@ from ..revisions import MODERN_REVISIONS
 from ..server.auth.scopes import principal
 from ..server.outcome import LOGGER
 from ..server.sealed import InputRequired
+from .changes import asking, ended, lost, rerun, status_message
 from .request import TaskRequest, TaskSession
 from .settings import CAPABILITIES_KEY, EXTENSION, TaskSettings, declared, missing_extension
 from .settings import task_support as support_of
-from .changes import asking, ended, lost, rerun, status_message
 from .store import CapReached, Record, TaskStore, TaskStoreDown, wire
 
 if TYPE_CHECKING:
     from ..server.bindings import CompiledTool
     from ..server.rounds import CallInputs
-    from ..server.tools import ToolsRuntime
     from ..server.state import State
+    from ..server.tools import ToolsRuntime
 
 __all__ = ["Tasks", "TaskChanged", "unavailable"]
 
@@ -164,11 +164,14 @@ class Tasks:
         self._launch(tool, record, checked, inputs, run)
         await asyncio.sleep(0)  # the handler runs up to its first wait: questions before_task
         if run.upfront is not None:
-            exc, used = run.upfront
-            await self.store.drop(record["id"])
+            stop, used = run.upfront
+            try:
+                await self.store.drop(record["id"])
+            except TaskStoreDown as exc:
+                raise unavailable(exc) from None
             from ..server.rounds import input_required
 
-            return input_required(self.tools.serving.state_key, tool.name, arguments, used, exc)
+            return input_required(self.tools.serving.state_key, tool.name, arguments, used, stop)
         run.announced = True
         return {**wire(record, s.keep_s, s.poll_ms, detailed=False), "resultType": "task"}
 
@@ -183,7 +186,12 @@ class Tasks:
         run = run or _Run(record["id"], announced=True)
         task = asyncio.get_running_loop().create_task(self._run(tool, record, checked, inputs, run))
         self.running[record["id"]] = task
-        task.add_done_callback(lambda _t, i=record["id"]: self.running.pop(i, None))
+        task_id: str = record["id"]
+
+        def forget(_task: asyncio.Task[None]) -> None:
+            self.running.pop(task_id, None)
+
+        task.add_done_callback(forget)
 
     async def _run(
         self, tool: CompiledTool, record: Record, checked: Any, inputs: CallInputs | None, run: _Run
@@ -197,7 +205,9 @@ class Tasks:
             await self._change(task_id, status_message(message))
 
         session = TaskSession(record.get("caps"), progress)
-        request = TaskRequest(task_id, record["version"], {"arguments": record["arguments"]}, session)
+        request = TaskRequest(
+            task_id, record["version"], {"arguments": record["arguments"]}, session
+        )
         tctx = ToolContext(request, tool.name, self.tools.serving, inputs)  # type: ignore[arg-type]
         version = record["version"]
         try:
@@ -240,9 +250,7 @@ class Tasks:
         checked = self.tools._checked_arguments(tool, arguments, flat_scalar_bound(arguments))
         if isinstance(checked, dict):  # the arguments no longer fit (a newer package)
             self._spawn(
-                self._change(
-                    record["id"], ended("completed", self.settings, result=checked)
-                )
+                self._change(record["id"], ended("completed", self.settings, result=checked))
             )
             return
         from ..server.rounds import CallInputs
@@ -269,7 +277,9 @@ class Tasks:
     async def announce(self, record: Record) -> None:
         s = self.settings
         await self.bus.publish(
-            TaskChanged(record["id"], record["owner"], wire(record, s.keep_s, s.poll_ms, detailed=True))
+            TaskChanged(
+                record["id"], record["owner"], wire(record, s.keep_s, s.poll_ms, detailed=True)
+            )
         )
         if self.store.shared:
             await self.backend.publish({"kind": "task", "id": record["id"]})
@@ -289,7 +299,9 @@ class Tasks:
         if record is not None:
             s = self.settings
             await self.bus.publish(
-                TaskChanged(task_id, record["owner"], wire(record, s.keep_s, s.poll_ms, detailed=True))
+                TaskChanged(
+                    task_id, record["owner"], wire(record, s.keep_s, s.poll_ms, detailed=True)
+                )
             )
 
     async def cancel_run(self, task_id: str) -> None:
@@ -333,7 +345,9 @@ class Tasks:
             await self._keep_lease()
             after = await self._change(record["id"], rerun(runner, self.replica))
             if after is not None and after.get("runner") == self.replica:
-                LOG.warning("task %s: replica %s stopped; running it again here", record["id"], runner)
+                LOG.warning(
+                    "task %s: replica %s stopped; running it again here", record["id"], runner
+                )
                 self.restart(tool, after)
             return after or record
         LOG.warning("task %s: replica %s stopped while running it; failed", record["id"], runner)

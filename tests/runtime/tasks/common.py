@@ -145,12 +145,18 @@ def meta(tasks: bool = True, **caps: Any) -> dict[str, Any]:
 class Client:
     """Raw 2026-07-28 requests to one server (HTTP or stdio)."""
 
-    def __init__(self, peer: HttpPeer | StdioPeer) -> None:
+    def __init__(self, peer: HttpPeer | StdioPeer, token: str | None = None) -> None:
         self.peer = peer
+        self.token = token
 
     def rpc(self, method: str, params: dict[str, Any], *, tasks: bool = True) -> dict[str, Any]:
         caps = {"elicitation": {}}
-        return self.peer.request(method, {**params, "_meta": meta(tasks, **caps)})
+        body = {**params, "_meta": meta(tasks, **caps)}
+        if self.token is not None:
+            assert isinstance(self.peer, HttpPeer)
+            headers = {"Authorization": f"Bearer {self.token}"}
+            return self.peer.request(method, body, headers=headers)
+        return self.peer.request(method, body)
 
     def call(self, name: str, args: dict[str, Any], *, tasks: bool = True) -> dict[str, Any]:
         return self.rpc("tools/call", {"name": name, "arguments": args}, tasks=tasks)

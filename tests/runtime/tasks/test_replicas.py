@@ -95,7 +95,9 @@ def test_a_killed_replicas_tasks_fail_or_run_again(
     time.sleep(float(LEASE_S) + 0.5)
     failed = survivor.get(lost)["result"]
     assert failed["status"] == "failed", failed
-    assert failed["error"]["code"] == -32603 and "not marked idempotent" in failed["error"]["message"]
+    assert (
+        failed["error"]["code"] == -32603 and "not marked idempotent" in failed["error"]["message"]
+    )
     rerun = survivor.until(again, "completed", "failed", timeout=30)
     assert rerun["status"] == "completed", rerun
     log = pair[0].output()
@@ -129,3 +131,60 @@ def test_redis_going_away_fails_task_calls_clearly_and_plain_calls_go_on(
         finally:
             server.stop()
             redis.stop()
+
+
+def test_a_listener_on_one_replica_hears_a_task_running_on_another(
+    pair: list[HttpServer],
+) -> None:
+    import json
+    import threading
+
+    import httpx
+
+    from tests.runtime.tasks.common import meta
+
+    a = client(pair[0])
+    task_id = a.call("work", {"seconds": 1.5})["result"]["taskId"]
+    heard: list[dict[str, object]] = []
+    body = {
+        "jsonrpc": "2.0",
+        "id": "listen",
+        "method": "subscriptions/listen",
+        "params": {"notifications": {"taskIds": [task_id]}, "_meta": meta()},
+    }
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "subscriptions/listen",
+    }
+
+    def listen() -> None:
+        try:
+            read()
+        except httpx.HTTPError:  # the stream cut when the test is over
+            pass
+
+    def read() -> None:
+        with httpx.Client(timeout=20) as http:
+            with http.stream("POST", pair[1].url, content=json.dumps(body), headers=headers) as r:
+                for line in r.iter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    msg = json.loads(line[5:])
+                    heard.append(msg)
+                    if msg.get("method") == "notifications/tasks" and msg["params"]["status"] in (
+                        "completed",
+                        "failed",
+                    ):
+                        return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    thread.join(timeout=20)
+    methods = [m.get("method") for m in heard]
+    assert methods[0] == "notifications/subscriptions/acknowledged", heard
+    assert heard[0]["params"]["notifications"]["taskIds"] == [task_id], heard
+    last = heard[-1]["params"]
+    assert heard[-1]["method"] == "notifications/tasks" and last["status"] == "completed", heard
+    assert pid_of(last["result"]) == str(pair[0].proc.pid), last  # ran on A, heard on B
