@@ -650,7 +650,7 @@ class McpgenConformanceClient(_rt.ToolClient):
         *,
         seconds: float,
         label: str | None = None,
-    ) -> _rt.CallResult:
+    ) -> _rt.TaskHandle[_rt.CallResult]:
         """Sleeps `seconds` seconds, then answers (a task when the client declares the tasks extension)
 
         Calls the tool 'slow_compute'.
@@ -659,9 +659,12 @@ class McpgenConformanceClient(_rt.ToolClient):
             seconds: How long to work
             label: A label echoed in the result
 
-        Returns the result's content blocks (CallResult).
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
         """
-        return await self._mcpgen_call_content(
+        return await self._mcpgen_task_content(
             _TOOLS[29],
             _m.SlowComputeInput,
             {
@@ -672,14 +675,17 @@ class McpgenConformanceClient(_rt.ToolClient):
 
     async def failing_job(
         self,
-    ) -> _rt.CallResult:
+    ) -> _rt.TaskHandle[_rt.CallResult]:
         """Works about a second, then fails with a tool error (always a task)
 
         Calls the tool 'failing_job'.
 
-        Returns the result's content blocks (CallResult).
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
         """
-        return await self._mcpgen_call_content(
+        return await self._mcpgen_task_content(
             _TOOLS[30],
             _m.FailingJobInput,
             {},
@@ -687,14 +693,17 @@ class McpgenConformanceClient(_rt.ToolClient):
 
     async def protocol_error_job(
         self,
-    ) -> _rt.CallResult:
+    ) -> _rt.TaskHandle[_rt.CallResult]:
         """Works briefly, then fails with a JSON-RPC error (a protocol-level failure)
 
         Calls the tool 'protocol_error_job'.
 
-        Returns the result's content blocks (CallResult).
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
         """
-        return await self._mcpgen_call_content(
+        return await self._mcpgen_task_content(
             _TOOLS[31],
             _m.ProtocolErrorJobInput,
             {},
@@ -704,7 +713,7 @@ class McpgenConformanceClient(_rt.ToolClient):
         self,
         *,
         filename: str,
-    ) -> _rt.CallResult:
+    ) -> _rt.TaskHandle[_rt.CallResult]:
         """Asks the user to confirm deleting a file, then answers
 
         Calls the tool 'confirm_delete'.
@@ -712,9 +721,12 @@ class McpgenConformanceClient(_rt.ToolClient):
         Args:
             filename: The file to delete
 
-        Returns the result's content blocks (CallResult).
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
         """
-        return await self._mcpgen_call_content(
+        return await self._mcpgen_task_content(
             _TOOLS[32],
             _m.ConfirmDeleteInput,
             {
@@ -724,14 +736,17 @@ class McpgenConformanceClient(_rt.ToolClient):
 
     async def multi_input(
         self,
-    ) -> _rt.CallResult:
+    ) -> _rt.TaskHandle[_rt.CallResult]:
         """Asks two questions at once, then answers
 
         Calls the tool 'multi_input'.
 
-        Returns the result's content blocks (CallResult).
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
         """
-        return await self._mcpgen_call_content(
+        return await self._mcpgen_task_content(
             _TOOLS[33],
             _m.MultiInputInput,
             {},
@@ -739,14 +754,17 @@ class McpgenConformanceClient(_rt.ToolClient):
 
     async def test_tool_with_task(
         self,
-    ) -> _rt.CallResult:
+    ) -> _rt.TaskHandle[_rt.CallResult]:
         """Asks the user's name on the call itself, then works on it as a task
 
         Calls the tool 'test_tool_with_task'.
 
-        Returns the result's content blocks (CallResult).
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
         """
-        return await self._mcpgen_call_content(
+        return await self._mcpgen_task_content(
             _TOOLS[34],
             _m.TestToolWithTaskInput,
             {},
