@@ -44,7 +44,9 @@ from drive import CLIENT_INFO, MODERN, Conn, Server, check_add, cpu_seconds  # n
 from peerset import BENCH, generate  # noqa: E402
 
 TASKS = "io.modelcontextprotocol/tasks"
-SETTINGS = "  tasks: {keepSeconds: 60, pollIntervalMs: 1, maxLivePerCaller: 1000, maxLive: 100000}\n"
+SETTINGS = (
+    "  tasks: {keepSeconds: 60, pollIntervalMs: 1, maxLivePerCaller: 1000, maxLive: 100000}\n"
+)
 KINDS = ("plain", "task")
 
 
@@ -231,8 +233,10 @@ def main() -> int:
             f"{a.repeat} repeats (medians); a task: create, then tasks/get back to back until "
             "completed"
         )
-        print(f"{'state':<8}{'kind':<7}{'ops/s':>9}{'server CPU us/op':>18}"
-              f"{'redis CPU us/op':>17}{'polls/task':>12}")
+        print(
+            f"{'state':<8}{'kind':<7}{'ops/s':>9}{'server CPU us/op':>18}"
+            f"{'redis CPU us/op':>17}{'polls/task':>12}"
+        )
         for (state, kind), m in med.items():
             print(
                 f"{state:<8}{kind:<7}{m['ops_per_s']:>9.0f}{m['cpu_us_per_op']:>18.0f}"
