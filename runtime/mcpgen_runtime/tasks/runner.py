@@ -321,12 +321,19 @@ class Tasks:
             self._heartbeat = asyncio.get_running_loop().create_task(self._renew())
 
     async def _renew(self) -> None:
+        failing = False
         while True:
             await asyncio.sleep(self.settings.lease_s / 3)
             try:
                 await self.store.renew(self.replica, self.settings.lease_s)
             except TaskStoreDown as exc:
-                LOG.warning("the lease on this replica's tasks was not renewed: %s", exc)
+                if not failing:  # once per outage
+                    LOG.warning("the lease on this replica's tasks was not renewed: %s", exc)
+                failing = True
+            else:
+                if failing:
+                    LOG.warning("the lease on this replica's tasks is renewed again")
+                failing = False
 
     async def orphaned(self, record: Record) -> Record:
         """``record`` as it stands once a dead runner is dealt with: run again here (an
