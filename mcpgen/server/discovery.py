@@ -19,6 +19,7 @@ def discovery_answers(
 ) -> tuple[tuple[str, str], ...]:
     """``(key, JSON text)`` of every precomputed answer (``Discovery.precomputed``), sorted:
     for the tools a server lists when started with its defaults."""
+    from mcpgen_runtime.apps import extensions_for
     from mcpgen_runtime.lean.discovery import Discovery
     from mcpgen_runtime.server.toolsets import declared_toolsets, select
 
@@ -42,6 +43,7 @@ def discovery_answers(
             "ttlMs": server.cache_ttl_ms,
             "cacheScope": "private" if scoped else server.cache_scope,
         },
+        extensions=extensions_for(json.loads(i.definition_json) for i in catalogue.resources),
     )
     listed = [d for d, k in zip(definitions, keep, strict=True) if k]
     answers = discovery.precomputed(

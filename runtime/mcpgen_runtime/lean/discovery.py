@@ -57,6 +57,8 @@ class Discovery:
     completions: bool = False
     cache: Mapping[str, Any] = field(default_factory=dict)
     """``{"ttlMs": .., "cacheScope": ..}`` of cacheable results (2026-07-28)."""
+    extensions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """``capabilities.extensions``: identifier -> settings (``mcpgen_runtime.apps``)."""
 
     def identity(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "version": self.version}
@@ -81,6 +83,8 @@ class Discovery:
         if self.resources:
             caps["resources"] = {"listChanged": modern, "subscribe": True}
         caps["tools"] = {"listChanged": True if modern else self.tools_list_changed}
+        if self.extensions:
+            caps["extensions"] = {k: dict(v) for k, v in self.extensions.items()}
         return caps
 
     def initialize_result(self, revision: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..apps import extensions_for
 from ..lean.discovery import Discovery
 from .auth.scopes import ScopePolicy
 from .sdk_adapter import attached_runtime
@@ -154,6 +155,7 @@ def assemble(
             # lists that show each caller what its scopes allow are that caller's alone
             "cacheScope": "private" if serving.scopes.any else info.cache_scope,
         },
+        extensions=extensions_for(r.definition for r in res_items),
     )
     return ServerRuntime(
         serving,

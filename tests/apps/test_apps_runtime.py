@@ -1,0 +1,50 @@
+"""MCP Apps on the wire of a generated server (the weather example's committed package), on both
+engines: the extension advertised in ``initialize``, the forecast card in ``resources/list`` and
+``resources/read`` (mime type, ``_meta.ui``, the built file byte for byte), ``_meta.ui`` on the
+tool in ``tools/list``; read by the official ``mcp`` client over stdio."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+REPO = Path(__file__).resolve().parents[2]
+WEATHER = REPO / "examples" / "weather"
+VIEW = "ui://weather/forecast-card"
+MIME = "text/html;profile=mcp-app"
+
+
+async def _session(engine: str) -> dict[str, object]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(WEATHER)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "weather_server", "--engine", engine], env=env
+    )
+    async with Client(params) as client:
+        caps = client.server_capabilities
+        tools = await client.list_tools()
+        resources = await client.list_resources()
+        read = await client.read_resource(VIEW)
+        return {"caps": caps, "tools": tools, "resources": resources, "read": read}
+
+
+@pytest.mark.parametrize("engine", ["lean", "sdk"])
+def test_view_on_the_wire(engine: str) -> None:
+    got = anyio.run(_session, engine)
+    caps = got["caps"]
+    assert caps.extensions == {"io.modelcontextprotocol/ui": {}}  # type: ignore[attr-defined]
+    forecast = next(t for t in got["tools"].tools if t.name == "get_forecast")  # type: ignore[attr-defined]
+    assert forecast.meta == {"ui": {"resourceUri": VIEW}}
+    weather = next(t for t in got["tools"].tools if t.name == "get_weather")  # type: ignore[attr-defined]
+    assert weather.meta is None
+    listed = next(r for r in got["resources"].resources if r.uri == VIEW)  # type: ignore[attr-defined]
+    assert listed.mime_type == MIME and listed.meta == {"ui": {"prefersBorder": False}}
+    (item,) = got["read"].contents  # type: ignore[attr-defined]
+    assert item.mime_type == MIME
+    assert item.meta == {"ui": {"prefersBorder": False}}
+    assert item.text.encode() == (WEATHER / "view" / "dist" / "index.html").read_bytes()
