@@ -30,14 +30,16 @@ async def _session(engine: str) -> dict[str, object]:
         tools = await client.list_tools()
         resources = await client.list_resources()
         read = await client.read_resource(VIEW)
-        return {"caps": caps, "tools": tools, "resources": resources, "read": read}
+        return {"version": client.protocol_version, "caps": caps, "tools": tools, "resources": resources, "read": read}
 
 
 @pytest.mark.parametrize("engine", ["lean", "sdk"])
 def test_view_on_the_wire(engine: str) -> None:
     got = anyio.run(_session, engine)
-    caps = got["caps"]
-    assert caps.extensions == {"io.modelcontextprotocol/ui": {}}  # type: ignore[attr-defined]
+    # the client speaks 2026-07-28 (server/discover); `capabilities.extensions` is a field of
+    # that revision only (the browser test's handshake-era host finds views by _meta.ui)
+    assert got["version"] == "2026-07-28"
+    assert got["caps"].extensions == {"io.modelcontextprotocol/ui": {}}  # type: ignore[attr-defined]
     forecast = next(t for t in got["tools"].tools if t.name == "get_forecast")  # type: ignore[attr-defined]
     assert forecast.meta == {"ui": {"resourceUri": VIEW}}
     weather = next(t for t in got["tools"].tools if t.name == "get_weather")  # type: ignore[attr-defined]
@@ -48,3 +50,49 @@ def test_view_on_the_wire(engine: str) -> None:
     assert item.mime_type == MIME
     assert item.meta == {"ui": {"prefersBorder": False}}
     assert item.text.encode() == (WEATHER / "view" / "dist" / "index.html").read_bytes()
+
+
+DISCOVER = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "server/discover",
+    "params": {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+        }
+    },
+}
+
+
+@pytest.mark.parametrize("engine", ["lean", "sdk"])
+def test_extension_advertised_on_discover(engine: str) -> None:
+    """2026-07-28: ``server/discover`` says ``extensions: {io.modelcontextprotocol/ui: {}}``,
+    byte for byte the same on both engines."""
+    import httpx
+
+    from tests.interop.procs import HttpServer, free_port
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    env["PYTHONPATH"] = str(WEATHER)
+    cmd = [sys.executable, "-m", "weather_server", "--http", "--port", str(port)]
+    srv = HttpServer([*cmd, "--engine", engine], env, port)
+    srv.start()
+    try:
+        r = httpx.post(
+            srv.url,
+            json=DISCOVER,
+            headers={
+                "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": "2026-07-28",
+                "Mcp-Method": "server/discover",
+            },
+            timeout=30,
+        )
+    finally:
+        srv.stop()
+    caps = r.json()["result"]["capabilities"]
+    assert caps["extensions"] == {"io.modelcontextprotocol/ui": {}}
+    assert list(caps) == sorted(caps)

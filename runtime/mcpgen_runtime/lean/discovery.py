@@ -83,8 +83,9 @@ class Discovery:
         if self.resources:
             caps["resources"] = {"listChanged": modern, "subscribe": True}
         caps["tools"] = {"listChanged": True if modern else self.tools_list_changed}
-        if self.extensions:
+        if self.extensions and modern:  # a 2026-07-28 field (SEP-2133); the SDK drops it before
             caps["extensions"] = {k: dict(v) for k, v in self.extensions.items()}
+            caps = dict(sorted(caps.items()))  # the SDK's order (sorted keys)
         return caps
 
     def initialize_result(self, revision: str) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 // model calls the tool (ontoolresult) or fetched through the host (callServerTool).
 import { App } from "@modelcontextprotocol/ext-apps";
 
-const ICONS = { sunny: "☀️", cloudy: "☁️", rain: "🌧️", snow: "❄️" };
+const ICONS = { sunny: "\u2600", cloudy: "\u2601", rain: "\u2602", snow: "\u2744" }; // text glyphs
 const $ = (id) => document.getElementById(id);
 const app = new App({ name: "weather-forecast-card", version: "1.0.0" });
 
@@ -37,7 +37,7 @@ function render(result) {
 
 app.ontoolresult = render;
 
-$("ask").addEventListener("submit", async (event) => {
+$("show").addEventListener("click", async (event) => {
   event.preventDefault();
   $("show").disabled = true;
   $("status").textContent = "loading…";
