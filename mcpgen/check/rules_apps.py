@@ -47,8 +47,7 @@ rule(
     LINT,
     E,
     "A view's URI, and the resourceUri of a tool, use the ui:// scheme.",
-    why="The extension names views by ui:// URIs; hosts ignore a resourceUri with another "
-    "scheme.",
+    why="The extension names views by ui:// URIs; hosts ignore a resourceUri with another scheme.",
 )
 rule(
     "APP_VIEW_HTML",
@@ -131,7 +130,9 @@ def _is_view(item: SectionItem) -> bool:
     scope="manifest",
 )
 def check_view_links(ctx: ManifestCtx) -> None:
-    resources = {str(r.raw.get("uri")): r for r in ctx.manifest.resources}
+    resources: dict[str, SectionItem] = {}
+    for r in ctx.manifest.resources:  # the first of duplicates (RESOURCE_URI_UNIQUE's finding)
+        resources.setdefault(str(r.raw.get("uri")), r)
     links = _links(ctx)
     opened = {uri for _n, _p, uri, _r in links}
     for name, ptr, uri, raw in links:

@@ -169,7 +169,10 @@ def _resource_files(
     for item in resources:
         spelled = item.raw.get("file")
         if isinstance(spelled, str) and spelled:
-            if item.raw.get("mimeType") == VIEW_MIME and (base_dir / spelled).is_dir():
+            view = item.raw.get("mimeType") == VIEW_MIME or str(item.raw.get("uri")).startswith(
+                "ui://"
+            )
+            if view and (base_dir / spelled).is_dir():
                 spelled = spelled.rstrip("/\\") + "/index.html"  # an MCP Apps view's built folder
             got = read_resource_file(base_dir, spelled)
             if isinstance(got, str):

@@ -44,7 +44,9 @@ def start_relay(
         def do_DELETE(self) -> None:
             self._forward()
 
-        def _reply(self, code: int, body: bytes, ctype: str, extra: dict[str, str] | None = None) -> None:
+        def _reply(
+            self, code: int, body: bytes, ctype: str, extra: dict[str, str] | None = None
+        ) -> None:
             self.send_response(code)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(body)))

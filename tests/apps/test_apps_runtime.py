@@ -30,7 +30,13 @@ async def _session(engine: str) -> dict[str, object]:
         tools = await client.list_tools()
         resources = await client.list_resources()
         read = await client.read_resource(VIEW)
-        return {"version": client.protocol_version, "caps": caps, "tools": tools, "resources": resources, "read": read}
+        return {
+            "version": client.protocol_version,
+            "caps": caps,
+            "tools": tools,
+            "resources": resources,
+            "read": read,
+        }
 
 
 @pytest.mark.parametrize("engine", ["lean", "sdk"])

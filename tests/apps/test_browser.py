@@ -72,7 +72,9 @@ def weather_url(host_dir: Path) -> Iterator[str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
     env["PYTHONPATH"] = str(WEATHER)
-    srv = HttpServer([sys.executable, "-m", "weather_server", "--http", "--port", str(port)], env, port)
+    srv = HttpServer(
+        [sys.executable, "-m", "weather_server", "--http", "--port", str(port)], env, port
+    )
     srv.start()
     relay, base = start_relay(host_dir, port, SEEN)
     try:
