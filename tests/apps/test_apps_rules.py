@@ -88,7 +88,10 @@ def test_unused_view_and_text_fallback_warn(tmp_path: Path) -> None:
     text = _manifest().replace(
         "    outputSchema: {type: object, properties: {n: {type: integer}}}\n", ""
     )
-    text += "  - {uri: ui://t/spare, name: spare, mimeType: text/html;profile=mcp-app, text: '<html></html>'}\n"
+    text += (
+        "  - {uri: ui://t/spare, name: spare, mimeType: text/html;profile=mcp-app,"
+        " text: '<html></html>'}\n"
+    )
     _project(tmp_path, text)
     out = _run(tmp_path, "check", "tools.yaml").stdout
     assert "warning APP_TEXT_FALLBACK tool 'show' opens a view but declares no outputSchema" in out
