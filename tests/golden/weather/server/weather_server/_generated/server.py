@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
+from pathlib import Path
 
 from mcp.server.lowlevel import Server
 from mcpgen_runtime import ServerInfo, ToolBinding, build_server
@@ -65,6 +66,11 @@ RESOURCES: Final[tuple[ResourceBinding, ...]] = (
     ResourceBinding(
         definition_json='{"uri":"weather://stations","name":"stations","title":"Weather stations","description":"The stations this server reports from.","mimeType":"text/plain"}',
         text="Paris-Montsouris (FR), Berlin-Tempelhof (DE), Tokyo (JP), Lisbon (PT)",
+    ),
+    ResourceBinding(
+        definition_json='{"uri":"ui://weather/forecast-card","name":"forecast-card","title":"Forecast card","description":"An MCP Apps view of get_forecast\'s days (built from view/ with `npm ci && npm run build`).","mimeType":"text/html;profile=mcp-app","_meta":{"ui":{"prefersBorder":false}}}',
+        file=Path(__file__).with_name("resources") / "1-forecast_card",
+        binary=False,
     ),
 )
 
