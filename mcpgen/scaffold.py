@@ -111,16 +111,19 @@ script and the built ``dist/index.html`` (one HTML file, no CDN), which the mani
 
 def view_files() -> dict[str, str]:
     """The starter view's files (``templates/init/view``), as written: nothing in them depends
-    on the project, and ``dist/index.html`` is the build of ``src/`` with these pins (a test
-    rebuilds it)."""
+    on the project, and ``dist/index.html`` (stored as ``built.html``) is the build of ``src/``
+    with these pins (tests/apps/test_starter.py rebuilds it)."""
     from mcpgen.resources import templates_dir
 
     root = templates_dir() / "init" / "view"
     out = {}
     for path in sorted(root.rglob("*")):
         if path.is_file() and "node_modules" not in path.parts:
-            rel = path.relative_to(root).as_posix()
-            out[f"{VIEW_DIR}/.gitignore" if rel == "gitignore" else f"{VIEW_DIR}/{rel}"] = (
-                path.read_text(encoding="utf-8")
-            )
+            rel = RENAMED.get(path.relative_to(root).as_posix(), path.relative_to(root).as_posix())
+            out[f"{VIEW_DIR}/{rel}"] = path.read_text(encoding="utf-8")
     return out
+
+
+RENAMED = {"gitignore": ".gitignore", "built.html": "dist/index.html"}
+"""Template files stored under another name (``dist/`` and dot files are ignored by git and by
+wheel builds)."""

@@ -102,3 +102,29 @@ def test_extension_advertised_on_discover(engine: str) -> None:
     caps = r.json()["result"]["capabilities"]
     assert caps["extensions"] == {"io.modelcontextprotocol/ui": {}}
     assert list(caps) == sorted(caps)
+
+
+PINNED = ("@modelcontextprotocol/ext-apps", "@modelcontextprotocol/client", "esbuild", "zod")
+
+
+def test_views_and_the_test_host_pin_the_same_packages() -> None:
+    """The starter view, the weather view and the browser tests' host: exact versions in each
+    package.json, the same ones everywhere, and each lockfile resolves them."""
+    import json
+
+    seen: dict[str, set[str]] = {}
+    for folder in (
+        REPO / "templates" / "init" / "view",
+        WEATHER / "view",
+        REPO / "tests" / "apps" / "js",
+    ):
+        pkg = json.loads((folder / "package.json").read_text())
+        deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
+        lock = json.loads((folder / "package-lock.json").read_text())["packages"]
+        for name in PINNED:
+            version = deps[name]
+            assert version[0].isdigit(), (folder, name, version)  # no ranges
+            assert lock[f"node_modules/{name}"]["version"] == version, (folder, name)
+            seen.setdefault(name, set()).add(version)
+    assert all(len(v) == 1 for v in seen.values()), seen
+    assert seen["@modelcontextprotocol/ext-apps"] == {"2.0.4"}
