@@ -39,6 +39,34 @@ FILE_EXAMPLES: dict[str, tuple[dict[str, str], str]] = {
         "tools: []\nresources:\n  - uri: docs://guide\n    name: guide\n    file: ../guide.md\n",
     ),
     "MANIFEST_SCHEMA": ({}, "server:\n  name: notes\n"),
+    "SKILL_FOLDER": ({}, "tools: []\nskills:\n  - path: skills/pdf\n"),
+    "SKILL_FRONTMATTER": (
+        {"pdf/SKILL.md": "# PDF\n\nExtract text from PDF files.\n"},
+        "tools: []\nskills:\n  - path: pdf\n",
+    ),
+    "SKILL_NAME": (
+        {"pdf/SKILL.md": "---\nname: PDF_Tools\ndescription: Work with PDF files.\n---\n"},
+        "tools: []\nskills:\n  - path: pdf\n",
+    ),
+    "SKILL_DESCRIPTION": (
+        {
+            "pdf/SKILL.md": "---\nname: pdf\ndescription: "
+            + "Work with PDF files. " * 60
+            + "\n---\n"
+        },
+        "tools: []\nskills:\n  - path: pdf\n",
+    ),
+    "SKILL_NAME_UNIQUE": (
+        {"pdf/SKILL.md": "---\nname: pdf\ndescription: Work with PDF files.\n---\n\n# PDF\n"},
+        "tools: []\nskills:\n  - path: pdf\n  - path: ./pdf/\n",
+    ),
+    "SKILL_METADATA_RESERVED": (
+        {
+            "pdf/SKILL.md": "---\nname: pdf\ndescription: Work with PDF files.\nmetadata:\n"
+            "  io.modelcontextprotocol/level: 1\n---\n"
+        },
+        "tools: []\nskills:\n  - path: pdf\n",
+    ),
     "DUPLICATE_KEY": (
         {},
         "tools:\n  - name: a\n    name: b\n    inputSchema: {type: object}\n",
@@ -151,10 +179,32 @@ def _examples() -> dict[str, tuple[str, str]]:
                 )
 
     with tempfile.TemporaryDirectory() as tmp:
+        for rule_id, reps, removed, _expected in breaking.SKILL_CASES:
+            old_p, new_p = breaking.skill_sides(Path(tmp) / rule_id, reps, removed)
+            found = [d for d in breaking.compare_files(old_p, new_p) if d.rule_id == rule_id]
+            if not found:
+                raise RuntimeError(f"docs: the example of {rule_id} no longer finds it")
+            change = "\n".join(
+                [f"- {a.strip()}\n+ {b.strip() or '(removed)'}" for a, b in reps]
+                + [f"- {name}\n+ (file removed)" for name in removed]
+            )
+            files = "\n".join(
+                f"`{n}`:\n\n" + _fence(b, "markdown") for n, b in breaking.SKILL_FILES.items()
+            )
+            out[rule_id] = (
+                "`old/m.yaml`:\n\n"
+                + _fence(breaking.SKILLS, "yaml")
+                + "\n"
+                + files
+                + "\nchanged to `new/m.yaml` by:\n\n"
+                + _fence(change, "diff"),
+                text_line(found[0]).replace(str(Path(tmp) / rule_id) + "/", ""),
+            )
         for rule_id, (files, text) in FILE_EXAMPLES.items():
             d = Path(tmp) / rule_id / "project"
             d.mkdir(parents=True)
             for name, body in files.items():
+                (d / name).parent.mkdir(parents=True, exist_ok=True)
                 (d / name).write_text(body)
             (d.parent / "outside.json").write_text('{"type": "object"}')
             (d.parent / "guide.md").write_text("A guide.\n")
@@ -171,6 +221,7 @@ def _examples() -> dict[str, tuple[str, str]]:
             shown = "`m.yaml`:\n\n" + _fence(text, "yaml")
             for name, body in files.items():
                 lang = "toml" if name.endswith(".toml") else "yaml"
+                lang = "markdown" if name.endswith(".md") else lang
                 shown += f"\n`{name}`:\n\n" + _fence(body, lang)
             finding = text_line(found[0], related_label="see")
             out[rule_id] = (shown, finding.replace(str(d), "/home/me/project"))

@@ -28,7 +28,14 @@ import httpx2
 from mcp.shared.exceptions import MCPError
 from mcp_types import METHOD_NOT_FOUND
 
-from mcpgen_runtime import ClientError, EnterpriseIdP, LoopbackRedirect, ToolClient, oauth
+from mcpgen_runtime import (
+    ClientError,
+    EnterpriseIdP,
+    LoopbackRedirect,
+    SkillVerificationError,
+    ToolClient,
+    oauth,
+)
 from mcpgen_runtime.client.oauth import MemoryTokenStorage
 
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
@@ -170,6 +177,9 @@ async def run(url: str, scenario: str, version: str, context: dict[str, Any]) ->
         timeout=30,
     ) as client:
         sdk = client.mcp
+        if scenario.startswith("sep-2640-client-"):
+            await skills(client, scenario)
+            return
         listed = await sdk.list_tools()
         if scenario == "json-schema-2020-12-preservation":
             # the scenario's instructions: send the focal tool's inputSchema back, verbatim
@@ -198,6 +208,25 @@ async def run(url: str, scenario: str, version: str, context: dict[str, Any]) ->
                 for prompt in (await sdk.list_prompts()).prompts:
                     args = {a.name: "test" for a in prompt.arguments or [] if a.required}
                     await sdk.get_prompt(prompt.name, args)
+
+
+async def skills(client: ToolClient, scenario: str) -> None:
+    """The skills extension as a host uses it: list the skills (reading no file), then load
+    the first one's SKILL.md, verified against its entry, and only then its other files. A file
+    that fails verification is not used and loading stops there (the scenario serves a
+    tampered SKILL.md and checks that the client goes no further)."""
+    listed = await client.skills.list()
+    if scenario == "sep-2640-client-no-prefetch" or not listed:
+        return  # nothing asked for a skill: no file is fetched
+    skill = listed[0]
+    try:
+        await client.skills.load(skill)
+    except SkillVerificationError as exc:
+        print(f"conformance client: skill not loaded: {exc}", file=sys.stderr)
+        return
+    for f in skill.files or ():
+        if f.uri != skill.uri:
+            await client.skills.read(skill, f.uri)
 
 
 def main(argv: list[str]) -> int:

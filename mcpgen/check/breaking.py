@@ -79,4 +79,11 @@ def compare(
     compare_tools(_refs(old), _refs(new), em, tools_pointer=tools_ptr)
     at = {k: f"/{k}" if k in raw else "" for k in ("resources", "resourceTemplates", "prompts")}
     compare_surface(em, _sections(old), _sections(new), at, completions=not live)
+    if old.skills and not live:  # a live server's skills are not pulled into its manifest
+        from mcpgen_runtime.breaking.skills import SkillSide, compare_skills
+
+        def sides(m: Manifest) -> list[SkillSide]:
+            return [SkillSide(s.name, s.pointer, s.paths) for s in m.skills]
+
+        compare_skills(em, sides(old), sides(new), "/skills" if "skills" in raw else "")
     return em.diagnostics

@@ -17,6 +17,7 @@ def load_lint() -> dict[str, registry.Rule]:
         rules_profiles,
         rules_registry,
         rules_schema,
+        rules_skills,
         rules_surface,
         rules_toolsets,
     )

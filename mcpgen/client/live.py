@@ -97,6 +97,8 @@ class LiveServer:
     prompts: list[dict[str, Any]] = field(default_factory=list)
     """What ``resources/list``, ``resources/templates/list`` and ``prompts/list`` sent (every
     page), when the server has those capabilities."""
+    skills: list[Any] = field(default_factory=list)
+    """The skills the server serves (``pull_skills.PulledSkill``: files read and verified)."""
 
 
 def parse_target(
@@ -250,6 +252,8 @@ async def _read(target: Target, server: Any, mode: str, timeout: float) -> LiveS
                 prompts = await every_page(
                     client, types.ListPromptsRequest, "prompts", "prompts/list"
                 )
+            skill_notes: list[str] = []
+            skills = await _skills(client, target.label, skill_notes)
             info = client.server_info
             srv: dict[str, Any] = (
                 info.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -267,7 +271,15 @@ async def _read(target: Target, server: Any, mode: str, timeout: float) -> LiveS
         resources=_objects(resources),
         templates=_objects(templates),
         prompts=_objects(prompts),
+        skills=skills,
+        warnings=tuple(skill_notes),
     )
+
+
+async def _skills(client: Any, label: str, notes: list[str]) -> list[Any]:
+    from mcpgen.client.pull_skills import read_skills
+
+    return await read_skills(client, label, notes)
 
 
 def _objects(items: list[Any]) -> list[dict[str, Any]]:
@@ -311,10 +323,11 @@ def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> 
             live.server,
             live.protocol,
             live.label,
-            tuple(collect.lines),
+            (*collect.lines, *live.warnings),
             resources=live.resources,
             templates=live.templates,
             prompts=live.prompts,
+            skills=live.skills,
         )
     except McpgenError:
         raise

@@ -56,8 +56,9 @@ def manifest_document(live: LiveServer) -> dict[str, Any]:
     }
     # the live contents and messages are the server's: a pulled manifest marks them as
     # served by handlers (what a client needs is the wire definitions)
-    if live.resources:
-        doc["resources"] = [{**_known(r, "Resource"), "handler": True} for r in live.resources]
+    resources = _resources(live)
+    if resources:
+        doc["resources"] = [{**_known(r, "Resource"), "handler": True} for r in resources]
     if live.templates:
         doc["resourceTemplates"] = [_known(t, "ResourceTemplate") for t in live.templates]
     if live.prompts:
@@ -73,7 +74,16 @@ def manifest_document(live: LiveServer) -> dict[str, Any]:
             }
             for p in live.prompts
         ]
+    if live.skills:
+        doc["skills"] = [{"path": f"skills/{s.name}"} for s in live.skills]
     return doc
+
+
+def _resources(live: LiveServer) -> list[dict[str, Any]]:
+    """The live resources a pulled manifest declares: a pulled skill's files are served by the
+    skill (``skills:``), not as resources."""
+    pulled = tuple(f"skill://{s.name}/" for s in live.skills)
+    return [r for r in live.resources if not str(r.get("uri", "")).startswith(pulled)]
 
 
 def manifest_text(live: LiveServer, path: Path) -> str:
@@ -97,9 +107,10 @@ def _others(live: LiveServer) -> str:
     parts = [
         f", {n} {what}{'s' if n != 1 else ''}"
         for n, what in (
-            (len(live.resources), "resource"),
+            (len(_resources(live)), "resource"),
             (len(live.templates), "resource template"),
             (len(live.prompts), "prompt"),
+            (len(live.skills), "skill"),
         )
         if n
     ]
@@ -120,6 +131,10 @@ def check_written(path: Path) -> list[Diagnostic]:
 def write_manifest(live: LiveServer, path: Path) -> tuple[int, list[Diagnostic]]:
     """Write the manifest; return (tools written, check errors)."""
     text = manifest_text(live, path)
+    if live.skills:  # the folders first: checking the manifest reads them
+        from mcpgen.client.pull_skills import write_skill_folders
+
+        write_skill_folders(live.skills, path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp")

@@ -152,6 +152,16 @@ def read_at_ref(path: str, ref: str) -> tuple[str, str, Callable[[Path], bytes]]
                 raise McpgenError(f"no such file at {ref}") from None
             raise
 
+    def list_files(folder: Path) -> list[str] | None:
+        """The files under ``folder`` at ``ref`` (relative to it), or None when unreadable."""
+        try:
+            frel = folder.resolve().relative_to(root).as_posix()
+            out = _git(["ls-tree", "-r", "--name-only", ref, "--", frel + "/"], root)
+        except (McpgenError, ValueError):
+            return None
+        return [line[len(frel) + 1 :] for line in out.splitlines() if line.startswith(frel + "/")]
+
+    read_bytes.list_files = list_files  # type: ignore[attr-defined]  # skill folders
     return text, f"{ref}:{rel}", read_bytes
 
 

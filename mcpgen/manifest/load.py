@@ -141,6 +141,7 @@ def load_from_document(
     file_deps: list[Dependency] = []
     if read_bytes is None:  # from disk (a git ref's manifest needs no resource contents)
         resources = _resource_files(resources, base_dir, file_deps, report)
+    skills = _skills(value, shape, doc, base_dir, diags, file_deps, read_bytes)
     manifest = Manifest(
         path=doc.path,
         server=_server(value if shape == "Manifest" else {}, doc.path),
@@ -153,8 +154,27 @@ def load_from_document(
         resources=resources,
         templates=_section(value, shape, "resourceTemplates"),
         prompts=_section(value, shape, "prompts"),
+        skills=skills,
     )
     return LoadResult(manifest, diags)
+
+
+def _skills(
+    value: Any,
+    shape: str,
+    doc: Document,
+    base_dir: Path,
+    diags: list[Diagnostic],
+    deps: list[Dependency],
+    read_bytes: Callable[[Path], bytes] | None,
+) -> tuple[Any, ...]:
+    """The ``skills`` folders, read (``mcpgen.manifest.skills``; imported only when there
+    are some)."""
+    if shape != "Manifest" or not isinstance(value, dict) or not value.get("skills"):
+        return ()
+    from mcpgen.manifest.skills import load_skills
+
+    return load_skills(value["skills"], base_dir, doc.location, diags.append, deps, read_bytes)
 
 
 def _resource_files(

@@ -216,3 +216,5 @@ class Manifest(NamedTuple):
     templates: tuple[SectionItem, ...] = ()
     """``resourceTemplates``."""
     prompts: tuple[SectionItem, ...] = ()
+    skills: tuple[Any, ...] = ()
+    """``skills``: ``mcpgen.manifest.skills.SkillDef`` each (folders read by the loader)."""

@@ -5,9 +5,10 @@ the same code the lean engine answers with), and written into ``_generated/disco
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from mcpgen.ir.resources_prompts import ResourcesAndPrompts
+from mcpgen.ir.skills import SkillIR
 from mcpgen.ir.tools import ToolIR
 from mcpgen.manifest.model import Manifest
 
@@ -15,7 +16,10 @@ __all__ = ["discovery_answers"]
 
 
 def discovery_answers(
-    manifest: Manifest, tools: Sequence[ToolIR], catalogue: ResourcesAndPrompts
+    manifest: Manifest,
+    tools: Sequence[ToolIR],
+    catalogue: ResourcesAndPrompts,
+    skills: Sequence[SkillIR] = (),
 ) -> tuple[tuple[str, str], ...]:
     """``(key, JSON text)`` of every precomputed answer (``Discovery.precomputed``), sorted:
     for the tools a server lists when started with its defaults."""
@@ -27,7 +31,8 @@ def discovery_answers(
     definitions = [json.loads(t.raw_json) for t in tools]
     keep = select(definitions, declared_toolsets(server.toolsets))
     scoped = any(t.scopes for t in tools) or any(i.scopes for i in catalogue.all)
-    resources = bool(catalogue.resources or catalogue.templates)
+    resources = bool(catalogue.resources or catalogue.templates or skills)
+    skill_resources, extensions = _skills(skills)
     discovery = Discovery(
         name=server.name,
         version=server.version,
@@ -43,13 +48,37 @@ def discovery_answers(
             "ttlMs": server.cache_ttl_ms,
             "cacheScope": "private" if scoped else server.cache_scope,
         },
-        extensions=extensions_for(json.loads(i.definition_json) for i in catalogue.resources),
+        extensions={
+            **extensions_for(json.loads(i.definition_json) for i in catalogue.resources),
+            **extensions,
+        },
     )
     listed = [d for d, k in zip(definitions, keep, strict=True) if k]
     answers = discovery.precomputed(
         listed,
-        resources=[json.loads(i.definition_json) for i in catalogue.resources],
+        resources=[json.loads(i.definition_json) for i in catalogue.resources] + skill_resources,
         templates=[json.loads(i.definition_json) for i in catalogue.templates],
         prompts=[json.loads(i.definition_json) for i in catalogue.prompts],
     )
     return tuple(sorted(answers.items()))
+
+
+def _skills(
+    skills: Sequence[SkillIR],
+) -> tuple[list[dict[str, object]], dict[str, Mapping[str, object]]]:
+    """The resources the skills' files are listed as, after the manifest's own (as
+    ``build_server`` appends them), and the extension the server declares."""
+    if not skills:
+        return [], {}
+    from mcpgen_runtime.skills_facts import (
+        EXTENSION,
+        SETTINGS,
+        SkillBinding,
+        skill_resource_definitions,
+    )
+
+    listed: list[dict[str, object]] = []
+    for s in skills:
+        rows = tuple(f.row for f in s.files)
+        listed += skill_resource_definitions(SkillBinding(s.name, s.frontmatter_json, "", rows))
+    return listed, {EXTENSION: SETTINGS}

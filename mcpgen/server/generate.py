@@ -46,6 +46,9 @@ def generate_server(ir: ServerIR) -> ServerFiles:
     for item in ir.resources_and_prompts.resources:
         if item.data is not None and item.data_path is not None:
             owned[item.data_path] = item.data
+    for skill in ir.skills:  # skill folders, byte for byte
+        for f in skill.files:
+            owned[f"{skill.package_dir}/{f.path}"] = f.data
     return ServerFiles(owned=owned, user=user, names=module_names(ir, list(models.run.models)))
 
 
@@ -61,6 +64,8 @@ def module_names(ir: ServerIR, models: list[str]) -> dict[str, list[str]]:
     ):
         if items:
             bindings.append(name)
+    if ir.skills:
+        bindings.append("SKILLS")
     package = bases + ["RUNTIME_API", "ToolContext", "ToolError", "ToolResult"]
     package += ["create_server", "load_handlers", "main", "run_cli"]
     return {

@@ -19,6 +19,7 @@ from typing import Any
 from mcpgen import __version__
 from mcpgen.ir.models import ModelSpec, model_specs
 from mcpgen.ir.resources_prompts import ResourcesAndPrompts, prepare_resources_and_prompts
+from mcpgen.ir.skills import SkillIR, prepare_skills
 from mcpgen.ir.tools import ToolIR, build_tools, canonical_json
 from mcpgen.manifest.model import Manifest
 from mcpgen.naming import class_name_from
@@ -72,6 +73,8 @@ class ServerIR:
     runtime_version: str = ""
     """The ``mcpgen-runtime`` version that computed ``discovery_answers`` (the fast boot uses
     them with that version only)."""
+    skills: tuple[SkillIR, ...] = ()
+    """The manifest's skills (the skills extension), each file with its digest and size."""
 
     @property
     def resource_and_prompt_methods(self) -> list[Any]:
@@ -116,6 +119,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
     tools = build_tools(manifest, package=package)
     server = manifest.server
     catalogue = prepare_resources_and_prompts(manifest, [t.names for t in tools])
+    skills = prepare_skills(manifest)
     return ServerIR(
         package=package,
         server_name=server.name,
@@ -139,6 +143,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         http_json=canonical_json(server.http) if server.http else None,
         resources_and_prompts=catalogue,
-        discovery_answers=discovery_answers(manifest, tools, catalogue),
+        discovery_answers=discovery_answers(manifest, tools, catalogue, skills),
         runtime_version=RUNTIME_VERSION,
+        skills=skills,
     )

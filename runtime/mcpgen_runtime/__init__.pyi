@@ -24,6 +24,8 @@ from .client.grants import EnterpriseIdP as EnterpriseIdP
 from .client.oauth import FileTokenStorage as FileTokenStorage
 from .client.oauth import LoopbackRedirect as LoopbackRedirect
 from .client.oauth import oauth as oauth
+from .client.skills import Skill as Skill
+from .client.skills import SkillVerificationError as SkillVerificationError
 from .content import Annotations as Annotations
 from .content import AudioContent as AudioContent
 from .content import BlobResourceContents as BlobResourceContents
@@ -56,3 +58,4 @@ from .server.resources import ResourceBinding as ResourceBinding
 from .server.resources import ResourceContents as ResourceContents
 from .server.resources import TemplateBinding as TemplateBinding
 from .server.sealed import RequestStateKey as RequestStateKey
+from .skills_facts import SkillBinding as SkillBinding

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -228,7 +229,9 @@ def test_rule(
 def test_every_breaking_rule_has_a_case() -> None:
     ids = {r.id for r in catalog.load_all().values() if r.category == BREAKING}
     # BASE has no output bounds to widen: test_output_bound_widened covers that rule
-    covered = {c[0] for c in CASES} | {c[0] for c in SURFACE_CASES} | {c[0] for c in APPS_CASES}
+    covered = {c[0] for c in CASES} | {c[0] for c in SURFACE_CASES}
+    covered |= {c[0] for c in SKILL_CASES}
+    covered |= {c[0] for c in APPS_CASES}
     assert ids - covered == {"OUTPUT_BOUND_NO_WIDEN"}
 
 
@@ -583,3 +586,83 @@ def test_apps_rule(
     got = [g for g in _compare(APPS, new) if g[2] == rule_id]
     assert got == [(nl, nc, rule_id, ol, oc) for nl, nc, ol, oc in expected]
     assert _compare(APPS, APPS) == []
+
+
+# -- skills (SEP-2640): folders beside the manifest, so each side is a directory -----------------
+
+SKILLS = "tools: []\nskills:\n  - path: pdf\n  - path: forms\n"
+SKILL_FILES = {
+    "pdf/SKILL.md": "---\nname: pdf\ndescription: Work with PDF files.\n---\n",
+    "pdf/references/FORMS.md": "# Forms\n",
+    "forms/SKILL.md": "---\nname: forms\ndescription: Fill in forms.\n---\n",
+}
+SKILL_CASES: list[tuple[str, list[tuple[str, str]], list[str], list[tuple[int, int, int, int]]]] = [
+    ("SKILL_NO_DELETE", [("  - path: forms\n", "")], [], [(2, 1, 4, 5)]),
+    ("SKILL_FILE_NO_DELETE", [], ["pdf/references/FORMS.md"], [(3, 11, 3, 11)]),
+]
+
+
+def skill_sides(root: Path, reps: list[tuple[str, str]], removed: list[str]) -> tuple[Path, Path]:
+    """``old/m.yaml`` (SKILLS and SKILL_FILES) and ``new/m.yaml`` (with ``reps`` applied and
+    the ``removed`` files left out) under ``root``."""
+    text = SKILLS
+    for a, b in reps:
+        assert text.count(a) == 1, a
+        text = text.replace(a, b)
+    for side, manifest, skip in (("old", SKILLS, []), ("new", text, removed)):
+        for name, body in SKILL_FILES.items():
+            if name not in skip:
+                (root / side / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / side / name).write_text(body)
+        (root / side / "m.yaml").write_text(manifest)
+    return root / "old" / "m.yaml", root / "new" / "m.yaml"
+
+
+def compare_files(old: Path, new: Path) -> list[Any]:
+    from mcpgen.manifest.load import load_manifest
+
+    o, n = load_manifest(old).manifest, load_manifest(new).manifest
+    assert o is not None and n is not None
+    catalog.load_all()
+    return sort_diagnostics(compare(o, n, active_rules((BREAKING,), KNOWN_REVISIONS, RuleConfig())))
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "reps", "removed", "expected"), SKILL_CASES, ids=[c[0] for c in SKILL_CASES]
+)
+def test_skill_rule(
+    tmp_path: Path,
+    rule_id: str,
+    reps: list[tuple[str, str]],
+    removed: list[str],
+    expected: list[tuple[int, int, int, int]],
+) -> None:
+    old, new = skill_sides(tmp_path, reps, removed)
+    got = [
+        (d.line, d.col, d.rule_id, d.related[0].line, d.related[0].col)
+        for d in compare_files(old, new)
+    ]
+    assert got == [(nl, nc, rule_id, ol, oc) for nl, nc, ol, oc in expected]
+    assert compare_files(old, old) == []
+
+
+def test_skill_files_are_compared_at_a_git_ref(tmp_path: Path) -> None:
+    """``--against REF``: the skill's file list is read from the ref (git ls-tree)."""
+    old, _ = skill_sides(tmp_path, [], [])
+    repo = old.parent
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    subprocess.run([*git, "add", "."], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-qm", "skills"], cwd=repo, check=True)
+    (repo / "pdf" / "references" / "FORMS.md").unlink()
+    script = Path(sys.executable).with_name("mcpgen")
+    proc = subprocess.run(
+        [str(script), "breaking", "m.yaml", "--against", "HEAD"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "SKILL_FILE_NO_DELETE" in proc.stdout
+    assert "file 'references/FORMS.md' was removed" in proc.stdout

@@ -4,8 +4,8 @@ The server leg runs ``examples/conformance`` per wire (``--suite all``: pending 
 and each extension scenario on its own; the client leg runs ``examples/conformance/client.py``
 per wire (the revision's requirement set, with the extensions the suite runs unscored) and any
 listed client scenario those runs did not reach on its own. The test fails when a listed
-scenario never ran, and on any failing or warning check outside the tasks (SEP-2663) and skills
-(SEP-2640) extensions, which have issues of their own. The table it builds is printed at the
+scenario never ran, and on any failing or warning check outside the tasks extension (SEP-2663),
+which has an issue of its own. The table it builds is printed at the
 end of the session (``conftest.TABLES``)."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import json
 
 from tests.conformance.suite import BAD, TABLES, WIRES, SuiteRuns, failing, listed
 
-OWN_ISSUES = ("tasks-", "sep-2640-")
-"""Scenario prefixes left to their own issues: the tasks and skills extensions."""
+OWN_ISSUES = ("tasks-",)
+"""Scenario prefixes left to their own issues: the tasks extension."""
 
 
 def _cell(results: dict[str, list[dict[str, object]]], name: str) -> str:

@@ -158,6 +158,19 @@ _RULES: tuple[Rule, ...] = (
         "Completions offered for an argument or a template variable are not removed.",
         "Clients that offered suggestions to users stop offering any.",
     ),
+    _rule(
+        "SKILL_NO_DELETE",
+        _E,
+        "Skills are not removed or renamed (hosts key them by name and URI).",
+        "Hosts that installed or approved the skill fail to load it; skills/get answers -32602.",
+    ),
+    _rule(
+        "SKILL_FILE_NO_DELETE",
+        _E,
+        "No file is removed from a skill.",
+        "The skill's SKILL.md and other files still name it; a host that reads it gets an "
+        "error, and a cached copy fails verification against the new entry.",
+    ),
     # MCP Apps (io.modelcontextprotocol/ui): breaking/apps.py
     _rule(
         "VIEW_NO_DELETE",

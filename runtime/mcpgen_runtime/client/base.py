@@ -61,6 +61,8 @@ if TYPE_CHECKING:
     import httpx2
     from typing_extensions import Self, Unpack
 
+    from .skills import SkillsNamespace
+
 __all__ = ["ClientOptions", "ClientTool", "Mode", "ToolClient"]
 
 Mode = ConnectMode
@@ -270,6 +272,13 @@ class ToolClient(Narrowable):
     @property
     def protocol_version(self) -> str:
         return self.mcp.protocol_version
+
+    @property
+    def skills(self) -> SkillsNamespace:
+        """The server's skills (the skills extension, verified reads: ``client.skills``)."""
+        from .skills import SkillsNamespace
+
+        return SkillsNamespace(self)
 
     @property
     def server_info(self) -> Implementation | None:

@@ -58,7 +58,8 @@ class Discovery:
     cache: Mapping[str, Any] = field(default_factory=dict)
     """``{"ttlMs": .., "cacheScope": ..}`` of cacheable results (2026-07-28)."""
     extensions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """``capabilities.extensions``: identifier -> settings (``mcpgen_runtime.apps``)."""
+    """``capabilities.extensions``: identifier -> settings (the skills extension; MCP Apps,
+    ``mcpgen_runtime.apps``)."""
 
     def identity(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "version": self.version}
@@ -83,8 +84,8 @@ class Discovery:
         if self.resources:
             caps["resources"] = {"listChanged": modern, "subscribe": True}
         caps["tools"] = {"listChanged": True if modern else self.tools_list_changed}
-        if self.extensions and modern:  # a 2026-07-28 field (SEP-2133); the SDK drops it before
-            caps["extensions"] = {k: dict(v) for k, v in self.extensions.items()}
+        if self.extensions and modern:  # 2026-07-28's field (the SDK drops it before)
+            caps["extensions"] = {k: dict(v) for k, v in sorted(self.extensions.items())}
             caps = dict(sorted(caps.items()))  # the SDK's order (sorted keys)
         return caps
 

@@ -21,7 +21,6 @@ pings); clients that need pings past proxy idle timeouts can start the server wi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +36,7 @@ from starlette.requests import Request
 
 from .discovery import MODERN
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal
-from .jsonrpc import valid_id
+from .jsonrpc import encode, parse, valid_id
 
 if TYPE_CHECKING:
     from ..server.server_runtime import ServerRuntime
@@ -122,7 +121,7 @@ class LeanHttpFront:
         if not has_json or (not self.json_response and not has_sse):
             return None
         try:
-            msg = json.loads(body)
+            msg = parse(body)
         except (ValueError, RecursionError):
             return None
         if type(msg) is not dict or msg.get("jsonrpc") != "2.0" or not valid_id(msg.get("id")):
@@ -200,7 +199,7 @@ def _replaying(body: bytes, complete: bool, receive: Any) -> Any:
 async def _respond(send: Any, answer: dict[str, Any]) -> None:
     error = answer.get("error")
     status = ERROR_CODE_HTTP_STATUS.get(error["code"], 200) if error is not None else 200
-    data = json.dumps(answer, separators=(",", ":")).encode()
+    data = encode(answer)
     await send(
         {
             "type": "http.response.start",

@@ -2,8 +2,13 @@
 not a usable message the one error answer JSON-RPC prescribes (``-32700`` for what is not JSON,
 ``-32600`` for what is not a request; the id when one can be read, else null).
 
-Output is ASCII JSON (``ensure_ascii``): a lone surrogate in a handler's text is escaped, never
-an encoding error that loses the answer.
+With orjson installed (the runtime's ``[server]`` extra), lines are read and answers written by
+orjson: about 3 µs less per message each way (``bench/lean_breakdown.py``). It never decides
+alone: what it refuses (lone surrogates, ``NaN``, numbers out of range, non-string keys) goes to
+the standard library, which answers as it does without orjson, and so does a line with a run of
+19 or more digits (orjson reads integers past 64 bits as floats; ``json`` keeps them exact).
+Without orjson, output is ASCII JSON (``ensure_ascii``); either way a lone surrogate in a
+handler's text is escaped, never an encoding error that loses the answer.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ __all__ = [
     "dumps",
     "encode",
     "error",
+    "parse",
     "valid_id",
 ]
 
@@ -35,7 +41,18 @@ MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 _loads = json.loads
-_dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+_encoder = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False).encode
+# Every digit read as "0", so a run of 19 digits is one substring search (a regex is 7x slower).
+_DIGITS_AS_ZERO = bytes(48 if 48 <= i <= 57 else i for i in range(256))
+_LONG_RUN = b"0" * 19
+
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the [server] extra is not installed
+    _orjson = None  # type: ignore[assignment]
+_fast_loads = _orjson.loads if _orjson is not None else None
+_fast_dumps = _orjson.dumps if _orjson is not None else None
+_NEWLINE = _orjson.OPT_APPEND_NEWLINE if _orjson is not None else 0
 
 
 class Invalid(Exception):
@@ -61,20 +78,52 @@ def error(rid: Any, code: int, message: str, data: Any = None) -> dict[str, Any]
 
 
 def dumps(value: Any) -> str:
-    """Compact ASCII JSON text (what ``encode`` writes, without the line end)."""
-    return _dumps(value)
+    """Compact ASCII JSON text (what ``encode`` writes without orjson, minus the line end).
+    A float that is not finite is written ``null``, as orjson and pydantic write it (``NaN``
+    and ``Infinity`` are not JSON)."""
+    try:
+        return _encoder(value)
+    except ValueError:
+        return _encoder(_finite(value))
+
+
+def _finite(value: Any) -> Any:
+    t = type(value)
+    if t is float or isinstance(value, float):
+        return value if value - value == 0 else None
+    if t is dict or isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if t is list or t is tuple or isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    """One line of ASCII JSON, newline included."""
-    return (_dumps(message) + "\n").encode("ascii")
+    """One line of JSON (UTF-8 with orjson, else ASCII), newline included."""
+    if _fast_dumps is not None:
+        try:
+            return _fast_dumps(message, option=_NEWLINE)
+        except TypeError:  # orjson.JSONEncodeError: the standard library decides
+            pass
+    return (dumps(message) + "\n").encode("ascii")
+
+
+def parse(data: bytes) -> Any:
+    """The JSON value of ``data`` (orjson where it agrees with ``json.loads``, see the module
+    docstring). Raises what ``json.loads`` raises."""
+    if _fast_loads is not None and _LONG_RUN not in data.translate(_DIGITS_AS_ZERO):
+        try:
+            return _fast_loads(data)
+        except ValueError:  # orjson.JSONDecodeError: the standard library decides
+            pass
+    return _loads(data)
 
 
 def decode(line: bytes) -> dict[str, Any]:
     """The message on ``line``: a dict with ``method`` (a request when it has an ``id``) or a
     response (``result``/``error`` with an ``id``). Raises ``Invalid`` with the answer to send."""
     try:
-        msg = _loads(line)
+        msg = parse(line)
     except RecursionError:
         raise Invalid(
             error(None, PARSE_ERROR, "Parse error: the message nests too deeply")

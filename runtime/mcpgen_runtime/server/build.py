@@ -52,6 +52,7 @@ def build_server(
     resources: Sequence[ResourceBinding] = (),
     templates: Sequence[TemplateBinding] = (),
     prompts: Sequence[PromptBinding] = (),
+    skills: Sequence[Any] = (),
     state: State | str | None = None,
     toolsets: Sequence[str] | None = None,
     tools: Sequence[str] | None = None,
@@ -69,7 +70,9 @@ def build_server(
     environment variables, else the manifest's defaults); an unknown name raises
     ``toolsets.SelectionError``. ``inline_schema_refs``: list each inputSchema with its
     non-recursive ``$ref``s inlined and ``$defs`` dropped (``schemainline``; None:
-    ``$MCPGEN_INLINE_SCHEMA_REFS``); calls are still checked against the schema as written."""
+    ``$MCPGEN_INLINE_SCHEMA_REFS``); calls are still checked against the schema as written.
+    ``skills``: ``skills.SkillBinding`` each (the skills extension: their files join
+    ``resources``, their methods are registered on the server)."""
     from .state import State as _State
     from .state import open_state
 
@@ -89,6 +92,12 @@ def build_server(
         inline_schema_refs is None and os.environ.get(INLINE_ENV, "").lower() in _TRUE
     ):
         _serve_inlined(compiled)
+    extensions: dict[str, Any] = {}
+    if skills:
+        from .skills import EXTENSION, SETTINGS, resource_bindings
+
+        resources = (*resources, *resource_bindings(skills))
+        extensions[EXTENSION] = SETTINGS
     runtime = assemble(
         handlers,
         compiled,
@@ -104,8 +113,13 @@ def build_server(
         toolsets=declared,
         info=replace(info, list_changed=list_changed),
         list_ttl_ms=list_ttl_ms,
+        extensions=extensions,
     )
     server = _sdk_server(runtime, info)
+    if skills:
+        from .skills import SkillsRuntime, install
+
+        install(server, SkillsRuntime(skills, runtime.discovery.cache))
     if list_changed:
         announce_tools_list_changed(server)
     attach_runtime(server, runtime)

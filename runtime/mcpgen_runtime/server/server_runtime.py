@@ -106,6 +106,7 @@ def assemble(
     toolsets: dict[str, Any],
     info: ServerInfo,
     list_ttl_ms: int | None = None,
+    extensions: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> ServerRuntime:
     """The whole runtime of a server serving ``tools`` (compiled) and the manifest's other
     sections with ``handlers``."""
@@ -155,7 +156,7 @@ def assemble(
             # lists that show each caller what its scopes allow are that caller's alone
             "cacheScope": "private" if serving.scopes.any else info.cache_scope,
         },
-        extensions=extensions_for(r.definition for r in res_items),
+        extensions={**extensions_for(r.definition for r in res_items), **(extensions or {})},
     )
     return ServerRuntime(
         serving,

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
+from pathlib import Path
 
 from mcp.server.lowlevel import Server
 from mcpgen_runtime import ServerInfo, ToolBinding, build_server
 from mcpgen_runtime import ResourceBinding
 from mcpgen_runtime import TemplateBinding
 from mcpgen_runtime import PromptBinding
+from mcpgen_runtime import SkillBinding
 
 from . import models as _m
 from .base import ToolsBase
@@ -263,6 +265,31 @@ PROMPTS: Final[tuple[PromptBinding, ...]] = (
 )
 
 
+SKILLS: Final[tuple[SkillBinding, ...]] = (
+    SkillBinding(
+        name="pdf-processing",
+        frontmatter_json='{"name":"pdf-processing","description":"Extract text from PDF files, fill PDF forms and merge documents.","license":"Apache-2.0","metadata":{"author":"mcpgen conformance fixture","version":"1.0"}}',
+        folder=Path(__file__).with_name("skills") / "pdf-processing",
+        files=(
+            (
+                "SKILL.md",
+                "text/markdown",
+                False,
+                "sha256:1ce34030b3ddb8b56b9f0f5b2e172c78f7d429255a9e559a0d4965315087da43",
+                476,
+            ),
+            (
+                "references/FORMS.md",
+                "text/markdown",
+                False,
+                "sha256:403b74115c1fad9ab36ebc5e194039cbd6ee5bf38a3f3ffe09ec7f6197f77975",
+                106,
+            ),
+        ),
+    ),
+)
+
+
 def create_server(
     handlers: ToolsBase,
     *,
@@ -286,5 +313,6 @@ def create_server(
         resources=RESOURCES,
         templates=TEMPLATES,
         prompts=PROMPTS,
+        skills=SKILLS,
         **options,
     )

@@ -11,6 +11,7 @@ from mcpgen_runtime import ServerInfo, ToolBinding, build_server
 from mcpgen_runtime import ResourceBinding
 from mcpgen_runtime import TemplateBinding
 from mcpgen_runtime import PromptBinding
+from mcpgen_runtime import SkillBinding
 
 from . import models as _m
 from .base import ToolsBase
@@ -111,6 +112,31 @@ PROMPTS: Final[tuple[PromptBinding, ...]] = (
 )
 
 
+SKILLS: Final[tuple[SkillBinding, ...]] = (
+    SkillBinding(
+        name="reading-forecasts",
+        frontmatter_json='{"name":"reading-forecasts","description":"Read this server\'s forecasts and explain them to a person planning their days. Use when someone asks what the weather will be like, or whether to plan around rain or snow.","license":"MIT"}',
+        folder=Path(__file__).with_name("skills") / "reading-forecasts",
+        files=(
+            (
+                "SKILL.md",
+                "text/markdown",
+                False,
+                "sha256:ea923a3919b6582b20147c5be76aae310a865c47a931f0ec99c9ea15594d3648",
+                969,
+            ),
+            (
+                "references/units.md",
+                "text/markdown",
+                False,
+                "sha256:35552ac8bbd9bc24ce179143deeef037b34eb423b168e5448ba02e4408e4aa68",
+                182,
+            ),
+        ),
+    ),
+)
+
+
 def create_server(
     handlers: ToolsBase,
     *,
@@ -134,5 +160,6 @@ def create_server(
         resources=RESOURCES,
         templates=TEMPLATES,
         prompts=PROMPTS,
+        skills=SKILLS,
         **options,
     )
