@@ -45,7 +45,7 @@ def test_view_on_the_wire(engine: str) -> None:
     # the client speaks 2026-07-28 (server/discover); `capabilities.extensions` is a field of
     # that revision only (the browser test's handshake-era host finds views by _meta.ui)
     assert got["version"] == "2026-07-28"
-    assert got["caps"].extensions == {"io.modelcontextprotocol/ui": {}}  # type: ignore[attr-defined]
+    assert got["caps"].extensions["io.modelcontextprotocol/ui"] == {}  # type: ignore[attr-defined]
     forecast = next(t for t in got["tools"].tools if t.name == "get_forecast")  # type: ignore[attr-defined]
     assert forecast.meta == {"ui": {"resourceUri": VIEW}}
     weather = next(t for t in got["tools"].tools if t.name == "get_weather")  # type: ignore[attr-defined]
@@ -100,7 +100,8 @@ def test_extension_advertised_on_discover(engine: str) -> None:
     finally:
         srv.stop()
     caps = r.json()["result"]["capabilities"]
-    assert caps["extensions"] == {"io.modelcontextprotocol/ui": {}}
+    assert caps["extensions"]["io.modelcontextprotocol/ui"] == {}  # next to the skills one
+    assert list(caps["extensions"]) == sorted(caps["extensions"])
     assert list(caps) == sorted(caps)
 
 

@@ -156,7 +156,11 @@ def assemble(
             # lists that show each caller what its scopes allow are that caller's alone
             "cacheScope": "private" if serving.scopes.any else info.cache_scope,
         },
-        extensions={**extensions_for(r.definition for r in res_items), **(extensions or {})},
+        extensions=dict(  # sorted: the order both engines advertise them in
+            sorted(
+                {**extensions_for(r.definition for r in res_items), **(extensions or {})}.items()
+            )
+        ),
     )
     return ServerRuntime(
         serving,
