@@ -183,11 +183,17 @@ def _resource_files(
     """Each ``file:`` resource with its contents read (``RESOURCE_FILE`` for one that cannot
     be used); the files are recorded in ``deps``."""
     from mcpgen.manifest.resource_files import read_resource_file
+    from mcpgen_runtime.apps import RESOURCE_MIME_TYPE as VIEW_MIME
 
     out = []
     for item in resources:
         spelled = item.raw.get("file")
         if isinstance(spelled, str) and spelled:
+            view = item.raw.get("mimeType") == VIEW_MIME or str(item.raw.get("uri")).startswith(
+                "ui://"
+            )
+            if view and (base_dir / spelled).is_dir():
+                spelled = spelled.rstrip("/\\") + "/index.html"  # an MCP Apps view's built folder
             got = read_resource_file(base_dir, spelled)
             if isinstance(got, str):
                 report(item.pointer + "/file", got, "RESOURCE_FILE")

@@ -23,6 +23,7 @@ def discovery_answers(
 ) -> tuple[tuple[str, str], ...]:
     """``(key, JSON text)`` of every precomputed answer (``Discovery.precomputed``), sorted:
     for the tools a server lists when started with its defaults."""
+    from mcpgen_runtime.apps import extensions_for
     from mcpgen_runtime.lean.discovery import Discovery
     from mcpgen_runtime.server.toolsets import declared_toolsets, select
     from mcpgen_runtime.tasks.settings import EXTENSION as TASKS
@@ -51,7 +52,10 @@ def discovery_answers(
             "ttlMs": server.cache_ttl_ms,
             "cacheScope": "private" if scoped else server.cache_scope,
         },
-        extensions=extensions,
+        extensions={
+            **extensions_for(json.loads(i.definition_json) for i in catalogue.resources),
+            **extensions,
+        },
     )
     listed = [d for d, k in zip(definitions, keep, strict=True) if k]
     answers = discovery.precomputed(

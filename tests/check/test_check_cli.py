@@ -344,7 +344,7 @@ def test_bundled_example_is_clean() -> None:
     assert (p.returncode, p.stdout, p.stderr) == (
         0,
         "",
-        "mcpgen: no findings in 1 file (4 tools, 1 resource, 1 resource template, 1 prompt)\n",
+        "mcpgen: no findings in 1 file (4 tools, 2 resources, 1 resource template, 1 prompt)\n",
     )
     p = run("check", "examples/weather/tools.yaml", "--show-info", "--format", "json", cwd=REPO)
     assert json.loads(p.stdout)["diagnostics"] == []

@@ -1178,6 +1178,42 @@ CASES += [
 ]
 
 
+APP_VIEWS = """
+tools:
+  - name: a
+    inputSchema: {type: object}
+    _meta: {ui: {resourceUri: "ui://m/card"}}
+  - name: b
+    inputSchema: {type: object}
+    outputSchema: {type: object}
+    _meta: {ui: {resourceUri: "ui://m/none", visibility: [app]}}
+  - name: c
+    inputSchema: {type: object}
+    outputSchema: {type: object}
+    _meta: {ui: {resourceUri: "https://m/plain"}}
+resources:
+  - uri: ui://m/card
+    name: card
+    mimeType: text/html;profile=mcp-app
+    text: "<!doctype html><p>card</p>"
+    _meta: {ui: {csp: {connectDomains: ["*://x.com", "http://api.example.com", "https://ok.example.com:8443"]}}}
+  - {uri: ui://m/spare, name: spare, mimeType: text/html;profile=mcp-app, text: "just text"}
+  - {uri: ui://m/odd, name: odd, mimeType: text/plain, text: x}
+  - {uri: "https://m/plain", name: plain, mimeType: text/html, text: x}
+"""
+"""MCP Apps (mcpgen.check.rules_apps): a view, a spare one, a tool opening a missing one."""
+CASES += [
+    ("APP_VIEW_MISSING", APP_VIEWS, [(8, 31)]),  # tool b's resourceUri
+    ("APP_VIEW_UNUSED", APP_VIEWS, [(19, 11)]),  # ui://m/spare
+    ("APP_VIEW_MIME", APP_VIEWS, [(20, 44), (21, 53)]),  # a ui:// text/plain; a linked text/html
+    ("APP_VIEW_URI", APP_VIEWS, [(12, 31)]),  # tool c opens an https: URI
+    ("APP_VIEW_HTML", APP_VIEWS, [(19, 81)]),  # "just text"
+    ("APP_CSP_DOMAIN", APP_VIEWS, [(18, 41)]),  # *://x.com; the :8443 origin is fine
+    ("APP_CSP_INSECURE", APP_VIEWS, [(18, 54)]),  # http://api.example.com
+    ("APP_TEXT_FALLBACK", APP_VIEWS, [(4, 17)]),  # tool a: no outputSchema (b is app-only)
+]
+
+
 @pytest.mark.parametrize(("rule_id", "text", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_rule_positions(rule_id: str, text: str, expected: list[tuple[int, int]]) -> None:
     got = tuples(lint(text), rule_id)

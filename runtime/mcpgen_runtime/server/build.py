@@ -215,6 +215,7 @@ def _sdk_server(runtime: ServerRuntime, info: ServerInfo) -> Server[Any]:
         on_call_tool=tools.call_tool,  # type: ignore[arg-type]
         **hooks,
     )
+    server.extensions.update({k: dict(v) for k, v in runtime.discovery.extensions.items()})
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, tools.set_level)
     server.add_request_handler(
         "subscriptions/listen",
