@@ -16,7 +16,7 @@ from typing import Any
 
 import anyio
 from mcp.server.context import ServerRequestContext
-from mcp.server.subscriptions import SUBSCRIPTION_ID_META_KEY, _honored_subset
+from mcp.server.subscriptions import SUBSCRIPTION_ID_META_KEY
 from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import event_matches, event_to_notification
 from mcp_types import (
@@ -29,6 +29,7 @@ from mcp_types import (
 from pydantic import BaseModel
 
 from ..server.auth.scopes import principal
+from ..server.sdk_adapter import honored_filter
 from .runner import TaskChanged, Tasks, unavailable
 from .settings import declared, missing_extension
 from .store import TaskStoreDown
@@ -45,12 +46,22 @@ class _Notification(BaseModel):
 
 class TaskListenHandler:
     """Serves ``subscriptions/listen``: one call, one stream (as ``mcp.server.subscriptions.
-    ListenHandler``), with task status notifications."""
+    ListenHandler``, with its limits: at most ``max_subscriptions`` open streams, each ended
+    when ``max_buffered_events`` wait unread), with task status notifications."""
 
-    def __init__(self, bus: Any, tasks: Tasks, *, max_buffered_events: int = 1024) -> None:
+    def __init__(
+        self,
+        bus: Any,
+        tasks: Tasks,
+        *,
+        max_subscriptions: int = 1024,
+        max_buffered_events: int = 1024,
+    ) -> None:
         self._bus = bus
         self._tasks = tasks
+        self._max_subscriptions = max_subscriptions
         self._max = max_buffered_events
+        self._streams: set[Any] = set()
 
     async def _honored_tasks(self, ctx: ServerRequestContext[Any, Any]) -> list[str]:
         raw = ctx.params if isinstance(ctx.params, Mapping) else {}
@@ -79,8 +90,11 @@ class TaskListenHandler:
         subscription_id = ctx.request_id
         if subscription_id is None:
             raise MCPError(code=-32600, message="subscriptions/listen requires a request id")
+        if len(self._streams) >= self._max_subscriptions:
+            LOGGER.warning("subscriptions/listen refused: %d streams open", len(self._streams))
+            raise MCPError(code=-32603, message="Subscription limit reached")
         task_ids = frozenset(await self._honored_tasks(ctx))
-        honored = _honored_subset(params.notifications)
+        honored = honored_filter(params.notifications)
         if task_ids:
             honored = SubscriptionFilter.model_validate(
                 {
@@ -104,8 +118,10 @@ class TaskListenHandler:
                 pass
             except anyio.WouldBlock:
                 LOGGER.warning("listen stream %r backlog full; ending it", subscription_id)
+                self._streams.discard(send)
                 send.close()
 
+        self._streams.add(send)
         unsubscribe = self._bus.subscribe(deliver)
         try:
             await ctx.session.send_notification(
@@ -126,6 +142,7 @@ class TaskListenHandler:
                 await ctx.session.send_notification(note, related_request_id=subscription_id)
         finally:
             unsubscribe()
+            self._streams.discard(send)
             send.close()
             recv.close()
         return SubscriptionsListenResult(_meta=meta)
