@@ -66,6 +66,7 @@ def scaffold(
     package: str | None = None,
     name: str | None = None,
     wheels: bool = False,
+    view: bool = False,
 ) -> Project:
     from mcpgen.render import render
 
@@ -86,6 +87,7 @@ def scaffold(
         "wheels": wheels,
         "wheels_dir": WHEELS_DIR,
         "install": install_command(wheels=wheels),
+        "view": view,
     }
     files = {
         MANIFEST: render("init/tools.yaml.jinja", **context),
@@ -96,4 +98,32 @@ def scaffold(
         f"{package}/__main__.py": render("init/main.py.jinja", **context),
         "tests/test_server.py": render("init/test_server.py.jinja", **context),
     }
+    if view:
+        files.update(view_files())
     return Project(server_name=server_name, package=package, files=files)
+
+
+VIEW_DIR = "view"
+"""Where ``init --view`` puts the MCP Apps view: its sources (``src/``), its pinned npm
+dependencies (``package.json``, ``package-lock.json``: ext-apps' ``App``, esbuild), its build
+script and the built ``dist/index.html`` (one HTML file, no CDN), which the manifest serves."""
+
+
+def view_files() -> dict[str, str]:
+    """The starter view's files (``templates/init/view``), as written: nothing in them depends
+    on the project, and ``dist/index.html`` (stored as ``built.html``) is the build of ``src/``
+    with these pins (tests/apps/test_starter.py rebuilds it)."""
+    from mcpgen.resources import templates_dir
+
+    root = templates_dir() / "init" / "view"
+    out = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "node_modules" not in path.parts:
+            rel = RENAMED.get(path.relative_to(root).as_posix(), path.relative_to(root).as_posix())
+            out[f"{VIEW_DIR}/{rel}"] = path.read_text(encoding="utf-8")
+    return out
+
+
+RENAMED = {"gitignore": ".gitignore", "built.html": "dist/index.html"}
+"""Template files stored under another name (``dist/`` and dot files are ignored by git and by
+wheel builds)."""

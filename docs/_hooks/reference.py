@@ -156,9 +156,11 @@ def _examples() -> dict[str, tuple[str, str]]:
             )
 
     breaking = _module(REPO / "tests" / "breaking" / "test_breaking_rules.py", "_docs_breaking")
-    for base, cases in (
-        (breaking.BASE, breaking.CASES),
-        (breaking.SURFACE, breaking.SURFACE_CASES),
+    base_link = "[the base manifest of the breaking tests](#the-base-manifest)"
+    for base, cases, label in (
+        (breaking.BASE, breaking.CASES, base_link),
+        (breaking.SURFACE, breaking.SURFACE_CASES, base_link),
+        (breaking.APPS, breaking.APPS_CASES, "`APPS` in tests/breaking/test_breaking_rules.py"),
     ):
         for rule_id, reps, _expected in cases:
             if rule_id in out:
@@ -177,8 +179,7 @@ def _examples() -> dict[str, tuple[str, str]]:
                     f"- {a.strip() or '(nothing)'}\n+ {b.strip() or '(removed)'}" for a, b in reps
                 )
                 out[rule_id] = (
-                    "`old.yaml` ([the base manifest of the breaking tests]"
-                    "(#the-base-manifest)) changed to `new.yaml` by:\n\n" + _fence(change, "diff"),
+                    f"`old.yaml` ({label}) changed to `new.yaml` by:\n\n" + _fence(change, "diff"),
                     text_line(found[0]),
                 )
 

@@ -7,6 +7,7 @@ from mcpgen.check import registry
 
 def load_lint() -> dict[str, registry.Rule]:
     from mcpgen.check import (  # noqa: F401
+        rules_apps,
         rules_auth,
         rules_headers,
         rules_http,
@@ -18,6 +19,7 @@ def load_lint() -> dict[str, registry.Rule]:
         rules_schema,
         rules_skills,
         rules_surface,
+        rules_tasks,
         rules_toolsets,
     )
 

@@ -6,7 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgen.check.context import ManifestCtx, ToolCtx
-from mcpgen.check.registry import ALL_REVISIONS, LINT, SPEC, E, I, W, checker, rule, since
+from mcpgen.check.registry import (
+    ALL_REVISIONS,
+    LINT,
+    MODERN_REVISIONS,
+    SPEC,
+    E,
+    I,
+    W,
+    checker,
+    rule,
+    since,
+)
 from mcpgen_runtime.revisions import KNOWN_REVISIONS, TOOL_FIELDS, tool_field_revisions
 from mcpgen_runtime.schemawalk import esc, get_pointer, unesc
 
@@ -15,22 +26,12 @@ rule(
     LINT,
     I,
     "Tool fields exist in every targeted revision (annotations 2025-03-26+, "
-    "title/outputSchema/_meta 2025-06-18+, icons 2025-11-25+, execution only 2025-11-25); "
-    "elsewhere clients ignore them.",
+    "title/outputSchema/_meta 2025-06-18+, icons 2025-11-25+, execution 2025-11-25 and, as the "
+    "server's choice under the tasks extension, 2026-07-28+); elsewhere clients ignore them.",
     default_enabled=False,
     why="Off: clients ignore fields their revision lacks and the runtime shapes responses per "
     "revision, so the field is harmless; where behaviour depends on it, "
-    "TOOL_TASK_REQUIRED_REVISION warns.",
-)
-rule(
-    "TOOL_TASK_REQUIRED_REVISION",
-    LINT,
-    W,
-    "A tool with execution.taskSupport: required is not served to revisions without tasks "
-    "(every revision but 2025-11-25).",
-    ALL_REVISIONS - {"2025-11-25"},
-    why="Clients on those revisions cannot make the task-augmented call the tool requires: every "
-    "call fails (-32601).",
+    "TOOL_TASK_REQUIRED_REVISION warns (rules_tasks).",
 )
 rule(
     "TOOL_DESCRIPTION_MISSING",
@@ -97,7 +98,7 @@ rule(
     LINT,
     E,
     "execution.taskSupport is forbidden, optional or required.",
-    frozenset(("2025-11-25",)),
+    since("2025-11-25"),
     why=SPEC,
 )
 rule(
@@ -140,11 +141,13 @@ def check_field_revisions(ctx: ToolCtx) -> None:
     for field, supported in _REVISIONS_OF.items():
         if field not in ctx.raw:
             continue
+        if field == "execution":  # from 2026-07-28 the server decides tasks by it (extension)
+            supported = supported | MODERN_REVISIONS
         missing = [r for r in ctx.revisions if r not in supported]
         if not missing:
             continue
         if field == "execution":
-            where = "exists only in 2025-11-25"
+            where = "tasks exist in 2025-11-25 and, as the tasks extension, from 2026-07-28"
         else:
             first = min(supported & ALL_REVISIONS, key=lambda r: r if r != "draft" else "9")
             where = f"exists from {first}"
@@ -154,23 +157,6 @@ def check_field_revisions(ctx: ToolCtx) -> None:
             f"{field!r} is not part of revision {', '.join(missing)} ({where}); clients on "
             "that revision ignore it",
             key=True,
-        )
-
-
-@checker("TOOL_TASK_REQUIRED_REVISION")
-def check_task_required(ctx: ToolCtx) -> None:
-    ex = ctx.raw.get("execution")
-    if not isinstance(ex, dict) or ex.get("taskSupport") != "required":
-        return
-    revs = ctx.revs("TOOL_TASK_REQUIRED_REVISION")
-    if revs:
-        which = f"revisions {', '.join(revs)} have" if len(revs) > 1 else f"revision {revs[0]} has"
-        ctx.emit(
-            "TOOL_TASK_REQUIRED_REVISION",
-            "/execution/taskSupport",
-            f"taskSupport: required, but {which} no tasks: clients on them cannot call "
-            "this tool (a plain call gets -32601); use optional, or target only 2025-11-25 "
-            "with `protocol`",
         )
 
 

@@ -35,7 +35,7 @@ def generate_client(ir: ClientIR) -> ClientFiles:
     models = tool_models(ir.model_specs)
     info = models.info
     bodies = {"models.py": models.source}
-    docs = [_doc(t, info) for t in ir.tools]
+    docs = [_doc(t, info, t.index in ir.task_tools) for t in ir.tools]
     owned = {
         rel: render(template, header=header, ir=ir, body=bodies.get(rel, ""), info=info, docs=docs)
         for rel, template in OWNED_TEMPLATES.items()
@@ -51,7 +51,7 @@ def generate_client(ir: ClientIR) -> ClientFiles:
     return ClientFiles(owned=owned, user=user)
 
 
-def _doc(tool: ToolIR, info: ModelsInfo) -> str:
+def _doc(tool: ToolIR, info: ModelsInfo, task: bool = False) -> str:
     """The method's docstring text (escaped by the template's ``docstring`` filter)."""
     parts: list[str] = []
     if tool.title:
@@ -70,7 +70,16 @@ def _doc(tool: ToolIR, info: ModelsInfo) -> str:
             lines.append(f"    {p.name}: {desc}".rstrip())
         parts.append("\n".join(lines))
     if tool.output_model:
-        parts.append(f"Returns the validated structuredContent as {tool.output_model}.")
+        what = f"the validated structuredContent as {tool.output_model}"
     else:
-        parts.append("Returns the result's content blocks (CallResult).")
+        what = "the result's content blocks (CallResult)"
+    if task:
+        parts.append(
+            "The server may run it as a task (the tasks extension): returns a TaskHandle.\n"
+            f"``await handle.result()`` gives {what},\nat once when the server answered "
+            "without a task; the handle also reads\nthe task's status, answers its input "
+            "requests and cancels it."
+        )
+    else:
+        parts.append(f"Returns {what}.")
     return "\n\n".join(parts)

@@ -10,6 +10,7 @@ facts, so they are exactly the models' fields.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from mcpgen.ir.tools import ToolIR, build_tools, canonical_json
 from mcpgen.manifest.model import Manifest
 from mcpgen.naming import class_name_from, snake_identifier
 from mcpgen_runtime import API_VERSION
+from mcpgen_runtime.tasks.settings import task_support
 
 # Public attributes of mcpgen_runtime.ToolClient: a tool method must not shadow them
 # (tests/client/test_generate.py checks this list against the runtime class).
@@ -63,6 +65,9 @@ class ClientIR:
     """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
     cli_names: tuple[str, ...] | None = None
     """``mcpgen cli``: each tool's subcommand name (None: no CLI)."""
+    task_tools: frozenset[int] = frozenset()
+    """Indexes of the tools that may run as a task (``execution.taskSupport`` optional or
+    required): their methods return a ``TaskHandle``."""
 
     def method_of(self, item: ResourceOrPrompt) -> str:
         return (self.namespace_methods or {})[(item.kind, item.index)]
@@ -123,4 +128,7 @@ def build_client_ir(
         namespace_methods=_namespace_methods(resources_and_prompts),
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         cli_names=cli_names,
+        task_tools=frozenset(
+            t.index for t in tools if task_support(json.loads(t.raw_json)) != "forbidden"
+        ),
     )

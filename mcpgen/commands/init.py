@@ -27,7 +27,16 @@ def _echo(msg: str) -> None:
     help="Install mcpgen and mcpgen-runtime from a package index (yours, or once they are "
     "published) even though this mcpgen came from a checkout or a local wheel.",
 )
-def init(directory: Path, package: str | None, name: str | None, no_wheels: bool) -> None:
+@click.option(
+    "--view",
+    is_flag=True,
+    help="Also add an MCP Apps view (io.modelcontextprotocol/ui) of the starter tool: view/ "
+    "holds its source (ext-apps' App class), pinned npm dependencies and its built one-file "
+    "HTML, which tools.yaml serves as ui://PACKAGE/greeting.",
+)
+def init(
+    directory: Path, package: str | None, name: str | None, no_wheels: bool, view: bool
+) -> None:
     """Scaffold a new MCP server project in DIRECTORY (default: here).
 
     Writes tools.yaml (a starter manifest with one tool), pyproject.toml (depends on
@@ -47,7 +56,7 @@ def init(directory: Path, package: str | None, name: str | None, no_wheels: bool
         raise McpgenError(f"{directory} exists and is not a directory")
     found = wheelhouse.sources()
     local = wheelhouse.needs_wheels(found) and not no_wheels
-    project = scaffold(directory, package=package, name=name, wheels=local)
+    project = scaffold(directory, package=package, name=name, wheels=local, view=view)
     created, kept = [], []
     for rel, text in sorted(project.files.items()):
         target = directory / rel

@@ -187,11 +187,17 @@ def _resource_files(
     """Each ``file:`` resource with its contents read (``RESOURCE_FILE`` for one that cannot
     be used); the files are recorded in ``deps``."""
     from mcpgen.manifest.resource_files import read_resource_file
+    from mcpgen_runtime.apps import RESOURCE_MIME_TYPE as VIEW_MIME
 
     out = []
     for item in resources:
         spelled = item.raw.get("file")
         if isinstance(spelled, str) and spelled:
+            view = item.raw.get("mimeType") == VIEW_MIME or str(item.raw.get("uri")).startswith(
+                "ui://"
+            )
+            if view and (base_dir / spelled).is_dir():
+                spelled = spelled.rstrip("/\\") + "/index.html"  # an MCP Apps view's built folder
             got = read_resource_file(base_dir, spelled)
             if isinstance(got, str):
                 report(item.pointer + "/file", got, "RESOURCE_FILE")
@@ -252,6 +258,7 @@ def _server(value: dict[str, Any], path: str) -> ServerInfo:
         auth=dict(s["auth"]) if isinstance(s.get("auth"), dict) else None,
         toolsets=_toolsets(s),
         http=dict(s["http"]) if isinstance(s.get("http"), dict) else None,
+        tasks=dict(s["tasks"]) if isinstance(s.get("tasks"), dict) else None,
     )
 
 

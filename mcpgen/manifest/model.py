@@ -96,6 +96,8 @@ class ServerInfo(NamedTuple):
     """``server.toolsets`` as written: name -> ``{description, default}``."""
     http: dict[str, Any] | None = None
     """``server.http`` as written: the API that tools with an ``x-mcpgen.http`` call."""
+    tasks: dict[str, Any] | None = None
+    """``server.tasks`` as written: the tasks extension's settings (keepSeconds, ...)."""
 
 
 class ToolDef(NamedTuple):

@@ -23,8 +23,11 @@ def discovery_answers(
 ) -> tuple[tuple[str, str], ...]:
     """``(key, JSON text)`` of every precomputed answer (``Discovery.precomputed``), sorted:
     for the tools a server lists when started with its defaults."""
+    from mcpgen_runtime.apps import extensions_for
     from mcpgen_runtime.lean.discovery import Discovery
     from mcpgen_runtime.server.toolsets import declared_toolsets, select
+    from mcpgen_runtime.tasks.settings import EXTENSION as TASKS
+    from mcpgen_runtime.tasks.settings import task_support
 
     server = manifest.server
     definitions = [json.loads(t.raw_json) for t in tools]
@@ -32,6 +35,8 @@ def discovery_answers(
     scoped = any(t.scopes for t in tools) or any(i.scopes for i in catalogue.all)
     resources = bool(catalogue.resources or catalogue.templates or skills)
     skill_resources, extensions = _skills(skills)
+    if any(task_support(d) != "forbidden" for d, k in zip(definitions, keep, strict=True) if k):
+        extensions = {**extensions, TASKS: {}}
     discovery = Discovery(
         name=server.name,
         version=server.version,
@@ -47,7 +52,10 @@ def discovery_answers(
             "ttlMs": server.cache_ttl_ms,
             "cacheScope": "private" if scoped else server.cache_scope,
         },
-        extensions=extensions,
+        extensions={
+            **extensions_for(json.loads(i.definition_json) for i in catalogue.resources),
+            **extensions,
+        },
     )
     listed = [d for d, k in zip(definitions, keep, strict=True) if k]
     answers = discovery.precomputed(

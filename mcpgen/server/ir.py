@@ -65,6 +65,8 @@ class ServerIR:
     """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
     http_json: str | None = None
     """``server.http`` (canonical JSON): the API forwarded calls go to."""
+    tasks_json: str | None = None
+    """``server.tasks`` (canonical JSON), when the manifest sets it."""
     resources_and_prompts: ResourcesAndPrompts = ResourcesAndPrompts((), (), ())
     """The manifest's resources, resource templates and prompts."""
     discovery_answers: tuple[tuple[str, str], ...] = ()
@@ -142,6 +144,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         auth_json=canonical_json(server.auth) if server.auth else None,
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         http_json=canonical_json(server.http) if server.http else None,
+        tasks_json=canonical_json(server.tasks) if server.tasks else None,
         resources_and_prompts=catalogue,
         discovery_answers=discovery_answers(manifest, tools, catalogue, skills),
         runtime_version=RUNTIME_VERSION,

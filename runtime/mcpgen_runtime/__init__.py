@@ -15,7 +15,8 @@ The public API (import from here; everything else is internal)::
 * Generated clients (``mcpgen client``): ``ToolClient`` (their base class), ``CallResult``,
   ``SyncClient`` and the typed errors ``ClientError``, ``ToolCallError``, ``ProtocolError``,
   ``CallTimeoutError``, ``ConnectionLostError``, ``ConnectError``, ``InvalidResultError``,
-  ``ArgumentsError``, ``InputRequiredError``, ``DriftError`` (see ``mcpgen_runtime.client``).
+  ``ArgumentsError``, ``InputRequiredError``, ``DriftError`` (see ``mcpgen_runtime.client``);
+  ``TaskHandle`` and ``TaskCancelledError`` for task tools (the tasks extension).
 * ``run_cli``, ``load_handlers``, ``build_server``, ``ToolBinding``, ``ServerInfo``,
   ``StartupOptions``, ``OpenModel``: used by generated packages.
 

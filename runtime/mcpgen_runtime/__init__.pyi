@@ -26,6 +26,8 @@ from .client.oauth import LoopbackRedirect as LoopbackRedirect
 from .client.oauth import oauth as oauth
 from .client.skills import Skill as Skill
 from .client.skills import SkillVerificationError as SkillVerificationError
+from .client.tasks import TaskCancelledError as TaskCancelledError
+from .client.tasks import TaskHandle as TaskHandle
 from .content import Annotations as Annotations
 from .content import AudioContent as AudioContent
 from .content import BlobResourceContents as BlobResourceContents

@@ -183,6 +183,16 @@ CASES: list[tuple[str, list[tuple[str, str]], list[tuple[int, int, int, int]]]] 
         [(33, 18, 33, 57), (33, 18, 33, 101), (33, 56, 33, 80)],
     ),
     (
+        "TOOL_TASK_NO_REQUIRE",
+        [
+            (
+                "    description: Write.\n",
+                "    description: Write.\n    execution: {taskSupport: required}\n",
+            )
+        ],
+        [(32, 30, 30, 11)],
+    ),
+    (
         "TOOL_SCOPE_NO_ADD",
         [
             (
@@ -231,6 +241,7 @@ def test_every_breaking_rule_has_a_case() -> None:
     # BASE has no output bounds to widen: test_output_bound_widened covers that rule
     covered = {c[0] for c in CASES} | {c[0] for c in SURFACE_CASES}
     covered |= {c[0] for c in SKILL_CASES}
+    covered |= {c[0] for c in APPS_CASES}
     assert ids - covered == {"OUTPUT_BOUND_NO_WIDEN"}
 
 
@@ -283,6 +294,31 @@ def test_bounds_that_accept_more_inputs_or_fewer_outputs_are_safe() -> None:
     exclusive = _apply([("limit: {type: number}", "limit: {type: number, exclusiveMaximum: 5}")])
     assert [g[2] for g in _compare(inclusive, exclusive)] == ["INPUT_BOUND_NO_NARROW"]
     assert _compare(exclusive, inclusive) == []
+
+
+def test_a_tool_becomes_task_only() -> None:
+    """optional -> required breaks (located on both sides); the other ways do not."""
+
+    def with_support(ts: str) -> str:
+        return _apply(
+            [
+                (
+                    "    description: Write.\n",
+                    f"    description: Write.\n    execution: {{taskSupport: {ts}}}\n",
+                )
+            ]
+        )
+
+    got = _compare(with_support("optional"), with_support("required"))
+    assert [g[2] for g in got] == ["TOOL_TASK_NO_REQUIRE"]
+    assert got[0][:2] == (32, 30) and got[0][3:] == (32, 30)
+    for old, new in (
+        ("required", "optional"),
+        ("required", "forbidden"),
+        ("forbidden", "optional"),
+    ):
+        assert _compare(with_support(old), with_support(new)) == [], (old, new)
+    assert _compare(with_support("required"), with_support("required")) == []
 
 
 def test_safe_changes_are_not_breaking() -> None:
@@ -536,6 +572,55 @@ def test_the_runtime_package_loads_its_comparisons_on_first_use() -> None:
     first, second = p.stdout.splitlines()
     assert first == "['mcpgen_runtime.breaking.rules']"
     assert second == "mcpgen_runtime.breaking.tools mcpgen_runtime.breaking.pairs True"
+
+
+APPS = """\
+tools:
+  - name: show
+    inputSchema: {type: object}
+    outputSchema: {type: object}
+    _meta: {ui: {resourceUri: "ui://m/card"}}
+resources:
+  - uri: ui://m/card
+    name: card
+    mimeType: text/html;profile=mcp-app
+    text: "<!doctype html>"
+    _meta:
+      ui:
+        permissions: {camera: {}, microphone: {}}
+        csp: {connectDomains: ["https://api.example.com", "https://b.example.com"]}
+"""
+"""MCP Apps (mcpgen_runtime.breaking.apps): a tool, its view, the view's sandbox."""
+
+APPS_CASES: list[tuple[str, list[tuple[str, str]], list[tuple[int, int, int, int]]]] = [
+    (
+        "VIEW_NO_DELETE",
+        [('    _meta: {ui: {resourceUri: "ui://m/card"}}\n', ""), ("uri: ui://m/card", "uri: ui://m/x")],
+        [(2, 5, 5, 18), (5, 1, 7, 5)],  # the tool's link; the view (not RESOURCE_NO_DELETE)
+    ),
+    ("VIEW_PERMISSION_NO_NARROW", [("camera: {}, ", ""), (', "https://b.example.com"', "")],
+     [(13, 9, 13, 23), (14, 31, 14, 59)]),
+    (
+        "TOOL_VISIBILITY_NO_NARROW",
+        [('resourceUri: "ui://m/card"}', 'resourceUri: "ui://m/card", visibility: [app]}')],
+        [(5, 58, 5, 17)],
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "reps", "expected"), APPS_CASES, ids=[c[0] for c in APPS_CASES]
+)
+def test_apps_rule(
+    rule_id: str, reps: list[tuple[str, str]], expected: list[tuple[int, int, int, int]]
+) -> None:
+    new = APPS
+    for a, b in reps:
+        assert new.count(a) == 1, a
+        new = new.replace(a, b)
+    got = [g for g in _compare(APPS, new) if g[2] == rule_id]
+    assert got == [(nl, nc, rule_id, ol, oc) for nl, nc, ol, oc in expected]
+    assert _compare(APPS, APPS) == []
 
 
 # -- skills (SEP-2640): folders beside the manifest, so each side is a directory -----------------

@@ -254,7 +254,8 @@ def test_rules_lists_every_rule(work: Path) -> None:
         "INPUT_UNREADABLE",
     ):
         assert rid in rules
-    assert rules["EXECUTION_TASK_SUPPORT"]["revisions"] == ["2025-11-25"]
+    assert rules["EXECUTION_TASK_SUPPORT"]["revisions"] == ["2025-11-25", "2026-07-28", "draft"]
+    assert rules["TOOL_TASK_REQUIRED_REVISION"]["revisions"][-1] == "2025-11-25"
     assert rules["X_MCP_HEADER_TYPE"]["revisions"] == ["2026-07-28", "draft"]
     assert all(
         r["purpose"] and r["severity"] in ("error", "warning", "info") for r in rules.values()
@@ -343,7 +344,7 @@ def test_bundled_example_is_clean() -> None:
     assert (p.returncode, p.stdout, p.stderr) == (
         0,
         "",
-        "mcpgen: no findings in 1 file (4 tools, 1 resource, 1 resource template, 1 prompt)\n",
+        "mcpgen: no findings in 1 file (4 tools, 2 resources, 1 resource template, 1 prompt)\n",
     )
     p = run("check", "examples/weather/tools.yaml", "--show-info", "--format", "json", cwd=REPO)
     assert json.loads(p.stdout)["diagnostics"] == []

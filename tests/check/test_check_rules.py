@@ -423,13 +423,139 @@ x-mcp-header: Ok}
     (
         "TOOL_TASK_REQUIRED_REVISION",
         """
-        protocol: [2025-11-25]
+        protocol: [2026-07-28]
         tools:
           - name: a
             inputSchema: {type: object}
             execution: {taskSupport: required}
         """,
         [],
+    ),
+    (
+        "TOOL_TASK_REQUIRED_REVISION",
+        """
+        protocol: [2025-11-25, 2026-07-28]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: required}
+        """,
+        [(5, 30)],
+    ),
+    (
+        "TOOL_TASK_NO_EXTENSION_REVISION",
+        """
+        protocol: [2025-06-18, 2025-11-25]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+          - name: b
+            inputSchema: {type: object}
+            execution: {taskSupport: forbidden}
+        """,
+        [(5, 30)],
+    ),
+    (
+        "TOOL_TASK_NO_EXTENSION_REVISION",
+        """
+        protocol: [2025-11-25, 2026-07-28]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [],
+    ),
+    (
+        "TASKS_SETTING_RANGE",
+        """
+        server:
+          tasks: {keepSeconds: 0, pollIntervalMs: 1.5, maxLivePerCaller: true, maxLive: 10}
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [(2, 24), (2, 43), (2, 66)],
+    ),
+    (
+        "TASKS_SETTING_RANGE",
+        """
+        server:
+          tasks: [keepSeconds]
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [(2, 10)],
+    ),
+    (
+        "TASKS_SETTING_UNKNOWN",
+        """
+        server:
+          tasks:
+            keepSecond: 60
+            maxLive: 5
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [(3, 5)],
+    ),
+    (
+        "TASKS_CAPS_ORDER",
+        """
+        server:
+          tasks:
+            maxLivePerCaller: 20
+            maxLive: 10
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: required}
+        """,
+        [(3, 23)],
+    ),
+    (
+        "TASKS_CAPS_ORDER",
+        """
+        server:
+          tasks: {maxLivePerCaller: 10, maxLive: 10}
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: required}
+        """,
+        [],
+    ),
+    (
+        "TASKS_POLL_AFTER_EXPIRY",
+        """
+        server:
+          tasks:
+            keepSeconds: 5
+            pollIntervalMs: 5000
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: optional}
+        """,
+        [(4, 21)],
+    ),
+    (
+        "TASKS_UNUSED",
+        """
+        server:
+          tasks: {keepSeconds: 600}
+        tools:
+          - name: a
+            inputSchema: {type: object}
+            execution: {taskSupport: forbidden}
+        """,
+        [(2, 3)],
     ),
     (
         "TOOL_DESCRIPTION_MISSING",
@@ -1049,6 +1175,42 @@ CASES += [
     ("HTTP_RESERVED_HEADER", HTTP_BINDING, [(21, 36)]),
     ("HTTP_CREDENTIAL_CLASH", HTTP_BINDING, [(22, 16)]),
     ("HTTP_SECURITY_UNDECLARED", HTTP_BINDING, [(23, 28)]),
+]
+
+
+APP_VIEWS = """
+tools:
+  - name: a
+    inputSchema: {type: object}
+    _meta: {ui: {resourceUri: "ui://m/card"}}
+  - name: b
+    inputSchema: {type: object}
+    outputSchema: {type: object}
+    _meta: {ui: {resourceUri: "ui://m/none", visibility: [app]}}
+  - name: c
+    inputSchema: {type: object}
+    outputSchema: {type: object}
+    _meta: {ui: {resourceUri: "https://m/plain"}}
+resources:
+  - uri: ui://m/card
+    name: card
+    mimeType: text/html;profile=mcp-app
+    text: "<!doctype html><p>card</p>"
+    _meta: {ui: {csp: {connectDomains: ["*://x.com", "http://api.example.com", "https://ok.example.com:8443"]}}}
+  - {uri: ui://m/spare, name: spare, mimeType: text/html;profile=mcp-app, text: "just text"}
+  - {uri: ui://m/odd, name: odd, mimeType: text/plain, text: x}
+  - {uri: "https://m/plain", name: plain, mimeType: text/html, text: x}
+"""
+"""MCP Apps (mcpgen.check.rules_apps): a view, a spare one, a tool opening a missing one."""
+CASES += [
+    ("APP_VIEW_MISSING", APP_VIEWS, [(8, 31)]),  # tool b's resourceUri
+    ("APP_VIEW_UNUSED", APP_VIEWS, [(19, 11)]),  # ui://m/spare
+    ("APP_VIEW_MIME", APP_VIEWS, [(20, 44), (21, 53)]),  # a ui:// text/plain; a linked text/html
+    ("APP_VIEW_URI", APP_VIEWS, [(12, 31)]),  # tool c opens an https: URI
+    ("APP_VIEW_HTML", APP_VIEWS, [(19, 81)]),  # "just text"
+    ("APP_CSP_DOMAIN", APP_VIEWS, [(18, 41)]),  # *://x.com; the :8443 origin is fine
+    ("APP_CSP_INSECURE", APP_VIEWS, [(18, 54)]),  # http://api.example.com
+    ("APP_TEXT_FALLBACK", APP_VIEWS, [(4, 17)]),  # tool a: no outputSchema (b is app-only)
 ]
 
 

@@ -60,7 +60,10 @@ def test_rules_apply_by_revision() -> None:
     legacy = active_rules((LINT,), ["2025-06-18"], RuleConfig())
     modern = active_rules((LINT,), ["2026-07-28"], RuleConfig())
     assert "X_MCP_HEADER_TYPE" not in legacy and "X_MCP_HEADER_TYPE" in modern
-    assert "EXECUTION_TASK_SUPPORT" not in legacy and "EXECUTION_TASK_SUPPORT" not in modern
+    # execution.taskSupport: the 2025-11-25 wire field, and the server's choice under the tasks
+    # extension from 2026-07-28; a revision before both has no tasks at all
+    assert "EXECUTION_TASK_SUPPORT" not in legacy and "EXECUTION_TASK_SUPPORT" in modern
+    assert "TOOL_TASK_REQUIRED_REVISION" in legacy and "TOOL_TASK_REQUIRED_REVISION" not in modern
     assert "EXECUTION_TASK_SUPPORT" in active_rules((LINT,), KNOWN_REVISIONS, RuleConfig())
 
 

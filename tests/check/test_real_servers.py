@@ -31,8 +31,8 @@ EXPECTED = {
     "mcp-server-fetch@2026.10.24.json": (0, 0, 2),
     "mcp-server-git@2026.10.19.json": (0, 0, 36),
     "mcp-server-time@2026.10.19.json": (0, 0, 4),
-    # `simulate-research-query` has execution.taskSupport: required: a client on any
-    # revision but 2025-11-25 cannot call it (TOOL_TASK_REQUIRED_REVISION), a real failure.
+    # `simulate-research-query` has execution.taskSupport: required: a client on a revision
+    # before the tasks extension (2026-07-28) cannot call it (TOOL_TASK_REQUIRED_REVISION).
     "server-everything@2026.8.31.json": (0, 1, 37),
     "server-filesystem@2026.8.31.json": (0, 0, 47),
     "server-memory@2026.8.31.json": (0, 0, 29),

@@ -139,6 +139,18 @@ def _exact_schemas() -> None:
     assert len(initialized) == 1
 
 
+@check("listen-honored-filter")
+def _listen_honored_filter() -> None:
+    from mcp_types import SubscriptionFilter
+
+    asked = SubscriptionFilter.model_validate(
+        {"toolsListChanged": True, "promptsListChanged": False, "resourceSubscriptions": []}
+    )
+    honored = sdk_adapter.honored_filter(asked)
+    assert isinstance(honored, SubscriptionFilter)
+    assert honored.model_dump(by_alias=True, exclude_none=True) == {"toolsListChanged": True}
+
+
 @check("client-read-timeout")
 def _client_read_timeout() -> None:
     from mcp.client.session import ClientSession

@@ -33,9 +33,15 @@ from mcpgen_runtime import (
 
 from ._generated import ToolsBase
 from ._generated.models import (
+    ConfirmDeleteInput,
+    FailingJobInput,
+    GreetInput,
     JsonSchema202012ToolInput,
+    MultiInputInput,
     PromptTestPromptWithEmbeddedResourceInput,
+    ProtocolErrorJobInput,
     ReadTemplateDataInput,
+    SlowComputeInput,
     TestAudioContentInput,
     TestElicitationInput,
     TestElicitationSep1034DefaultsInput,
@@ -60,6 +66,7 @@ from ._generated.models import (
     TestStreamingElicitationInput,
     TestToolWithLoggingInput,
     TestToolWithProgressInput,
+    TestToolWithTaskInput,
     TestTriggerPromptChangeInput,
     TestTriggerToolChangeInput,
     TestXMcpHeaderInput,
@@ -146,6 +153,10 @@ class Sep1330Enums(BaseModel):
 def _text(answer: object) -> str:
     content = getattr(answer, "content", None)
     return str(getattr(content, "text", "?"))
+
+
+class ConfirmForm(BaseModel):
+    confirm: bool
 
 
 class Handlers(ToolsBase):
@@ -397,3 +408,43 @@ class Handlers(ToolsBase):
         )
         context = answer.data.context if answer.data is not None else "none"
         return f"Use this context: {context}"
+
+    # -- the tasks extension (SEP-2663) -------------------------------------------------------
+
+    async def greet(self, args: GreetInput, ctx: ToolContext) -> str:
+        return f"Hello, {args.name}!"
+
+    async def slow_compute(self, args: SlowComputeInput, ctx: ToolContext) -> str:
+        steps = max(1, int(args.seconds * 10))
+        for step in range(steps):
+            await asyncio.sleep(args.seconds / steps)
+            await ctx.progress(step + 1, steps)
+        return f"Computed {args.label or 'result'} in {args.seconds:g} s"
+
+    async def failing_job(self, args: FailingJobInput, ctx: ToolContext) -> str:
+        await asyncio.sleep(1)
+        raise ToolError("The job failed: the input data is invalid")
+
+    async def protocol_error_job(self, args: ProtocolErrorJobInput, ctx: ToolContext) -> str:
+        await asyncio.sleep(0.2)
+        raise MCPError(code=-32603, message="The job's backend crashed")
+
+    async def confirm_delete(self, args: ConfirmDeleteInput, ctx: ToolContext) -> str:
+        answer = await ctx.elicit(ConfirmForm, f"Delete {args.filename}?", key="confirm")
+        if answer.data is not None and answer.data.confirm:
+            return f"Deleted {args.filename}"
+        return f"Kept {args.filename}"
+
+    async def multi_input(self, args: MultiInputInput, ctx: ToolContext) -> str:
+        name, confirm = await ctx.ask(
+            Elicit(Name, "Your name?", key="name"), Elicit(ConfirmForm, "Go ahead?", key="go")
+        )
+        who = name.data.name if name.data is not None else "nobody"
+        go = confirm.data is not None and confirm.data.confirm
+        return f"{who}: {'confirmed' if go else 'declined'}"
+
+    async def test_tool_with_task(self, args: TestToolWithTaskInput, ctx: ToolContext) -> str:
+        answer = await ctx.elicit(Name, "What is your name?", key="user_name", before_task=True)
+        await asyncio.sleep(0.5)
+        who = answer.data.name if answer.data is not None else "stranger"
+        return f"Hello, {who}! Your task is done."

@@ -102,6 +102,14 @@ _RULES: tuple[Rule, ...] = (
         "longer see the tool in tools/list until they sign in again with it.",
     ),
     _rule(
+        "TOOL_TASK_NO_REQUIRE",
+        _E,
+        "A tool does not become task-only (execution.taskSupport forbidden/optional -> required).",
+        "Under the tasks extension a task-only tool answers -32021 to every client that does not "
+        "declare the extension on its request (and -32601 to every client before 2026-07-28), "
+        "so calls that worked fail.",
+    ),
+    _rule(
         "INPUT_BOUND_NO_NARROW",
         _E,
         "An input's bounds are not narrowed: minimum/maximum (and exclusive forms), "
@@ -170,6 +178,28 @@ _RULES: tuple[Rule, ...] = (
         "No file is removed from a skill.",
         "The skill's SKILL.md and other files still name it; a host that reads it gets an "
         "error, and a cached copy fails verification against the new entry.",
+    ),
+    # MCP Apps (io.modelcontextprotocol/ui): breaking/apps.py
+    _rule(
+        "VIEW_NO_DELETE",
+        _E,
+        "MCP Apps views (ui:// resources) are not removed, and a tool keeps the view it opens.",
+        "Hosts that preloaded the view, and conversations that show it, fail to read it; the "
+        "tool's results lose their interface.",
+    ),
+    _rule(
+        "VIEW_PERMISSION_NO_NARROW",
+        _W,
+        "A view keeps the permissions and CSP domains it was granted.",
+        "The view's code that uses them (camera, a fetch to an API, an embedded frame) stops "
+        "working in hosts that enforce the new, narrower sandbox.",
+    ),
+    _rule(
+        "TOOL_VISIBILITY_NO_NARROW",
+        _E,
+        "A tool's _meta.ui.visibility keeps model and app access it had.",
+        "Hosts hide the tool from the model, or refuse the view's calls to it: agents and "
+        "views that call it fail.",
     ),
 )
 RULES: dict[str, Rule] = {r.id: r for r in _RULES}

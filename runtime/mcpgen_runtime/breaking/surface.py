@@ -95,12 +95,16 @@ def compare_surface(
     ``completions``: compare completions too (False when one side is a live server, whose
     lists do not show them)."""
     at = pointers or {}
+    from .apps import compare_views, split_views
+
+    old_views, old_resources = split_views(old.get("resources", ()))
+    compare_views(emit, old_views, new.get("resources", ()), at.get("resources", ""))
     _removed(
         emit,
         "RESOURCE_NO_DELETE",
         "resource",
         "uri",
-        old.get("resources", ()),
+        old_resources,
         new.get("resources", ()),
         at.get("resources", ""),
     )

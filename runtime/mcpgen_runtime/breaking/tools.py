@@ -6,8 +6,10 @@ from collections.abc import Callable, Sequence
 
 from .access import compare_scopes
 from .annotations import compare_annotations
+from .apps import compare_tool_ui
 from .pairs import Emit, ToolRef, canonical
 from .schemas import compare_input, compare_output
+from .tasks import compare_task_support
 
 __all__ = ["compare_tools"]
 
@@ -17,6 +19,8 @@ PAIR_RULES: tuple[Callable[[Emit, str, ToolRef, ToolRef], None], ...] = (
     compare_output,
     compare_annotations,
     compare_scopes,
+    compare_task_support,
+    compare_tool_ui,
 )
 
 

@@ -11,6 +11,7 @@ method per tool and the tool definitions (``MCPGEN_TOOLS``). Everything else is 
 * results: ``isError`` raises ``ToolCallError``; with an outputSchema, ``structuredContent``
   is validated with jsonschema-rs (``SchemaCheck``, compiled once per tool, never fetching)
   and returned as the typed output model; without one, a ``CallResult`` of wire content blocks;
+* task tools (the tasks extension): a ``TaskHandle`` (``tasks``);
 * 2026-07-28 ``InputRequiredResult``: the SDK's loop, with the user's elicitation / sampling
   / roots callbacks and a bound on the rounds (``max_input_rounds``); ``x-mcp-header``
   arguments are mirrored into ``Mcp-Param-*`` headers by the SDK;
@@ -34,10 +35,9 @@ from mcp import Client, StdioServerParameters
 from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, ErrorData, Implementation
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from ..revisions import ConnectMode
-from ..server.validation import SchemaCompileError, pydantic_problems
 from .drift import Change, breaking_changes
 from .errors import (
     ClientError,
@@ -45,13 +45,14 @@ from .errors import (
     DriftError,
     InputRequiredError,
     InvalidResultError,
-    ToolCallError,
 )
 from .failures import DECLINES, describe, leaf, map_error, recording_declines
 from .http import Refusals
 from .narrow import Narrowable
-from .results import CallResult, decode_content
+from .outputs import call_result, raise_if_error, typed_output
+from .results import CallResult
 from .sync import SyncClient
+from .tasks import TaskCalls, TaskCreated, task_extensions
 from .tool import ClientTool
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -89,7 +90,7 @@ class ClientOptions(TypedDict, total=False):
     tools: Sequence[str] | None
 
 
-class ToolClient(Narrowable):
+class ToolClient(Narrowable, TaskCalls):
     """Base of every generated client. Use it as an async context manager::
 
     async with WeatherClient.stdio(["python", "-m", "weather_server"]) as weather:
@@ -196,6 +197,7 @@ class ToolClient(Narrowable):
             logging_callback=opts.get("logging_callback"),
             input_required_max_rounds=opts.get("max_input_rounds", 10),
             client_info=opts.get("client_info"),
+            extensions=task_extensions(self.MCPGEN_TOOLS),
         )
         try:
             await client.__aenter__()
@@ -337,6 +339,8 @@ class ToolClient(Narrowable):
             if timeout is None and self._session_timeout is not None:
                 timeout = _NO_LIMIT  # with_options(timeout=None) on a client with a timeout
             result = await client.call_tool(tool.name, arguments, read_timeout_seconds=timeout)
+        except TaskCreated:
+            raise  # a task tool's method takes it (_mcpgen_task)
         except Exception as exc:  # noqa: BLE001 - mapped to typed errors
             if refusals and isinstance(leaf(exc), MCPError):
                 r = refusals[0]
@@ -350,20 +354,7 @@ class ToolClient(Narrowable):
             raise self._refused(tool.name, exc) or map_error(self._label, tool.name, exc) from exc
         finally:
             DECLINES.reset(token)
-        if result.is_error:
-            raise ToolCallError(tool.name, self._content(tool, result), result.structured_content)
-        return result
-
-    def _content(self, tool: ClientTool, result: CallToolResult) -> list[Any]:
-        try:
-            return decode_content(result.content)
-        except ValidationError as exc:
-            raise InvalidResultError(
-                tool.name,
-                "malformed content blocks",
-                pydantic_problems(exc.errors()),
-                result.content,
-            ) from None
+        return raise_if_error(tool, result)
 
     async def _mcpgen_call_output(
         self,
@@ -372,45 +363,9 @@ class ToolClient(Narrowable):
         kwargs: Mapping[str, Any],
         output_model: type[_OutT],
     ) -> _OutT:
-        result = await self._mcpgen_call(tool, input_model, kwargs)
-        structured = result.structured_content
-        if structured is None and "structured_content" not in result.model_fields_set:
-            raise InvalidResultError(
-                tool.name,
-                "no structuredContent although the tool declares an outputSchema",
-                received=[b.model_dump(mode="json", exclude_none=True) for b in result.content],
-            )
-        check = tool.output_check
-        if check is not None:
-            try:
-                problems = check.problems(structured)
-            except SchemaCompileError as exc:
-                raise InvalidResultError(
-                    tool.name, f"the outputSchema is unusable: {exc}"
-                ) from None
-            if problems:
-                raise InvalidResultError(
-                    tool.name,
-                    "structuredContent does not match the outputSchema",
-                    problems,
-                    structured,
-                )
-        try:
-            return output_model.model_validate(structured)
-        except ValidationError as exc:
-            raise InvalidResultError(
-                tool.name,
-                "structuredContent does not fit the output model",
-                pydantic_problems(exc.errors()),
-                structured,
-            ) from None
+        return typed_output(tool, await self._mcpgen_call(tool, input_model, kwargs), output_model)
 
     async def _mcpgen_call_content(
         self, tool: ClientTool, input_model: type[BaseModel], kwargs: Mapping[str, Any]
     ) -> CallResult:
-        result = await self._mcpgen_call(tool, input_model, kwargs)
-        return CallResult(
-            content=self._content(tool, result),
-            structured=result.structured_content,
-            meta=result.meta,
-        )
+        return call_result(tool, await self._mcpgen_call(tool, input_model, kwargs))

@@ -6,7 +6,8 @@ Exit codes: 0 the call answered; 1 the server answered an error: the tool's resu
 invalid params); 2 usage or arguments the tool's schema refuses; 3 the server could not be
 reached, went away or timed out, or answered outside the protocol. Results are JSON on
 stdout; messages on stderr. A ``--stdio`` server's own stderr (its start line, its logs) is
-shown only when the call fails with 3, where it may say why.
+shown only when the call fails with 3, where it may say why. A task tool's status goes to
+stderr as it changes; Ctrl-C cancels the task (``tasks/cancel``) and exits 130.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ from .errors import (
     ProtocolError,
     ToolCallError,
 )
+from .tasks import TaskHandle
 
 __all__ = ["CliOption", "ToolCommand", "run_tool_cli"]
 
-EXIT_TOOL_ERROR, EXIT_USAGE, EXIT_UNREACHABLE = 1, 2, 3
+EXIT_TOOL_ERROR, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 1, 2, 3, 130
 EXIT_REFUSED = EXIT_TOOL_ERROR
 """A JSON-RPC error from a server that was reached: it answered, with an error."""
 
@@ -186,6 +188,9 @@ def _call_with(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: Te
         result = anyio.run(go)
     except click.ClickException:
         raise
+    except KeyboardInterrupt:  # Ctrl-C: a running task was cancelled (TaskHandle.follow)
+        click.echo("interrupted", err=True)
+        return EXIT_INTERRUPTED
     except ArgumentsError as exc:
         click.echo(f"error: {exc}", err=True)
         return EXIT_USAGE
@@ -217,7 +222,10 @@ def _tool_command(cmd: ToolCommand) -> click.Command:
         ctx = click.get_current_context()
 
         async def body(client: ToolClient) -> Any:
-            return await getattr(client, cmd.method)(**args)
+            out = await getattr(client, cmd.method)(**args)
+            if isinstance(out, TaskHandle):  # a task tool: its status on stderr, Ctrl-C cancels
+                return await out.follow(lambda line: click.echo(line, err=True))
+            return out
 
         _call(ctx, body)
 

@@ -58,7 +58,8 @@ class Discovery:
     cache: Mapping[str, Any] = field(default_factory=dict)
     """``{"ttlMs": .., "cacheScope": ..}`` of cacheable results (2026-07-28)."""
     extensions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """``capabilities.extensions``: identifier -> settings (the skills extension)."""
+    """``capabilities.extensions``: identifier -> settings (the skills extension; MCP Apps,
+    ``mcpgen_runtime.apps``)."""
 
     def identity(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "version": self.version}
@@ -84,7 +85,8 @@ class Discovery:
             caps["resources"] = {"listChanged": modern, "subscribe": True}
         caps["tools"] = {"listChanged": True if modern else self.tools_list_changed}
         if self.extensions and modern:  # 2026-07-28's field (the SDK drops it before)
-            caps["extensions"] = {k: dict(v) for k, v in self.extensions.items()}
+            caps["extensions"] = {k: dict(v) for k, v in sorted(self.extensions.items())}
+            caps = dict(sorted(caps.items()))  # the SDK's order (sorted keys)
         return caps
 
     def initialize_result(self, revision: str) -> dict[str, Any]:

@@ -63,6 +63,9 @@ class ServerInfo:
     toolsets: Mapping[str, Any] | str | None = None
     """The manifest's ``server.toolsets`` (or its JSON text): name -> ``{description,
     default}``; the operator chooses among them at start-up (see ``toolsets``)."""
+    tasks: Mapping[str, Any] | str | None = None
+    """The manifest's ``server.tasks`` (or its JSON text): the tasks extension's settings
+    (``mcpgen_runtime.tasks.settings``)."""
 
 
 class ToolBinding:

@@ -121,6 +121,10 @@ def build_server(
         from .skills import SkillsRuntime, install
 
         install(server, SkillsRuntime(skills, runtime.discovery.cache))
+    if any("execution" in t.definition for t in compiled):
+        from ..tasks.methods import install as install_tasks
+
+        install_tasks(server, runtime, info.tasks)
     if list_changed:
         announce_tools_list_changed(server)
     attach_runtime(server, runtime)
@@ -212,6 +216,7 @@ def _sdk_server(runtime: ServerRuntime, info: ServerInfo) -> Server[Any]:
         on_call_tool=tools.call_tool,  # type: ignore[arg-type]
         **hooks,
     )
+    server.extensions.update({k: dict(v) for k, v in runtime.discovery.extensions.items()})
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, tools.set_level)
     server.add_request_handler(
         "subscriptions/listen",

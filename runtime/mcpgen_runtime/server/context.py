@@ -187,16 +187,19 @@ class ToolContext:
         return getattr(caps, kind, None) is not None
 
     async def elicit(
-        self, model: type[M], message: str, *, key: str | None = None
+        self, model: type[M], message: str, *, key: str | None = None, before_task: bool = False
     ) -> Elicitation[M]:
         """Ask the user to fill in ``model`` (a flat pydantic model); the typed answer.
 
         2026-07-28: the handler is re-run from the start on the client's retry; everything
-        before this line runs again (keep side effects after the last question).
+        before this line runs again (keep side effects after the last question). Inside a
+        task (``mcpgen_runtime.tasks``) the question parks the task (``input_required``);
+        ``before_task=True``, asked before the handler's first wait, asks it on the call
+        itself instead, and the task starts once it is answered.
         """
         from .asking import Elicit
 
-        (answer,) = await self.ask(Elicit(model, message, key))
+        (answer,) = await self.ask(Elicit(model, message, key), before_task=before_task)
         result: Elicitation[M] = answer
         return result
 
@@ -224,7 +227,7 @@ class ToolContext:
         result: list[Root] = answer
         return result
 
-    async def ask(self, *questions: Question) -> list[Any]:
+    async def ask(self, *questions: Question, before_task: bool = False) -> list[Any]:
         """Ask several questions at once (one round trip on 2026-07-28); answers in order:
         ``Elicitation`` for ``Elicit``, ``CreateMessageResult`` for ``Sample``, a list of
         ``Root`` for ``ListRoots``."""
@@ -252,7 +255,9 @@ class ToolContext:
                 else:
                     pending[key] = q.request()
             if pending:
-                raise InputRequired(pending)
+                stop = InputRequired(pending)
+                stop.before_task = before_task  # type: ignore[attr-defined]
+                raise stop
             return answers
         if not self._request.session.can_send_request:
             kinds = ", ".join(q.kind for q in questions)

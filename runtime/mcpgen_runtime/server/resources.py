@@ -226,13 +226,14 @@ class ResourcesRuntime:
             require(target.binding.scopes, f"resource {uri!r}")
         mime = target.definition.get("mimeType")
         if isinstance(target, ResourceItem) and target.binding.text is not None:
-            return finish({"contents": [_text(uri, target.binding.text, mime)]}, None, version)
+            items = _viewed(target, [_text(uri, target.binding.text, mime)])
+            return finish({"contents": items}, None, version)
         if isinstance(target, ResourceItem) and target.binding.file is not None:
             if target._contents is None:  # package data, read once
                 with open(target.binding.file, "rb") as fh:
                     data = fh.read()
                 value: object = data if target.binding.binary else data.decode("utf-8")
-                target._contents = contents(uri, value, mime)
+                target._contents = _viewed(target, contents(uri, value, mime))
             return finish({"contents": list(target._contents)}, None, version)
         name = target.definition.get("name", uri)
         if isinstance(target, TemplateItem):
@@ -255,7 +256,10 @@ class ResourcesRuntime:
         if answered.result is not None:
             return answered.result
         value = answered.value
-        return finish({"contents": contents(uri, value, mime)}, None, version)
+        items = contents(uri, value, mime)
+        if isinstance(target, ResourceItem):
+            items = _viewed(target, items)
+        return finish({"contents": items}, None, version)
 
     # -- subscriptions -------------------------------------------------------------------
 
@@ -281,6 +285,17 @@ class ResourcesRuntime:
 def _not_found(uri: str, version: str) -> MCPError:
     code = types.INVALID_PARAMS if version in MODERN_REVISIONS else RESOURCE_NOT_FOUND
     return MCPError(code=code, message=f"Resource not found: {uri}", data={"uri": uri})
+
+
+def _viewed(item: ResourceItem, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """An MCP Apps view's contents carry its ``_meta`` (``_meta.ui``: csp, permissions...),
+    where hosts read it first; a contents item with its own ``_meta`` keeps it."""
+    from ..apps import view_meta
+
+    meta = view_meta(item.definition)
+    if meta is None:
+        return items
+    return [c if "_meta" in c else {**c, "_meta": meta} for c in items]
 
 
 def _text(uri: str, text: str, mime: Any) -> dict[str, Any]:

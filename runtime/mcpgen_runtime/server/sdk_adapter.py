@@ -30,6 +30,7 @@ __all__ = [
     "attached_runtime",
     "drop_sdk_tracing",
     "handshake_connection",
+    "honored_filter",
     "list_fixups",
 ]
 
@@ -94,6 +95,15 @@ SDK_USES: tuple[SdkUse, ...] = (
         "list_fixups",
     ),
     SdkUse(
+        "listen-honored-filter",
+        "mcp.server.subscriptions:_honored_subset(SubscriptionFilter) -> SubscriptionFilter, "
+        "the filter the SDK's ListenHandler acknowledges",
+        "the tasks extension's listen handler (tasks/listen.py) acknowledges the same filter "
+        "as the SDK's for everything but taskIds, so a stream answers alike with or without "
+        "task tools",
+        "honored_filter",
+    ),
+    SdkUse(
         "client-read-timeout",
         "mcp.client.session:ClientSession keeps its read timeout as "
         "``_session_read_timeout_seconds``",
@@ -115,6 +125,14 @@ def handshake_connection(ctx: ServerRequestContext[Any, Any]) -> Connection | No
         return lean
     conn: Connection | None = getattr(session, "_connection", None)
     return conn
+
+
+def honored_filter(requested: Any) -> Any:
+    """The part of a ``subscriptions/listen`` filter the SDK's listen handler acknowledges
+    (use ``listen-honored-filter``)."""
+    from mcp.server.subscriptions import _honored_subset
+
+    return _honored_subset(requested)
 
 
 # -- initialization-options ------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..apps import extensions_for
 from ..lean.discovery import Discovery
 from .auth.scopes import ScopePolicy
 from .sdk_adapter import attached_runtime
@@ -155,7 +156,11 @@ def assemble(
             # lists that show each caller what its scopes allow are that caller's alone
             "cacheScope": "private" if serving.scopes.any else info.cache_scope,
         },
-        extensions=dict(extensions or {}),
+        extensions=dict(  # sorted: the order both engines advertise them in
+            sorted(
+                {**extensions_for(r.definition for r in res_items), **(extensions or {})}.items()
+            )
+        ),
     )
     return ServerRuntime(
         serving,

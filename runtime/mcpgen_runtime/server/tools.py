@@ -64,6 +64,9 @@ class ToolsRuntime:
         self.switches = serving.tool_switches
         self._deadlines: Deadlines | None = None
         """The ``Deadlines`` of the event loop serving calls (made on the first timed call)."""
+        self.tasks: Any = None
+        """The tasks extension (``mcpgen_runtime.tasks.runner.Tasks``, which builds on this
+        module), when some tool runs as a task."""
 
     @property
     def disabled(self) -> frozenset[str]:
@@ -122,6 +125,7 @@ class ToolsRuntime:
         The steps are plain functions around one coroutine (this one) and the handler's: each
         further coroutine per call shows in ``bench/bench_server.py --instructions``."""
         tool = self._find(params.name)
+        task = self.tasks is not None and self.tasks.wants(tool, ctx)
         version = ctx.protocol_version
         arguments = params.arguments or {}
         bound = flat_scalar_bound(arguments)
@@ -136,6 +140,9 @@ class ToolsRuntime:
         checked = self._checked_arguments(tool, arguments, bound)
         if isinstance(checked, dict):
             return shape_call_result(checked, version)
+        if task:
+            started: dict[str, Any] = await self.tasks.start(tool, ctx, arguments, checked, inputs)
+            return started
         tctx = ToolContext(ctx, tool.name, self.serving, inputs)
         try:
             value = await self._run(tool, checked, tctx)

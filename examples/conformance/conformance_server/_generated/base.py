@@ -191,6 +191,48 @@ class ToolsBase:
         # tool "json_schema_2020_12_tool"
         raise NotImplementedError
 
+    async def greet(
+        self, args: _m.GreetInput, ctx: ToolContext
+    ) -> ToolResult | Mapping[str, Any] | str | None:
+        # tool "greet"
+        raise NotImplementedError
+
+    async def slow_compute(
+        self, args: _m.SlowComputeInput, ctx: ToolContext
+    ) -> ToolResult | Mapping[str, Any] | str | None:
+        # tool "slow_compute"
+        raise NotImplementedError
+
+    async def failing_job(
+        self, args: _m.FailingJobInput, ctx: ToolContext
+    ) -> ToolResult | Mapping[str, Any] | str | None:
+        # tool "failing_job"
+        raise NotImplementedError
+
+    async def protocol_error_job(
+        self, args: _m.ProtocolErrorJobInput, ctx: ToolContext
+    ) -> ToolResult | Mapping[str, Any] | str | None:
+        # tool "protocol_error_job"
+        raise NotImplementedError
+
+    async def confirm_delete(
+        self, args: _m.ConfirmDeleteInput, ctx: ToolContext
+    ) -> ToolResult | Mapping[str, Any] | str | None:
+        # tool "confirm_delete"
+        raise NotImplementedError
+
+    async def multi_input(
+        self, args: _m.MultiInputInput, ctx: ToolContext
+    ) -> ToolResult | Mapping[str, Any] | str | None:
+        # tool "multi_input"
+        raise NotImplementedError
+
+    async def test_tool_with_task(
+        self, args: _m.TestToolWithTaskInput, ctx: ToolContext
+    ) -> ToolResult | Mapping[str, Any] | str | None:
+        # tool "test_tool_with_task"
+        raise NotImplementedError
+
     async def read_static_binary(self, ctx: ToolContext) -> str | bytes | ResourceContents:
         # resource "test://static-binary"
         raise NotImplementedError

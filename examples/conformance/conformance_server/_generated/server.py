@@ -30,6 +30,7 @@ SERVER_INFO: Final = ServerInfo(
     website_url=None,
     list_changed=True,
     limits='{"timeoutSeconds":60}',
+    tasks='{"keepSeconds":600,"pollIntervalMs":200,"maxLivePerCaller":64,"maxLive":1000}',
 )
 
 BINDINGS: Final[tuple[ToolBinding, ...]] = (
@@ -199,6 +200,48 @@ BINDINGS: Final[tuple[ToolBinding, ...]] = (
         definition_json=TOOL_DEFINITIONS[27],
         method="json_schema_2020_12_tool",
         input_model=_m.JsonSchema202012ToolInput,
+        input_dialect="2020-12",
+    ),
+    ToolBinding(
+        definition_json=TOOL_DEFINITIONS[28],
+        method="greet",
+        input_model=_m.GreetInput,
+        input_dialect="2020-12",
+    ),
+    ToolBinding(
+        definition_json=TOOL_DEFINITIONS[29],
+        method="slow_compute",
+        input_model=_m.SlowComputeInput,
+        input_dialect="2020-12",
+    ),
+    ToolBinding(
+        definition_json=TOOL_DEFINITIONS[30],
+        method="failing_job",
+        input_model=_m.FailingJobInput,
+        input_dialect="2020-12",
+    ),
+    ToolBinding(
+        definition_json=TOOL_DEFINITIONS[31],
+        method="protocol_error_job",
+        input_model=_m.ProtocolErrorJobInput,
+        input_dialect="2020-12",
+    ),
+    ToolBinding(
+        definition_json=TOOL_DEFINITIONS[32],
+        method="confirm_delete",
+        input_model=_m.ConfirmDeleteInput,
+        input_dialect="2020-12",
+    ),
+    ToolBinding(
+        definition_json=TOOL_DEFINITIONS[33],
+        method="multi_input",
+        input_model=_m.MultiInputInput,
+        input_dialect="2020-12",
+    ),
+    ToolBinding(
+        definition_json=TOOL_DEFINITIONS[34],
+        method="test_tool_with_task",
+        input_model=_m.TestToolWithTaskInput,
         input_dialect="2020-12",
     ),
 )

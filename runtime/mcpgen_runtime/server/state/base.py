@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the SDK's HTTP transport: imported by the backends that serve it
     from mcp.server.streamable_http import EventStore
 
+    from ...tasks.store import TaskStore
+
 from ..outcome import ToolError
 
 __all__ = ["Limiter", "Message", "State", "StateError", "StateUnavailable"]
@@ -128,6 +130,13 @@ class State(abc.ABC):
             return False
         await self.remember(f"once:{key}", "1", max(1, math.ceil(ttl_s)))
         return True
+
+    def task_store(self) -> TaskStore:
+        """Where this server's tasks live (``mcpgen_runtime.tasks``): in this process by
+        default; the shared backends keep them where every replica sees them."""
+        from ...tasks.store import MemoryTaskStore
+
+        return MemoryTaskStore()
 
     @abc.abstractmethod
     def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:

@@ -291,6 +291,11 @@ class RedisState(State):
     def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:
         return RedisEventStore(self, max_events, ttl_s)
 
+    def task_store(self) -> Any:
+        from ...tasks.redis_store import RedisTaskStore
+
+        return RedisTaskStore(self)
+
 
 class RedisEventStore(EventStore):
     """SSE events in Redis streams. An event ID is ``<scope>.<stream id>~<entry id>`` (the

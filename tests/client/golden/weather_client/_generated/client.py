@@ -31,6 +31,13 @@ class WeatherClientResources(ResourcesNamespace):
         """
         return await self.read("weather://stations")
 
+    async def forecast_card(self) -> ReadResourceResult:
+        """Reads "ui://weather/forecast-card".
+
+        An MCP Apps view of get_forecast's days (built from view/ with `npm ci && npm run build`).
+        """
+        return await self.read("ui://weather/forecast-card")
+
     async def city_forecast(
         self,
         *,

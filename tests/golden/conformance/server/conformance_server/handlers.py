@@ -43,6 +43,13 @@ from ._generated.models import (
     TestLoggingToolInput,
     TestReconnectionInput,
     JsonSchema202012ToolInput,
+    GreetInput,
+    SlowComputeInput,
+    FailingJobInput,
+    ProtocolErrorJobInput,
+    ConfirmDeleteInput,
+    MultiInputInput,
+    TestToolWithTaskInput,
     ReadTemplateDataInput,
     PromptTestPromptWithEmbeddedResourceInput,
 )
@@ -229,6 +236,43 @@ class Handlers(ToolsBase):
     ) -> ToolResult:
         # tool "json_schema_2020_12_tool"
         # Tool with JSON Schema 2020-12 features
+        raise NotImplementedError
+
+    async def greet(self, args: GreetInput, ctx: ToolContext) -> ToolResult:
+        # tool "greet"
+        # Greets someone (a plain tool; never a task)
+        raise NotImplementedError
+
+    async def slow_compute(self, args: SlowComputeInput, ctx: ToolContext) -> ToolResult:
+        # tool "slow_compute"
+        # Sleeps `seconds` seconds, then answers (a task when the client declares the tasks extension)
+        raise NotImplementedError
+
+    async def failing_job(self, args: FailingJobInput, ctx: ToolContext) -> ToolResult:
+        # tool "failing_job"
+        # Works about a second, then fails with a tool error (always a task)
+        raise NotImplementedError
+
+    async def protocol_error_job(self, args: ProtocolErrorJobInput, ctx: ToolContext) -> ToolResult:
+        # tool "protocol_error_job"
+        # Works briefly, then fails with a JSON-RPC error (a protocol-level failure)
+        raise NotImplementedError
+
+    async def confirm_delete(self, args: ConfirmDeleteInput, ctx: ToolContext) -> ToolResult:
+        # tool "confirm_delete"
+        # Asks the user to confirm deleting a file, then answers
+        raise NotImplementedError
+
+    async def multi_input(self, args: MultiInputInput, ctx: ToolContext) -> ToolResult:
+        # tool "multi_input"
+        # Asks two questions at once, then answers
+        raise NotImplementedError
+
+    async def test_tool_with_task(
+        self, args: TestToolWithTaskInput, ctx: ToolContext
+    ) -> ToolResult:
+        # tool "test_tool_with_task"
+        # Asks the user's name on the call itself, then works on it as a task
         raise NotImplementedError
 
     async def read_static_binary(self, ctx: ToolContext) -> str:

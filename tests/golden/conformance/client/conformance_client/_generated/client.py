@@ -622,3 +622,150 @@ class McpgenConformanceClient(_rt.ToolClient):
                 "email": email,
             },
         )
+
+    async def greet(
+        self,
+        *,
+        name: str,
+    ) -> _rt.CallResult:
+        """Greets someone (a plain tool; never a task)
+
+        Calls the tool 'greet'.
+
+        Args:
+            name: Who to greet
+
+        Returns the result's content blocks (CallResult).
+        """
+        return await self._mcpgen_call_content(
+            _TOOLS[28],
+            _m.GreetInput,
+            {
+                "name": name,
+            },
+        )
+
+    async def slow_compute(
+        self,
+        *,
+        seconds: float,
+        label: str | None = None,
+    ) -> _rt.TaskHandle[_rt.CallResult]:
+        """Sleeps `seconds` seconds, then answers (a task when the client declares the tasks extension)
+
+        Calls the tool 'slow_compute'.
+
+        Args:
+            seconds: How long to work
+            label: A label echoed in the result
+
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
+        """
+        return await self._mcpgen_task_content(
+            _TOOLS[29],
+            _m.SlowComputeInput,
+            {
+                "seconds": seconds,
+                "label": label,
+            },
+        )
+
+    async def failing_job(
+        self,
+    ) -> _rt.TaskHandle[_rt.CallResult]:
+        """Works about a second, then fails with a tool error (always a task)
+
+        Calls the tool 'failing_job'.
+
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
+        """
+        return await self._mcpgen_task_content(
+            _TOOLS[30],
+            _m.FailingJobInput,
+            {},
+        )
+
+    async def protocol_error_job(
+        self,
+    ) -> _rt.TaskHandle[_rt.CallResult]:
+        """Works briefly, then fails with a JSON-RPC error (a protocol-level failure)
+
+        Calls the tool 'protocol_error_job'.
+
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
+        """
+        return await self._mcpgen_task_content(
+            _TOOLS[31],
+            _m.ProtocolErrorJobInput,
+            {},
+        )
+
+    async def confirm_delete(
+        self,
+        *,
+        filename: str,
+    ) -> _rt.TaskHandle[_rt.CallResult]:
+        """Asks the user to confirm deleting a file, then answers
+
+        Calls the tool 'confirm_delete'.
+
+        Args:
+            filename: The file to delete
+
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
+        """
+        return await self._mcpgen_task_content(
+            _TOOLS[32],
+            _m.ConfirmDeleteInput,
+            {
+                "filename": filename,
+            },
+        )
+
+    async def multi_input(
+        self,
+    ) -> _rt.TaskHandle[_rt.CallResult]:
+        """Asks two questions at once, then answers
+
+        Calls the tool 'multi_input'.
+
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
+        """
+        return await self._mcpgen_task_content(
+            _TOOLS[33],
+            _m.MultiInputInput,
+            {},
+        )
+
+    async def test_tool_with_task(
+        self,
+    ) -> _rt.TaskHandle[_rt.CallResult]:
+        """Asks the user's name on the call itself, then works on it as a task
+
+        Calls the tool 'test_tool_with_task'.
+
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
+        """
+        return await self._mcpgen_task_content(
+            _TOOLS[34],
+            _m.TestToolWithTaskInput,
+            {},
+        )

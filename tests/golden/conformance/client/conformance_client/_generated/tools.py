@@ -152,4 +152,39 @@ TOOLS: Final[tuple[ClientTool, ...]] = (
         '{"name":"json_schema_2020_12_tool","description":"Tool with JSON Schema 2020-12 features","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false},"x-canned-result":{"content":[{"type":"text","text":"ok"}]}}',
         None,
     ),
+    ClientTool(
+        "greet",
+        '{"name":"greet","description":"Greets someone (a plain tool; never a task)","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"Who to greet"}},"required":["name"]}}',
+        None,
+    ),
+    ClientTool(
+        "slow_compute",
+        '{"name":"slow_compute","description":"Sleeps `seconds` seconds, then answers (a task when the client declares the tasks extension)","annotations":{"readOnlyHint":true,"idempotentHint":true},"execution":{"taskSupport":"optional"},"inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0,"description":"How long to work"},"label":{"type":"string","description":"A label echoed in the result"}},"required":["seconds"]}}',
+        None,
+    ),
+    ClientTool(
+        "failing_job",
+        '{"name":"failing_job","description":"Works about a second, then fails with a tool error (always a task)","execution":{"taskSupport":"required"},"inputSchema":{"type":"object","properties":{}}}',
+        None,
+    ),
+    ClientTool(
+        "protocol_error_job",
+        '{"name":"protocol_error_job","description":"Works briefly, then fails with a JSON-RPC error (a protocol-level failure)","execution":{"taskSupport":"optional"},"inputSchema":{"type":"object","properties":{}}}',
+        None,
+    ),
+    ClientTool(
+        "confirm_delete",
+        '{"name":"confirm_delete","description":"Asks the user to confirm deleting a file, then answers","execution":{"taskSupport":"optional"},"inputSchema":{"type":"object","properties":{"filename":{"type":"string","description":"The file to delete"}},"required":["filename"]}}',
+        None,
+    ),
+    ClientTool(
+        "multi_input",
+        '{"name":"multi_input","description":"Asks two questions at once, then answers","execution":{"taskSupport":"optional"},"inputSchema":{"type":"object","properties":{}}}',
+        None,
+    ),
+    ClientTool(
+        "test_tool_with_task",
+        '{"name":"test_tool_with_task","description":"Asks the user\'s name on the call itself, then works on it as a task","execution":{"taskSupport":"required"},"inputSchema":{"type":"object","properties":{}}}',
+        None,
+    ),
 )

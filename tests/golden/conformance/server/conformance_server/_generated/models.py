@@ -194,6 +194,35 @@ class JsonSchema202012ToolInput(OpenModel):
     email: str | None = None
 
 
+class GreetInput(OpenModel):
+    name: Annotated[str, Field(description="Who to greet")]
+
+
+class SlowComputeInput(OpenModel):
+    seconds: Annotated[float, Field(description="How long to work", ge=0.0)]
+    label: Annotated[str | None, Field(description="A label echoed in the result")] = None
+
+
+class FailingJobInput(OpenModel):
+    pass
+
+
+class ProtocolErrorJobInput(OpenModel):
+    pass
+
+
+class ConfirmDeleteInput(OpenModel):
+    filename: Annotated[str, Field(description="The file to delete")]
+
+
+class MultiInputInput(OpenModel):
+    pass
+
+
+class TestToolWithTaskInput(OpenModel):
+    pass
+
+
 class ReadTemplateDataInput(OpenModel):
     id: Annotated[str, Field(description="The item id")]
 

@@ -488,7 +488,7 @@ class McpServersEverythingClient(_rt.ToolClient):
         *,
         topic: str,
         ambiguous: bool | None = False,
-    ) -> _rt.CallResult:
+    ) -> _rt.TaskHandle[_rt.CallResult]:
         """Simulate Research Query
 
         Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
@@ -499,9 +499,12 @@ class McpServersEverythingClient(_rt.ToolClient):
             topic: The research topic to investigate
             ambiguous: Simulate an ambiguous query that requires clarification (triggers input_required status)
 
-        Returns the result's content blocks (CallResult).
+        The server may run it as a task (the tasks extension): returns a TaskHandle.
+        ``await handle.result()`` gives the result's content blocks (CallResult),
+        at once when the server answered without a task; the handle also reads
+        the task's status, answers its input requests and cancels it.
         """
-        return await self._mcpgen_call_content(
+        return await self._mcpgen_task_content(
             _TOOLS[12],
             _m.SimulateResearchQueryInput,
             {

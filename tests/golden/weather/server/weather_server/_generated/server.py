@@ -68,6 +68,11 @@ RESOURCES: Final[tuple[ResourceBinding, ...]] = (
         definition_json='{"uri":"weather://stations","name":"stations","title":"Weather stations","description":"The stations this server reports from.","mimeType":"text/plain"}',
         text="Paris-Montsouris (FR), Berlin-Tempelhof (DE), Tokyo (JP), Lisbon (PT)",
     ),
+    ResourceBinding(
+        definition_json='{"uri":"ui://weather/forecast-card","name":"forecast-card","title":"Forecast card","description":"An MCP Apps view of get_forecast\'s days (built from view/ with `npm ci && npm run build`).","mimeType":"text/html;profile=mcp-app","_meta":{"ui":{"prefersBorder":false}}}',
+        file=Path(__file__).with_name("resources") / "1-forecast_card",
+        binary=False,
+    ),
 )
 
 TEMPLATES: Final[tuple[TemplateBinding, ...]] = (

@@ -1,0 +1,81 @@
+"""The tasks extension's facts and settings: its identifier, the manifest's ``server.tasks``
+block, each tool's ``execution.taskSupport``, whether a request declared the extension, and the
+errors the extension names (no third-party import: the generator reads this module too)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "EXTENSION",
+    "LEASE_ENV",
+    "TaskSettings",
+    "declared",
+    "missing_extension",
+    "task_support",
+]
+
+EXTENSION = "io.modelcontextprotocol/tasks"
+CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+MISSING_CAPABILITY = -32021
+LEASE_ENV = "MCPGEN_TASKS_LEASE_S"
+"""Seconds a replica's lease on the tasks it runs lasts without renewal (``--state`` Redis;
+default 10): a task whose replica has not renewed it for this long counts as orphaned."""
+
+
+@dataclass(frozen=True)
+class TaskSettings:
+    """``server.tasks``: how long a finished task is kept, the poll interval suggested to
+    clients, and the caps on unfinished tasks per caller and per server."""
+
+    keep_s: int = 3600
+    poll_ms: int = 1000
+    max_live_per_caller: int = 16
+    max_live: int = 1000
+    lease_s: float = 10.0
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any] | str | None) -> TaskSettings:
+        """The settings of the manifest's ``server.tasks`` (a mapping or its JSON text)."""
+        data = json.loads(raw) if isinstance(raw, str) else dict(raw or {})
+        lease = os.environ.get(LEASE_ENV, "")
+        return cls(
+            keep_s=int(data.get("keepSeconds", cls.keep_s)),
+            poll_ms=int(data.get("pollIntervalMs", cls.poll_ms)),
+            max_live_per_caller=int(data.get("maxLivePerCaller", cls.max_live_per_caller)),
+            max_live=int(data.get("maxLive", cls.max_live)),
+            lease_s=float(lease) if lease else cls.lease_s,
+        )
+
+
+def task_support(definition: Mapping[str, Any]) -> str:
+    """A tool's ``execution.taskSupport``: ``forbidden`` (the default), ``optional`` or
+    ``required``."""
+    execution = definition.get("execution")
+    support = execution.get("taskSupport") if isinstance(execution, Mapping) else None
+    return support if support in ("optional", "required") else "forbidden"
+
+
+def declared(params: object) -> bool:
+    """Whether a request's raw params declare the extension in their per-request capabilities
+    (``_meta["io.modelcontextprotocol/clientCapabilities"].extensions``)."""
+    meta = params.get("_meta") if isinstance(params, Mapping) else None
+    caps = meta.get(CAPABILITIES_KEY) if isinstance(meta, Mapping) else None
+    extensions = caps.get("extensions") if isinstance(caps, Mapping) else None
+    return isinstance(extensions, Mapping) and isinstance(extensions.get(EXTENSION), Mapping)
+
+
+def missing_extension(what: str) -> Any:
+    """The ``-32021`` (Missing Required Client Capability) ``MCPError`` for ``what``."""
+    from mcp.shared.exceptions import MCPError
+
+    return MCPError(
+        code=MISSING_CAPABILITY,
+        message=f"Missing required client capability: {what} needs the {EXTENSION} extension "
+        "declared in this request's _meta clientCapabilities.extensions",
+        data={"requiredCapabilities": {"extensions": {EXTENSION: {}}}},
+    )
