@@ -191,6 +191,7 @@ RUNTIME_IMPORTS = frozenset(
         *("rpds", "attr", "attrs", "opentelemetry", "packaging", "pydantic_settings"),
         *("dotenv", "uvloop", "httptools", "redis", "hiredis", "limits", "deprecated", "wrapt"),
         "yaml",  # pyyaml: a client verifies skill front matter (client/skills.py)
+        "orjson",  # the [server] extra: the lean engine's JSON (lean/jsonrpc.py)
     }
 )
 """Top-level import names a generated package must not take: a package of that name, put on

@@ -86,7 +86,9 @@ def test_drift_reads_every_list_and_reports_a_missing_prompt(tmp_path: Any) -> N
     assert ok.returncode == 0, ok.stdout + ok.stderr
     text = WEATHER.read_text(encoding="utf-8")
     manifest = tmp_path / "tools.yaml"
-    shutil.copytree(WEATHER.parent / "skills", tmp_path / "skills")  # the example's skill
+    for folder in ("skills", "view"):  # the example's skill and view, beside it
+        if (WEATHER.parent / folder).exists():
+            shutil.copytree(WEATHER.parent / folder, tmp_path / folder)
     manifest.write_text(
         text.replace(
             "prompts:\n",

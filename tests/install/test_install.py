@@ -62,7 +62,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proj = root / "proj"
     proj.mkdir()
     shutil.copy(WEATHER / "tools.yaml", proj / "tools.yaml")
-    shutil.copytree(WEATHER / "skills", proj / "skills")
+    for folder in ("skills", "view"):  # the example's skill and view, beside it
+        if (WEATHER / folder).exists():
+            shutil.copytree(WEATHER / folder, proj / folder)
     shutil.copytree(WEATHER / "weather_server", proj / "weather_server")
     return proj
 
@@ -277,7 +279,9 @@ def test_the_next_step_mcpgen_server_prints_works_as_printed(tmp_path: Path) -> 
     work = tmp_path / "work"
     work.mkdir()
     shutil.copy(WEATHER / "tools.yaml", work / "tools.yaml")
-    shutil.copytree(WEATHER / "skills", work / "skills")
+    for folder in ("skills", "view"):  # the example's skill and view, beside it
+        if (WEATHER / folder).exists():
+            shutil.copytree(WEATHER / folder, work / folder)
     env = {**os.environ, "HOME": str(tmp_path / "home")}
     made = subprocess.run(
         [*_mcpgen(), "server", "tools.yaml", "--out", "build", "--package", "wx"],

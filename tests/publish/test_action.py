@@ -43,8 +43,10 @@ def _repo(tmp_path: Path, change: str) -> tuple[Path, str]:
     git(repo, "init", "-q", "-b", "main")
     git(repo, "config", "uploadpack.allowAnySHA1InWant", "true")
     shutil.copyfile(WEATHER, repo / "tools.yaml")
-    shutil.copytree(WEATHER.parent / "skills", repo / "skills")  # the example's skill
-    git(repo, "add", "tools.yaml", "skills")
+    for folder in ("skills", "view"):  # the example's skill and view, beside it
+        if (WEATHER.parent / folder).exists():
+            shutil.copytree(WEATHER.parent / folder, repo / folder)
+    git(repo, "add", "tools.yaml", "skills", "view")
     git(repo, "commit", "-q", "-m", "base")
     base = git(repo, "rev-parse", "HEAD")
     doc = yaml.safe_load(WEATHER.read_text())

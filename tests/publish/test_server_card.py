@@ -91,7 +91,9 @@ def _manifest(tmp_path: Path, **server: Any) -> Path:
     path = tmp_path / "tools.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False))
     if not (tmp_path / "skills").exists():  # the example's skill folder
-        shutil.copytree(WEATHER.parent / "skills", tmp_path / "skills")
+        for folder in ("skills", "view"):  # the example's skill and view, beside it
+            if (WEATHER.parent / folder).exists():
+                shutil.copytree(WEATHER.parent / folder, tmp_path / folder)
     return path
 
 

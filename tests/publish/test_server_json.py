@@ -100,7 +100,9 @@ def _project(root: Path, manifest: str | None = None) -> Path:
     text = text.replace("  title: Weather\n", f"  title: Weather\n  registry: {NAME}\n", 1)
     (root / "tools.yaml").write_text(text, encoding="utf-8")
     if not (root / "skills").exists():  # the example's skill folder, beside its manifest
-        shutil.copytree(WEATHER.parent / "skills", root / "skills")
+        for folder in ("skills", "view"):  # the example's skill and view, beside it
+            if (WEATHER.parent / folder).exists():
+                shutil.copytree(WEATHER.parent / folder, root / folder)
     (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     (root / "README.md").write_text(README, encoding="utf-8")
     return root
@@ -357,6 +359,7 @@ def test_bad_input_is_one_clear_message_and_writes_nothing(
         "pyproject.toml",
         "skills",
         "tools.yaml",
+        "view",
     ]
     assert done.stdout == ""
 
@@ -551,7 +554,9 @@ def test_the_rule_is_silent_without_a_registry_name(
     proj = tmp_path / "p"
     proj.mkdir()
     shutil.copy(WEATHER, proj / "tools.yaml")
-    shutil.copytree(WEATHER.parent / "skills", proj / "skills")
+    for folder in ("skills", "view"):  # the example's skill and view, beside it
+        if (WEATHER.parent / folder).exists():
+            shutil.copytree(WEATHER.parent / folder, proj / folder)
     (proj / "pyproject.toml").write_text(PYPROJECT.replace('"1.0.0"', '"3.0.0"'), encoding="utf-8")
     done = mcpgen(registry_env, "check", "tools.yaml", "--format", "json", cwd=proj)
     assert done.returncode == 0, done.stderr

@@ -89,7 +89,9 @@ def _cli(*args: str) -> tuple[int, str]:
 def test_regeneration_keeps_user_files_and_reports_mismatches(tmp_path: Path) -> None:
     manifest = tmp_path / "tools.yaml"
     shutil.copy(WEATHER, manifest)
-    shutil.copytree(WEATHER.parent / "skills", tmp_path / "skills")  # the example's skill
+    for folder in ("skills", "view"):  # the example's skill and view, beside it
+        if (WEATHER.parent / folder).exists():
+            shutil.copytree(WEATHER.parent / folder, tmp_path / folder)
     out = tmp_path / "out"
     code, _ = _cli("server", str(manifest), "--out", str(out), "--package", "wx")
     assert code == 0

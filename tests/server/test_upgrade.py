@@ -97,6 +97,7 @@ def test_upgrade_from_the_copied_runtime_layout(tmp_path: Path) -> None:
         "discovery.py",
         "models.py",
         "py.typed",
+        "resources",  # the weather example's view (MCP Apps)
         "server.py",
         "skills",  # the weather example's skill folder
         "tools.py",
