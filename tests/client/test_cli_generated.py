@@ -119,6 +119,7 @@ def test_resources_and_prompts(cli_dir: Path) -> None:
     listed = cli(cli_dir, "--stdio", SERVER, "resources", "list")
     assert [r["uri"] for r in json.loads(listed.stdout)["resources"]] == [
         "weather://stations",
+        "ui://weather/forecast-card",  # the example's view (MCP Apps)
         "skill://reading-forecasts/SKILL.md",  # the example's skill: its files are resources
         "skill://reading-forecasts/references/units.md",
     ]
