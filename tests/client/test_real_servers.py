@@ -162,7 +162,9 @@ SURFACE_COUNTS = {
     "everything": (7, 2, 4),
     "memory": (1, 0, 0),
     "time": (0, 0, 0),
-    "weather": (1, 1, 1),
+    # weather://stations and the forecast card's ui:// view; the skill's skill:// files are
+    # pulled into `skills:`, not `resources:`
+    "weather": (2, 1, 1),
 }
 
 

@@ -83,6 +83,10 @@ class Peer:
                 return msg  # type: ignore[no-any-return]
 
 
+RAISES_32603 = frozenset({"protocol_error_job"})
+"""Tools of the examples that answer ``-32603`` on purpose (their handler raises it)."""
+
+
 def _params(rnd: random.Random, tools: list[dict[str, Any]], uris: list[str]) -> tuple[str, Any]:
     method = rnd.choice(
         [
@@ -159,7 +163,9 @@ def test_every_request_gets_one_answer_and_no_internal_error(
             assert "result" in peer.answer(0)
             peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         peer.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": meta})
-        tools = peer.answer(1)["result"]["tools"]
+        # a tool whose documented answer is -32603 (the tasks conformance fixture
+        # protocol_error_job: "a JSON-RPC error raised by the handler") is not fuzzed
+        tools = [t for t in peer.answer(1)["result"]["tools"] if t["name"] not in RAISES_32603]
         peer.send({"jsonrpc": "2.0", "id": 2, "method": "resources/list", "params": meta})
         uris = [r["uri"] for r in peer.answer(2)["result"]["resources"]]
         answered = results = 0
