@@ -37,36 +37,44 @@ _TOO_LONG = jsonrpc.encode(
 
 
 class _Lines(asyncio.Protocol):
-    """stdin's bytes, cut into lines for ``receive`` (held until ``attach``); ``done`` at end
-    of input."""
+    """stdin's bytes, cut into lines for ``receive``; ``done`` at end of input.
+
+    Until ``attach`` the bytes are held as read, not cut: the fast boot may hand over in the
+    middle of a line (its ``pending`` ends with the line's head, the pipe then holds the tail),
+    so lines are cut only once ``pending`` and what came after are joined."""
 
     def __init__(self) -> None:
-        self.held: list[bytes] = []
-        self.receive: Callable[[bytes], None] = self.held.append
-        self.write: Callable[[bytes], None] = self._hold_write
+        self.receive: Callable[[bytes], None] = _unattached
+        self.write: Callable[[bytes], None] = _unattached
         self.buffer = bytearray()
         self.skipping = False
         """Dropping the rest of a line over ``LINE_LIMIT``."""
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.transport: Any = None
-        self._early: list[bytes] = []
+        self._held: list[bytes] | None = []
+        """What was read before ``attach`` (None once attached)."""
+        self._held_eof = False
 
-    def _hold_write(self, data: bytes) -> None:
-        self._early.append(data)
-
-    def attach(self, receive: Callable[[bytes], None], write: Callable[[bytes], None]) -> None:
-        """Hand lines to ``receive`` from now on (and those read before)."""
+    def attach(
+        self, receive: Callable[[bytes], None], write: Callable[[bytes], None], first: bytes = b""
+    ) -> None:
+        """Hand lines to ``receive`` from now on: those of ``first`` (what the fast boot read
+        and did not answer), then those of what this protocol read before, in that order."""
         self.receive, self.write = receive, write
-        for data in self._early:
-            write(data)
-        held, self.held = self.held, []
-        for line in held:
-            receive(line)
+        held, self._held = self._held or [], None
+        for data in (first, *held):
+            if data:
+                self.data_received(data)
+        if self._held_eof:
+            self.eof_received()
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
+        if self._held is not None:
+            self._held.append(data)
+            return
         buffer = self.buffer
         if not buffer and not self.skipping and data.endswith(b"\n") and data.count(b"\n") == 1:
             if not data.isspace():
@@ -93,12 +101,10 @@ class _Lines(asyncio.Protocol):
                 self.skipping = True
                 self.write(_TOO_LONG)
 
-    def feed(self, data: bytes) -> None:
-        """What the fast boot read and did not answer, before anything new."""
-        if data:
-            self.data_received(data)
-
     def eof_received(self) -> bool | None:
+        if self._held is not None:
+            self._held_eof = True
+            return None
         if self.buffer and not self.skipping and not self.buffer.isspace():
             self.receive(bytes(self.buffer))
         self.buffer.clear()
@@ -128,11 +134,7 @@ async def serve_stdio(
                 handover.era, handover.version, handover.initialize, handover.client_capabilities
             )
             # what the boot read comes first: before what the pipe held meanwhile
-            held, reading.held = reading.held, []
-            reading.attach(engine.receive, write)
-            reading.feed(handover.pending)
-            for line in held:
-                engine.receive(line)
+            reading.attach(engine.receive, write, handover.pending)
             if handover.eof:
                 reading.eof_received()
         else:
@@ -153,6 +155,10 @@ async def _serve(reading: _Lines, writer: Any, engine: Engine) -> None:
         await asyncio.wait(pending, timeout=DRAIN_S)
     with contextlib.suppress(Exception):
         await writer.flush()
+
+
+def _unattached(data: bytes) -> None:
+    raise AssertionError("_Lines cuts and answers lines only once attached")
 
 
 def _quiet(call: Callable[[], None]) -> Callable[[], None]:
