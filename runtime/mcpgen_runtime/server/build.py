@@ -94,6 +94,12 @@ def build_server(
     ):
         _serve_inlined(compiled)
     extensions: dict[str, Any] = {}
+    from ..tasks.settings import EXTENSION as TASKS
+    from ..tasks.settings import task_support
+
+    tasked = any(task_support(t.definition) != "forbidden" for t in compiled)
+    if tasked:
+        extensions[TASKS] = {}
     if skills:
         from .skills import EXTENSION, SETTINGS, resource_bindings
 
@@ -121,7 +127,7 @@ def build_server(
         from .skills import SkillsRuntime, install
 
         install(server, SkillsRuntime(skills, runtime.discovery.cache))
-    if any("execution" in t.definition for t in compiled):
+    if tasked:
         from ..tasks.methods import install as install_tasks
 
         install_tasks(server, runtime, info.tasks)

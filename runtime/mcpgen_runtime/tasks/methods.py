@@ -227,16 +227,12 @@ def answer_problem(request: Mapping[str, Any], raw: Any) -> str | None:
     return None
 
 
-def install(server: Server[Any], runtime: ServerRuntime, raw_settings: Any) -> Tasks | None:
-    """Serve the tasks extension on ``server`` when some tool supports tasks: the methods,
-    the capability, task status notifications on ``subscriptions/listen``."""
-    import dataclasses
-
+def install(server: Server[Any], runtime: ServerRuntime, raw_settings: Any) -> Tasks:
+    """Serve the tasks extension on ``server`` (some tool supports tasks; ``build_server``
+    put the extension in the capabilities): the methods, and task status notifications on
+    ``subscriptions/listen``."""
     from .listen import TaskListenHandler
-    from .settings import task_support
 
-    if all(task_support(t.definition) == "forbidden" for t in runtime.tools.tools):
-        return None
     backend = runtime.serving.backend
     tasks = Tasks(
         runtime.tools,
@@ -256,9 +252,5 @@ def install(server: Server[Any], runtime: ServerRuntime, raw_settings: Any) -> T
         "subscriptions/listen",
         types.SubscriptionsListenRequestParams,
         TaskListenHandler(runtime.serving.notices.bus, tasks),
-    )
-    server.extensions = {**server.extensions, EXTENSION: {}}
-    runtime.discovery = dataclasses.replace(
-        runtime.discovery, extensions={**runtime.discovery.extensions, EXTENSION: {}}
     )
     return tasks
