@@ -55,7 +55,15 @@ from server_instructions import IC_SERVERS, Check, ic_runs, med, print_checks  #
 
 __all__ = ["HANDLERS_PY", "generate"]
 
-KEYS = ("calls_per_s", "calls_per_s_blk", "server_cpu_us_per_call", "p50_ms", "p99_ms", "rss_mib")
+KEYS = (
+    "calls_per_s",
+    "calls_per_s_blk",
+    "server_cpu_us_per_call",
+    "driver_cpu_us_per_call",
+    "p50_ms",
+    "p99_ms",
+    "rss_mib",
+)
 ALL = (
     "generated,lowlevel,mcpserver,fastmcp,ts-sdk,gen-asyncio,lowlevel-uv,bare-loop,"
     "gen-sdk-engine,gen-sdk-stdio"
@@ -72,13 +80,14 @@ def summarize(s: Server, key: str) -> dict[str, float]:
 def table(rows: dict[str, dict[str, float]], transport: str, wire: str) -> list[dict[str, Any]]:
     print(f"\n{transport}, {WIRE_NAME[wire]} wire: MEDIAN of the repeats")
     print(
-        f"{'server':<14} {'calls/s':>8} {'blk c/s':>8} {'cpu us/call':>11} {'p50 ms':>7} "
+        f"{'server':<14} {'calls/s':>8} {'blk c/s':>8} {'cpu us/call':>11} {'drv us':>7} "
+        f"{'p50 ms':>7} "
         f"{'p99 ms':>7} {'cold ms':>8} {'RSS MiB':>8}"
     )
     for label, m in rows.items():
         print(
             f"{label:<14} {m['calls_per_s']:>8.0f} {m['calls_per_s_blk']:>8.0f} "
-            f"{m['server_cpu_us_per_call']:>11.0f} "
+            f"{m['server_cpu_us_per_call']:>11.0f} {m['driver_cpu_us_per_call']:>7.0f} "
             f"{m['p50_ms']:>7.3f} {m['p99_ms']:>7.3f} {m['cold_ms']:>8.0f} {m['rss_mib']:>8.1f}"
         )
     g = rows.get("generated")
@@ -160,6 +169,30 @@ def summary_table(servers: list[Server], combos: list[tuple[str, str]]) -> None:
             print(f"{what + ', ' + transport + ' ' + wire:<32}" + "".join(cells))
 
 
+def ts_targets(servers: list[Server], combos: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Issue 37's targets: the generated server's calls/s on every wire >= 1.3x the TypeScript
+    SDK's on the same transport (its handshake wire: it does not speak 2026-07-28), with the
+    server CPU per call beside it (the driver's share of a round trip is the same for both)."""
+    by = {s.label: s for s in servers}
+    g, ts = by.get("generated"), by.get("ts-sdk")
+    if g is None or ts is None:
+        return []
+    checks: list[Check] = []
+    for transport, wire in combos:
+        key, ts_key = f"{transport}/{wire}", f"{transport}/handshake"
+        if key not in g.runs or ts_key not in ts.runs:
+            continue
+        mine, theirs = summarize(g, key), summarize(ts, ts_key)
+        ratio = mine["calls_per_s"] / theirs["calls_per_s"]
+        checks.append(
+            (f"calls/s generated {key} / ts-sdk {ts_key}", ratio, ">= 1.30", ratio >= 1.3)
+        )
+        cpu = theirs["server_cpu_us_per_call"] / mine["server_cpu_us_per_call"]
+        checks.append((f"server CPU/call ts-sdk {ts_key} / generated {key}", cpu, "(info)", None))
+    print("\nTARGETS (issue 37)")
+    return print_checks(checks)
+
+
 def timed_runs(
     servers: list[Server], combos: list[tuple[str, str]], a: argparse.Namespace
 ) -> dict[str, Any]:
@@ -187,6 +220,7 @@ def timed_runs(
         rows = {s.label: summarize(s, key) for s in todo}
         summary["combos"][key] = {"rows": rows, "checks": table(rows, transport, wire)}
     summary_table(servers, combos)
+    summary["targets"] = ts_targets(servers, combos)
     summary["runs"] = {s.label: {"runs": s.runs, "cold": s.cold} for s in servers}
     return summary
 

@@ -153,7 +153,7 @@ def counted_run(srv: Server, state: str | None, kind: str, ops: int, out: Path) 
     conn.port, conn.proc = port, proc
     try:
         conn.h = conn._connect(timeout=600)
-        conn.h.timeout = 600
+        conn.h.sock.settimeout(600)
         polls = sum(operation(conn, kind, i, 3) for i in range(ops))
         conn.h.close()
         proc.send_signal(signal.SIGINT)
