@@ -17,9 +17,9 @@ definitions. For each tool's ``inputSchema``/``outputSchema``:
 Findings (errors): ``REF_NETWORK`` (any URI with a scheme, or ``//host``: never fetched; MCP
 2026-07-28 forbids auto-fetching), ``REF_OUTSIDE_ROOT`` (a file ref leaving the manifest's
 directory, symlinks resolved), ``REF_UNRESOLVED`` (missing file, unreadable file, pointer or
-anchor that does not exist), ``REF_CYCLE`` (copied schemas that only refer to each other with no
-structure in between, e.g. ``A: {$ref: B}``, ``B: {$ref: A}``: representable, but no validator
-can ever finish).
+anchor that does not exist), ``REF_CYCLE`` (copied schemas, or the schema's own ``$defs``
+(``refcycles``), that only refer to each other with no structure in between, e.g.
+``A: {$ref: B}``, ``B: {$ref: A}``: representable, but no validator can ever finish).
 
 Every file read is recorded (``reffiles.RefFiles``; ``Bundler.dependencies()`` ->
 ``Manifest.dependencies``) so that an up-to-date check can hash the inputs without loading
@@ -39,6 +39,7 @@ from mcpgen.diagnostics import Diagnostic, Location, Severity
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.jsonpos import escape
 from mcpgen.manifest.model import Dependency
+from mcpgen.manifest.refcycles import own_def_cycles
 from mcpgen.manifest.reffiles import RefFiles
 from mcpgen.manifest.sourcemap import Document
 from mcpgen_runtime.jsonschema_facts import (
@@ -386,80 +387,16 @@ class _ToolBundle:
 
     def _check_own_cycles(self, ctx: _Ctx) -> None:
         """REF_CYCLE for the schema's own ``$defs`` that reach themselves through in-place
-        refs only (``A: {$ref: '#/$defs/B'}``, ``B: {$ref: '#/$defs/A'}``): refs the schema
-        resolves itself stay as written, so ``direct`` never sees them."""
-        edges: dict[str, list[tuple[str, str]]] = {}
-        for name, node in self.own_defs.items():
-            found: list[tuple[str, str]] = []
-            _inplace_refs(node, f"{self.pointer}/$defs/{escape(name)}", found)
-            for ref, ptr in found:
-                if not ref.startswith("#/$defs/"):
-                    continue
-                tail = unquote(ref[len("#/$defs/") :])
-                if "/" not in tail and unescape_token(tail) in self.own_defs:
-                    edges.setdefault(name, []).append((unescape_token(tail), ptr))
-        reported: set[str] = set()
-        for start in sorted(edges):
-            if start in reported:
-                continue
-            path = _cycle_from(start, edges)
-            if path is None:
-                continue
-            reported.update(n for n, _ in path)
-            names = " -> ".join([*(n for n, _ in path), start])
+        refs only: refs the schema resolves itself stay as written, so ``direct`` never sees
+        them."""
+        for names, ptr in own_def_cycles(self.own_defs, self.pointer):
             self.b.report(
                 "REF_CYCLE",
                 ctx,
-                path[-1][1],
-                f"$ref cycle with no schema in between ({names}): no validator can finish; "
-                "give the recursion a structure (properties/items)",
+                ptr,
+                f"$ref cycle with no schema in between ({' -> '.join(names)}): no validator "
+                "can finish; give the recursion a structure (properties/items)",
             )
-
-
-def _inplace_refs(node: Any, ptr: str, out: list[tuple[str, str]]) -> None:
-    """The ``$ref``s that apply to the same instance as ``node`` (itself and through the
-    combinators), with their pointers."""
-    todo = [(node, ptr)]
-    while todo:
-        cur, at = todo.pop()
-        if not isinstance(cur, dict):
-            continue
-        ref = cur.get("$ref")
-        if isinstance(ref, str):
-            out.append((ref, f"{at}/$ref"))
-        for kw in _INPLACE_KW:
-            sub = cur.get(kw)
-            if isinstance(sub, list):
-                todo.extend((v, f"{at}/{kw}/{i}") for i, v in enumerate(sub))
-            elif isinstance(sub, dict):
-                todo.append((sub, f"{at}/{kw}"))
-
-
-def _cycle_from(
-    start: str, edges: dict[str, list[tuple[str, str]]]
-) -> list[tuple[str, str]] | None:
-    """A path ``[(node, pointer of its ref to the next)...]`` from ``start`` back to it, or None."""
-    stack: list[tuple[str, str, int]] = []  # (node, pointer of the edge taken, next edge index)
-    on_path = {start}
-    node, index = start, 0
-    while True:
-        out = edges.get(node, [])
-        if index < len(out):
-            target, ptr = out[index]
-            stack.append((node, ptr, index + 1))
-            if target == start:
-                return [(n, p) for n, p, _ in stack]
-            if target not in on_path and target in edges:
-                on_path.add(target)
-                node, index = target, 0
-                continue
-            stack.pop()
-            index += 1
-            continue
-        if not stack:
-            return None
-        on_path.discard(node)
-        node, _, index = stack.pop()
 
 
 def _manifest_defs(value: Any) -> dict[str, Any]:
