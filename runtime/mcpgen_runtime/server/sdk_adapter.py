@@ -12,6 +12,7 @@ One use sits outside this module: ``client/base.py`` sets the client session's
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -28,10 +29,13 @@ __all__ = [
     "announce_tools_list_changed",
     "attach_runtime",
     "attached_runtime",
+    "begin_session_request",
     "drop_sdk_tracing",
+    "end_session_request",
     "handshake_connection",
     "honored_filter",
     "list_fixups",
+    "live_session",
 ]
 
 TESTED_WITH = "2.3.0"
@@ -104,6 +108,26 @@ SDK_USES: tuple[SdkUse, ...] = (
         "honored_filter",
     ),
     SdkUse(
+        "http-session-table",
+        "mcp.server.streamable_http_manager:StreamableHTTPSessionManager keeps its live "
+        "sessions' transports in ``_server_instances`` (session id -> transport, popped the "
+        "moment a session ends) and the credential that opened each in ``_session_owners``; "
+        "a transport's ``is_terminated`` and ``idle_scope`` (cancelled once idle) are public",
+        "the lean engine answers a handshake-wire POST itself only for a session the SDK "
+        "still serves (not deleted, not idle-timed-out, not of a previous process), exactly "
+        "where the SDK's own lookup would find it",
+        "live_session",
+    ),
+    SdkUse(
+        "http-session-idle-clock",
+        "mcp.server.streamable_http:StreamableHTTPServerTransport.handle_request counts the "
+        "requests in flight (``_requests_in_flight``) and, when the last one ends, sets "
+        "``idle_scope.deadline`` to now + ``_idle_timeout``",
+        "a session the lean engine serves stays alive as long as it would on the SDK's path "
+        "(the idle countdown is held while a lean request runs and restarted after it)",
+        "begin_session_request / end_session_request",
+    ),
+    SdkUse(
         "client-read-timeout",
         "mcp.client.session:ClientSession keeps its read timeout as "
         "``_session_read_timeout_seconds``",
@@ -162,6 +186,44 @@ def drop_sdk_tracing(server: Server[Any]) -> None:
     """Take the SDK's OpenTelemetry middleware out of ``server``'s chain (use
     ``otel-middleware``)."""
     server.middleware[:] = [m for m in server.middleware if type(m).__name__ != OTEL_MIDDLEWARE]
+
+
+# -- http-session-table and http-session-idle-clock -------------------------------------------
+
+
+def live_session(manager: Any, session_id: str) -> Any | None:
+    """The transport of the session ``session_id`` if ``manager`` (the SDK's
+    ``StreamableHTTPSessionManager``) would hand it a request now, else None: not deleted,
+    not idle-timed-out, opened without a credential (use ``http-session-table``)."""
+    transport = manager._server_instances.get(session_id)
+    if transport is None or transport.is_terminated or session_id in manager._session_owners:
+        return None
+    idle = transport.idle_scope
+    if idle is not None and idle.cancel_called:
+        return None
+    return transport
+
+
+def begin_session_request(transport: Any) -> None:
+    """One more request in flight on ``transport``'s session, as the SDK's
+    ``handle_request`` counts it (use ``http-session-idle-clock``)."""
+    idle = transport.idle_scope
+    if idle is None or transport._idle_timeout is None:
+        return
+    transport._requests_in_flight += 1
+    idle.deadline = math.inf
+
+
+def end_session_request(transport: Any, now: float) -> None:
+    """The request ``begin_session_request`` counted has ended; ``now``: the event loop's
+    clock (the idle countdown restarts when the last one ends)."""
+    idle = transport.idle_scope
+    timeout = transport._idle_timeout
+    if idle is None or timeout is None:
+        return
+    transport._requests_in_flight -= 1
+    if not transport._requests_in_flight:
+        idle.deadline = now + timeout
 
 
 # -- client-read-timeout ---------------------------------------------------------------------
