@@ -289,16 +289,21 @@ class _SseStream:
         """A write the timer started (headers, a ping), awaited before the next one."""
         self.loop = loop
         self.done = False
-        self.timer = loop.call_later(HEADERS_AFTER_S, self._tick)
+        self.timer = loop.call_later(HEADERS_AFTER_S, self._headers_due)
 
-    def _tick(self) -> None:
+    def _headers_due(self) -> None:
         if self.done:
             return
-        ping = None
-        if self.started:
-            ping = f": ping - {datetime.now(timezone.utc)}\r\n\r\n".encode()
+        if not self.started:
+            self.pending = self.loop.create_task(self._write(None, self.pending))
+        self.timer = self.loop.call_later(PING_S - HEADERS_AFTER_S, self._ping_due)
+
+    def _ping_due(self) -> None:
+        if self.done:
+            return
+        ping = f": ping - {datetime.now(timezone.utc)}\r\n\r\n".encode()
         self.pending = self.loop.create_task(self._write(ping, self.pending))
-        self.timer = self.loop.call_later(PING_S, self._tick)
+        self.timer = self.loop.call_later(PING_S, self._ping_due)
 
     async def _write(self, chunk: bytes | None, before: asyncio.Task[None] | None) -> None:
         if before is not None:
