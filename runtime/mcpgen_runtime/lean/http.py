@@ -19,7 +19,7 @@ sessions themselves, GET streams and DELETE stay the SDK's. Not with ``--statele
 Everything else, including every refusal, goes to the SDK's app with the body replayed, so
 errors are the SDK's, byte for byte. Headers are read once per request into one dict (the
 first value of each name, as Starlette's ``Headers.get`` reads them), which the SDK's checks
-read through a ``Shim`` instead of a Starlette ``Request``.
+read without a Starlette ``Request`` (``sdk_adapter.security_refuses``, ``accepted_types``).
 
 It is used only on a server without HTTP authentication (``server.auth``, ``--auth-*`` and
 ``--auth-token`` put the SDK's app, or mcpgen's OAuth front, in charge of every request): the
@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 # the SDK's own checks, imported with this module: it is loaded only when the HTTP app is built
 # (the SDK is loaded by then), never per request
-from mcp.server.streamable_http import check_accept_headers
 from mcp.shared.inbound import (
     ERROR_CODE_HTTP_STATUS,
     classify_inbound_request,
@@ -41,9 +40,10 @@ from mcp.shared.inbound import (
 )
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
+from ..server.sdk_adapter import accepted_types, security_refuses
 from .discovery import MODERN
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal
-from .http_sessions import HandshakeSessions, Shim
+from .http_sessions import HandshakeSessions
 from .jsonrpc import encode_body, parse, valid_id
 
 if TYPE_CHECKING:
@@ -166,10 +166,9 @@ class LeanHttpFront:
         self, scope: Any, body: bytes, headers: dict[str, str], repeated: bool
     ) -> dict[str, Any] | None:
         """The 2026-07-28 request, when the front answers it (None: the SDK's app does)."""
-        shim = Shim(headers)
-        if await self.security.validate_request(shim, is_post=True) is not None:
+        if await security_refuses(self.security, headers):
             return None
-        has_json, has_sse = check_accept_headers(shim)  # type: ignore[arg-type]
+        has_json, has_sse = accepted_types(headers)
         if not has_json or (not self.json_response and not has_sse):
             return None
         try:

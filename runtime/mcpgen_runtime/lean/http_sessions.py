@@ -43,13 +43,19 @@ import asyncio
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from mcp.server.streamable_http import REQUEST_CANCELLED, check_accept_headers
+from mcp.server.streamable_http import REQUEST_CANCELLED
 from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCResponse, jsonrpc_message_adapter
 from pydantic import ValidationError
 from pydantic_core import from_json
 
-from ..server.sdk_adapter import begin_session_request, end_session_request, live_session
+from ..server.sdk_adapter import (
+    accepted_types,
+    begin_session_request,
+    end_session_request,
+    live_session,
+    security_refuses,
+)
 from . import jsonrpc
 from .context import LeanRequest
 from .envelope import enveloped
@@ -59,7 +65,7 @@ if TYPE_CHECKING:
 
     from .engine import Engine
 
-__all__ = ["HandshakeSessions", "Shim"]
+__all__ = ["HandshakeSessions"]
 
 HEADERS_AFTER_S = 0.05
 """An SSE answer's headers go with its first event, or after this long (a slow handler)."""
@@ -76,15 +82,6 @@ _JSON_TYPE = (b"content-type", b"application/json")
 _TERMINATED = jsonrpc.encode_body(
     jsonrpc.error(None, jsonrpc.INTERNAL_ERROR, "Session terminated before the request completed")
 )
-
-
-class Shim:
-    """What the SDK's header checks read of a Starlette ``Request``: ``headers.get``."""
-
-    __slots__ = ("headers",)
-
-    def __init__(self, headers: dict[str, str]) -> None:
-        self.headers = headers
 
 
 class _Call:
@@ -104,7 +101,12 @@ class HandshakeSessions:
     """The handshake wire's session POSTs the engine answers (see the module docstring)."""
 
     def __init__(
-        self, engine: Callable[[], Engine], manager: Any, connections: Any, security: Any, *,
+        self,
+        engine: Callable[[], Engine],
+        manager: Any,
+        connections: Any,
+        security: Any,
+        *,
         json_response: bool,
     ) -> None:
         self.engine = engine
@@ -126,10 +128,9 @@ class HandshakeSessions:
         conn = self.connections.get(sid)
         if conn is None or not conn.initialize_accepted:
             return False
-        shim = Shim(headers)
-        if await self.security.validate_request(shim, is_post=True) is not None:
+        if await security_refuses(self.security, headers):
             return False
-        has_json, has_sse = check_accept_headers(shim)  # type: ignore[arg-type]
+        has_json, has_sse = accepted_types(headers)
         if not has_json or not (self.json_response or has_sse):
             return False
         if not _json_content_type(headers.get("content-type", "")):

@@ -63,9 +63,7 @@ def _lean_front(server: Server[Any], spec: dict[str, Any], app: Any) -> Any:
         security=TransportSecurityMiddleware(server.session_manager.security_settings),
         max_body=int(spec.get("max_body_bytes") or DEFAULT_MAX_REQUEST_BODY_SIZE),
         header_checked=frozenset(declared_headers(runtime.tools.tools)),
-        sessions=(
-            None if spec["stateless"] or spec.get("resumable") else server.session_manager
-        ),
+        sessions=(None if spec["stateless"] or spec.get("resumable") else server.session_manager),
     )
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "SDK_USES",
     "TESTED_WITH",
     "SdkUse",
+    "accepted_types",
     "announce_tools_list_changed",
     "attach_runtime",
     "attached_runtime",
@@ -36,6 +37,7 @@ __all__ = [
     "honored_filter",
     "list_fixups",
     "live_session",
+    "security_refuses",
 ]
 
 TESTED_WITH = "2.3.0"
@@ -119,6 +121,15 @@ SDK_USES: tuple[SdkUse, ...] = (
         "live_session",
     ),
     SdkUse(
+        "header-checks",
+        "mcp.server.transport_security:TransportSecurityMiddleware.validate_request and "
+        "mcp.server.streamable_http:check_accept_headers read nothing of the Starlette "
+        "``Request`` they are given but ``request.headers.get(name)``",
+        "the lean HTTP front runs the SDK's own checks on the headers it read once (a dict), "
+        "without building a Starlette ``Request`` per POST",
+        "security_refuses / accepted_types",
+    ),
+    SdkUse(
         "http-session-idle-clock",
         "mcp.server.streamable_http:StreamableHTTPServerTransport.handle_request counts the "
         "requests in flight (``_requests_in_flight``) and, when the last one ends, sets "
@@ -186,6 +197,32 @@ def drop_sdk_tracing(server: Server[Any]) -> None:
     """Take the SDK's OpenTelemetry middleware out of ``server``'s chain (use
     ``otel-middleware``)."""
     server.middleware[:] = [m for m in server.middleware if type(m).__name__ != OTEL_MIDDLEWARE]
+
+
+# -- header-checks ----------------------------------------------------------------------------
+
+
+class _HeadersOnly:
+    """A request as the SDK's header checks read it (use ``header-checks``)."""
+
+    __slots__ = ("headers",)
+
+    def __init__(self, headers: Mapping[str, str]) -> None:
+        self.headers = headers
+
+
+async def security_refuses(security: Any, headers: Mapping[str, str]) -> bool:
+    """Whether the SDK's ``TransportSecurityMiddleware`` ``security`` refuses a POST with
+    ``headers`` (lowercase names, first values); its refusal is the SDK app's to send."""
+    return await security.validate_request(_HeadersOnly(headers), is_post=True) is not None
+
+
+def accepted_types(headers: Mapping[str, str]) -> tuple[bool, bool]:
+    """(JSON, SSE): what the ``Accept`` header in ``headers`` allows, by the SDK's
+    ``check_accept_headers``."""
+    from mcp.server.streamable_http import check_accept_headers
+
+    return check_accept_headers(_HeadersOnly(headers))  # type: ignore[arg-type]
 
 
 # -- http-session-table and http-session-idle-clock -------------------------------------------

@@ -50,9 +50,7 @@ class Notices:
         self.bus: InMemorySubscriptionBus = InMemorySubscriptionBus()
         self.connections: _Connections = weakref.WeakValueDictionary()
         self.subscribers: dict[str, _Connections] = {}
-        self.sessions: weakref.WeakValueDictionary[str, Connection] = (
-            weakref.WeakValueDictionary()
-        )
+        self.sessions: weakref.WeakValueDictionary[str, Connection] = weakref.WeakValueDictionary()
 
     def remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
         """Remember the handshake-era connection ``ctx`` came on (2026-07-28 has none)."""

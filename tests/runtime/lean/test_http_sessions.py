@@ -50,7 +50,15 @@ class Wire:
         self.port = _port()
         env = dict(os.environ, PYTHONPATH=str(EXAMPLE), MCPGEN_ENGINE=engine)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "conformance_server", "--http", "--port", str(self.port), *extra],
+            [
+                sys.executable,
+                "-m",
+                "conformance_server",
+                "--http",
+                "--port",
+                str(self.port),
+                *extra,
+            ],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -98,8 +106,13 @@ class Wire:
     def open(self) -> tuple[Any, ...]:
         self.sid = ""
         conn, r = self.send(
-            rpc(0, "initialize", protocolVersion=V, capabilities=CAPS,
-                clientInfo={"name": "diff", "version": "1"}),
+            rpc(
+                0,
+                "initialize",
+                protocolVersion=V,
+                capabilities=CAPS,
+                clientInfo={"name": "diff", "version": "1"},
+            ),
             **{"Mcp-Session-Id": None, "MCP-Protocol-Version": None},
         )
         self.sid = r.getheader("mcp-session-id") or ""
@@ -125,9 +138,7 @@ def answer(r: http.client.HTTPResponse, sid: str) -> tuple[Any, ...]:
     ]
     ctype = r.getheader("content-type") or ""
     if ctype.startswith("text/event-stream"):
-        messages = [
-            _norm(json.loads(m)) for m in re.findall(rb"^data: (.*)\r$", data, re.M) if m
-        ]
+        messages = [_norm(json.loads(m)) for m in re.findall(rb"^data: (.*)\r$", data, re.M) if m]
         framing = re.sub(rb"(?m)^data: .*\r$", b"data: <json>\r", data)
         framing = re.sub(rb": ping - [^\r]*", b": ping", framing)
         return r.status, headers, framing, messages
@@ -157,10 +168,19 @@ def _script(w: Wire, sse: bool) -> list[Any]:
         rpc(8, "resources/read", uri="test://static-text"),
         rpc(9, "resources/read", uri="test://nope"),
         rpc(10, "prompts/list"),
-        rpc(11, "prompts/get", name="test_prompt_with_arguments", arguments={"arg1": "a", "arg2": "b"}),
+        rpc(
+            11,
+            "prompts/get",
+            name="test_prompt_with_arguments",
+            arguments={"arg1": "a", "arg2": "b"},
+        ),
         rpc(12, "prompts/get", name="test_prompt_with_arguments", arguments={}),
-        rpc(13, "completion/complete", ref={"type": "ref/prompt", "name": "test_prompt_with_arguments"},
-            argument={"name": "arg1", "value": "he"}),
+        rpc(
+            13,
+            "completion/complete",
+            ref={"type": "ref/prompt", "name": "test_prompt_with_arguments"},
+            argument={"name": "arg1", "value": "he"},
+        ),
         rpc(14, "resources/templates/list"),
         rpc(15, "nope/method"),
         rpc(16, "logging/setLevel", level="info"),
@@ -203,12 +223,18 @@ def _elicit(w: Wire) -> list[Any]:
         while b"elicitation/create" not in head:
             head += r.readline()
         asked = json.loads(re.search(rb'data: (\{.*"elicitation/create".*\})', head)[1])  # type: ignore[index]
-        reply = {"jsonrpc": "2.0", "id": asked["id"],
-                 "result": {"action": "accept", "content": {"response": "Ada"}}}
+        reply = {
+            "jsonrpc": "2.0",
+            "id": asked["id"],
+            "result": {"action": "accept", "content": {"response": "Ada"}},
+        }
         accepted = w.post(reply)
         rest = r.read()
-        return [accepted, re.sub(rb"(?m)^data: .*\r$", b"data: <json>\r", head + rest),
-                [_norm(json.loads(m)) for m in re.findall(rb"^data: (.*)\r$", head + rest, re.M)]]
+        return [
+            accepted,
+            re.sub(rb"(?m)^data: .*\r$", b"data: <json>\r", head + rest),
+            [_norm(json.loads(m)) for m in re.findall(rb"^data: (.*)\r$", head + rest, re.M)],
+        ]
     finally:
         conn.close()
 
@@ -223,8 +249,13 @@ def _cancel(w: Wire) -> list[Any]:
     t = threading.Thread(target=run)
     t.start()
     time.sleep(1.0)
-    cancelled = w.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                        "params": {"requestId": 60, "reason": "enough"}})
+    cancelled = w.post(
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": 60, "reason": "enough"},
+        }
+    )
     t.join(30)
     return [cancelled, result]
 
@@ -267,8 +298,16 @@ def test_the_happy_path_never_reaches_the_sdk_app() -> None:
         from mcpgen_runtime.server.http_app import http_app
 
         server = create_server(Handlers())
-        spec = {"host": "127.0.0.1", "port": 8000, "path": "/mcp", "stateless": False,
-                "json_response": False, "tokens": [], "oauth": {}, "engine": "lean"}
+        spec = {
+            "host": "127.0.0.1",
+            "port": 8000,
+            "path": "/mcp",
+            "stateless": False,
+            "json_response": False,
+            "tokens": [],
+            "oauth": {},
+            "engine": "lean",
+        }
         app = http_app(server, spec)
     finally:
         sys.path.remove(str(EXAMPLE))
@@ -288,13 +327,27 @@ def test_the_happy_path_never_reaches_the_sdk_app() -> None:
     async def go() -> list[httpx.Response]:
         async with server.session_manager.run():
             transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as c:
-                init = rpc(1, "initialize", protocolVersion=V, capabilities={},
-                           clientInfo={"name": "t", "version": "1"})
+            async with httpx.AsyncClient(
+                transport=transport, base_url="http://127.0.0.1:8000"
+            ) as c:
+                init = rpc(
+                    1,
+                    "initialize",
+                    protocolVersion=V,
+                    capabilities={},
+                    clientInfo={"name": "t", "version": "1"},
+                )
                 r = await c.post("/mcp", json=init, headers=base)
-                h = {**base, "Mcp-Session-Id": r.headers["mcp-session-id"], "MCP-Protocol-Version": V}
-                await c.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"},
-                             headers=h)
+                h = {
+                    **base,
+                    "Mcp-Session-Id": r.headers["mcp-session-id"],
+                    "MCP-Protocol-Version": V,
+                }
+                await c.post(
+                    "/mcp",
+                    json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    headers=h,
+                )
                 before = len(passed)
                 out = [
                     await c.post("/mcp", json=m, headers=h)
