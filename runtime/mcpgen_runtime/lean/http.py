@@ -19,7 +19,8 @@ sessions themselves, GET streams and DELETE stay the SDK's. Not with ``--statele
 Everything else, including every refusal, goes to the SDK's app with the body replayed, so
 errors are the SDK's, byte for byte. Headers are read once per request into one dict (the
 first value of each name, as Starlette's ``Headers.get`` reads them), which the SDK's checks
-read without a Starlette ``Request`` (``sdk_adapter.security_refuses``, ``accepted_types``).
+read without a Starlette ``Request`` (``sdk_adapter.HeaderChecks``, which remembers the header
+values that passed).
 
 It is used only on a server without HTTP authentication (``server.auth``, ``--auth-*`` and
 ``--auth-token`` put the SDK's app, or mcpgen's OAuth front, in charge of every request): the
@@ -40,7 +41,7 @@ from mcp.shared.inbound import (
 )
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from ..server.sdk_adapter import accepted_types, security_refuses
+from ..server.sdk_adapter import HeaderChecks
 from .discovery import MODERN
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal
 from .http_sessions import HandshakeSessions
@@ -78,8 +79,9 @@ class LeanHttpFront:
         self.runtime = runtime
         self.path = path
         self.json_response = json_response
-        self.security = security
-        """The SDK's ``TransportSecurityMiddleware`` with the settings its app uses."""
+        self.checks = HeaderChecks(security)
+        """The SDK's header checks, with the ``TransportSecurityMiddleware`` (``security``)
+        of the settings its app uses."""
         self.max_body = max_body
         self.header_checked = header_checked
         """Tools whose calls carry ``Mcp-Param-*`` headers the SDK checks."""
@@ -91,7 +93,7 @@ class LeanHttpFront:
                 self.engine,
                 sessions,
                 runtime.serving.notices.sessions,
-                security,
+                self.checks,
                 json_response=json_response,
             )
         )
@@ -166,9 +168,9 @@ class LeanHttpFront:
         self, scope: Any, body: bytes, headers: dict[str, str], repeated: bool
     ) -> dict[str, Any] | None:
         """The 2026-07-28 request, when the front answers it (None: the SDK's app does)."""
-        if await security_refuses(self.security, headers):
+        if await self.checks.refuses(headers):
             return None
-        has_json, has_sse = accepted_types(headers)
+        has_json, has_sse = self.checks.accepted(headers)
         if not has_json or (not self.json_response and not has_sse):
             return None
         try:

@@ -50,11 +50,10 @@ from pydantic import ValidationError
 from pydantic_core import from_json
 
 from ..server.sdk_adapter import (
-    accepted_types,
+    HeaderChecks,
     begin_session_request,
     end_session_request,
     live_session,
-    security_refuses,
 )
 from . import jsonrpc
 from .context import LeanRequest
@@ -105,7 +104,7 @@ class HandshakeSessions:
         engine: Callable[[], Engine],
         manager: Any,
         connections: Any,
-        security: Any,
+        checks: HeaderChecks,
         *,
         json_response: bool,
     ) -> None:
@@ -114,7 +113,7 @@ class HandshakeSessions:
         """The SDK's ``StreamableHTTPSessionManager``."""
         self.connections = connections
         """Session id -> the SDK's ``Connection`` (``serving.Notices.sessions``)."""
-        self.security = security
+        self.checks = checks
         self.json_response = json_response
         self.running: dict[tuple[str, Any], _Call] = {}
         self.asked: dict[str, tuple[str, asyncio.Future[Any]]] = {}
@@ -128,9 +127,9 @@ class HandshakeSessions:
         conn = self.connections.get(sid)
         if conn is None or not conn.initialize_accepted:
             return False
-        if await security_refuses(self.security, headers):
+        if await self.checks.refuses(headers):
             return False
-        has_json, has_sse = accepted_types(headers)
+        has_json, has_sse = self.checks.accepted(headers)
         if not has_json or not (self.json_response or has_sse):
             return False
         if not _json_content_type(headers.get("content-type", "")):

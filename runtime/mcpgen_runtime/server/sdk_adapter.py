@@ -25,8 +25,8 @@ __all__ = [
     "RUNTIME_ATTRIBUTE",
     "SDK_USES",
     "TESTED_WITH",
+    "HeaderChecks",
     "SdkUse",
-    "accepted_types",
     "announce_tools_list_changed",
     "attach_runtime",
     "attached_runtime",
@@ -37,7 +37,6 @@ __all__ = [
     "honored_filter",
     "list_fixups",
     "live_session",
-    "security_refuses",
 ]
 
 TESTED_WITH = "2.3.0"
@@ -122,12 +121,14 @@ SDK_USES: tuple[SdkUse, ...] = (
     ),
     SdkUse(
         "header-checks",
-        "mcp.server.transport_security:TransportSecurityMiddleware.validate_request and "
-        "mcp.server.streamable_http:check_accept_headers read nothing of the Starlette "
-        "``Request`` they are given but ``request.headers.get(name)``",
+        "mcp.server.transport_security:TransportSecurityMiddleware.validate_request reads "
+        "nothing of the Starlette ``Request`` it is given but the Content-Type, Host and "
+        "Origin headers (``request.headers.get``), "
+        "mcp.server.streamable_http:check_accept_headers nothing but its Accept header",
         "the lean HTTP front runs the SDK's own checks on the headers it read once (a dict), "
-        "without building a Starlette ``Request`` per POST",
-        "security_refuses / accepted_types",
+        "without building a Starlette ``Request`` per POST, and remembers the values that "
+        "passed",
+        "HeaderChecks",
     ),
     SdkUse(
         "http-session-idle-clock",
@@ -211,18 +212,44 @@ class _HeadersOnly:
         self.headers = headers
 
 
-async def security_refuses(security: Any, headers: Mapping[str, str]) -> bool:
-    """Whether the SDK's ``TransportSecurityMiddleware`` ``security`` refuses a POST with
-    ``headers`` (lowercase names, first values); its refusal is the SDK app's to send."""
-    return await security.validate_request(_HeadersOnly(headers), is_post=True) is not None
+class HeaderChecks:
+    """The SDK's header checks of a POST (use ``header-checks``): ``security``, its
+    ``TransportSecurityMiddleware`` (Content-Type, Host, Origin), and ``check_accept_headers``.
+    The verdicts are pure functions of those few header values, so the values that passed are
+    remembered (at most ``KEEP`` sets of each): a client's next POST costs a dict lookup."""
 
+    __slots__ = ("security", "_passed", "_accept")
+    KEEP = 256
 
-def accepted_types(headers: Mapping[str, str]) -> tuple[bool, bool]:
-    """(JSON, SSE): what the ``Accept`` header in ``headers`` allows, by the SDK's
-    ``check_accept_headers``."""
-    from mcp.server.streamable_http import check_accept_headers
+    def __init__(self, security: Any) -> None:
+        self.security = security
+        self._passed: set[tuple[str | None, str | None, str | None]] = set()
+        self._accept: dict[str, tuple[bool, bool]] = {}
 
-    return check_accept_headers(_HeadersOnly(headers))  # type: ignore[arg-type]
+    async def refuses(self, headers: Mapping[str, str]) -> bool:
+        """Whether ``security`` refuses a POST with ``headers`` (lowercase names, first
+        values); its refusal is the SDK app's to send."""
+        key = (headers.get("content-type"), headers.get("host"), headers.get("origin"))
+        if key in self._passed:
+            return False
+        refused = await self.security.validate_request(_HeadersOnly(headers), is_post=True)
+        if refused is not None:
+            return True
+        if len(self._passed) < self.KEEP:
+            self._passed.add(key)
+        return False
+
+    def accepted(self, headers: Mapping[str, str]) -> tuple[bool, bool]:
+        """(JSON, SSE): what the ``Accept`` header allows, by ``check_accept_headers``."""
+        value = headers.get("accept", "")
+        known = self._accept.get(value)
+        if known is None:
+            from mcp.server.streamable_http import check_accept_headers
+
+            known = check_accept_headers(_HeadersOnly({"accept": value}))  # type: ignore[arg-type]
+            if len(self._accept) < self.KEEP:
+                self._accept[value] = known
+        return known
 
 
 # -- http-session-table and http-session-idle-clock -------------------------------------------
