@@ -244,11 +244,18 @@ def _http_session_idle_clock() -> None:
             sdk_adapter.begin_session_request(transport)
             sdk_adapter.begin_session_request(transport)
             assert scope.deadline == math.inf
-            sdk_adapter.end_session_request(transport, anyio.current_time())
-            assert scope.deadline == math.inf  # one still in flight
+            assert sdk_adapter.end_session_request(transport) is False  # one still in flight
+            assert scope.deadline == math.inf
+            assert sdk_adapter.end_session_request(transport) is True
             now = anyio.current_time()
-            sdk_adapter.end_session_request(transport, now)
+            sdk_adapter.settle_idle(transport, now)
             assert scope.deadline == now + 5
+            sdk_adapter.settle_idle(transport, now + 1)  # set already (by the SDK): kept
+            assert scope.deadline == now + 5
+            sdk_adapter.begin_session_request(transport)
+            sdk_adapter.settle_idle(transport, now + 2)  # one in flight: no countdown
+            assert scope.deadline == math.inf
+            assert sdk_adapter.end_session_request(transport) is True
             assert transport._requests_in_flight == 0
         await transport.terminate()
 

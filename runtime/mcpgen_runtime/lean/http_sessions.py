@@ -27,8 +27,9 @@ for what is not a plain request. Then:
 
 Everything else goes to the SDK's app with the body replayed: its refusals, ``initialize``,
 unknown or ended sessions, requests carrying the 2026-07-28 envelope, custom methods. The
-session's idle clock is kept as the SDK keeps it (``begin``/``end_session_request``), so a
-session used only through the engine does not expire.
+session's idle clock is kept as the SDK keeps it (``begin``/``end_session_request``, the
+countdown started from a request's end on the front's one timer, ``http_sse.Ticker``), so a
+session used only through the engine does not expire, and expires when the SDK's would.
 
 Differences, on purpose: the engine's server-to-client requests carry ids ``mcpgen-N`` (the
 SDK numbers its own from 1 in the same session; distinct ids keep the two apart); the headers
@@ -40,7 +41,6 @@ not always in key order (the SDK re-dumps results through its per-revision model
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.streamable_http import REQUEST_CANCELLED
@@ -58,6 +58,7 @@ from ..server.sdk_adapter import (
 from . import jsonrpc
 from .context import LeanRequest
 from .envelope import enveloped
+from .http_sse import SseStream, Ticker
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -66,17 +67,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HandshakeSessions"]
 
-HEADERS_AFTER_S = 0.05
-"""An SSE answer's headers go with its first event, or after this long (a slow handler)."""
-PING_S = 15.0
-"""sse_starlette's ``EventSourceResponse`` keep-alive interval, which the SDK's streams use."""
-
 _REQUEST_KEYS = frozenset(("jsonrpc", "id", "method", "params"))
-_SSE_HEAD = (
-    (b"cache-control", b"no-cache, no-transform"),
-    (b"connection", b"keep-alive"),
-    (b"content-type", b"text/event-stream"),
-)
 _JSON_TYPE = (b"content-type", b"application/json")
 _TERMINATED = jsonrpc.encode_body(
     jsonrpc.error(None, jsonrpc.INTERNAL_ERROR, "Session terminated before the request completed")
@@ -116,6 +107,7 @@ class HandshakeSessions:
         self.checks = checks
         self.json_response = json_response
         self.running: dict[tuple[str, Any], _Call] = {}
+        self.ticker: Ticker | None = None
         self.asked: dict[str, tuple[str, asyncio.Future[Any]]] = {}
         self._next_ask = 0
 
@@ -170,13 +162,13 @@ class HandshakeSessions:
             return False
         call = self.running[key] = _Call(asyncio.current_task())
         begin_session_request(transport)
-        loop = asyncio.get_running_loop()
         sid_header = (b"mcp-session-id", sid.encode("latin-1"))
+        stream: SseStream | None = None
         try:
             if self.json_response:
                 channel: tuple[Any, ...] = (conn, _dropped, conn.client_capabilities, 0, None)
             else:
-                stream = _SseStream(send, sid_header, loop)
+                stream = SseStream(send, sid_header, self._ticker())
                 ask = _Asking(self, sid, stream).ask
                 channel = (conn, stream.notify, conn.client_capabilities, 0, ask)
             meta = params.get("_meta") if params is not None else None
@@ -187,13 +179,16 @@ class HandshakeSessions:
                 answer = _settled(call, rid)
             if self.json_response:
                 await _json(send, sid_header, 200 if answer else 500, answer)
-            elif answer is None:
-                await stream.end(None)
             else:
-                await stream.end(jsonrpc.encode_body(answer))
+                assert stream is not None
+                await stream.end(None if answer is None else jsonrpc.encode_body(answer))
         finally:
             self.running.pop(key, None)
-            end_session_request(transport, loop.time())
+            if stream is not None:
+                stream.close()
+            if end_session_request(transport):
+                ticker = self._ticker()
+                ticker.ended(transport, ticker.loop.time())
         return True
 
     # -- what the client sends about them -------------------------------------------------
@@ -229,6 +224,12 @@ class HandshakeSessions:
             waiter.set_result(parsed)
         return True
 
+    def _ticker(self) -> Ticker:
+        ticker = self.ticker
+        if ticker is None:
+            ticker = self.ticker = Ticker(asyncio.get_running_loop())
+        return ticker
+
     def holds(self, sid: str) -> bool:
         """Whether anything of session ``sid`` runs here."""
         return any(k[0] == sid for k in self.running) or any(
@@ -248,7 +249,7 @@ class _Asking:
 
     __slots__ = ("sessions", "sid", "stream")
 
-    def __init__(self, sessions: HandshakeSessions, sid: str, stream: _SseStream) -> None:
+    def __init__(self, sessions: HandshakeSessions, sid: str, stream: SseStream) -> None:
         self.sessions = sessions
         self.sid = sid
         self.stream = stream
@@ -273,72 +274,6 @@ class _Asking:
 
             raise MCPError.from_error_data(answer.error)
         return answer.result
-
-
-class _SseStream:
-    """One POST's SSE answer, written as sse_starlette writes the SDK's (events ``message``,
-    ``\\r\\n`` line ends, a ``: ping`` comment every 15 s)."""
-
-    __slots__ = ("send", "head", "started", "pending", "timer", "loop", "done")
-
-    def __init__(self, send: Any, sid_header: tuple[bytes, bytes], loop: Any) -> None:
-        self.send = send
-        self.head = [*_SSE_HEAD, sid_header, (b"x-accel-buffering", b"no")]
-        self.started = False
-        self.pending: asyncio.Task[None] | None = None
-        """A write the timer started (headers, a ping), awaited before the next one."""
-        self.loop = loop
-        self.done = False
-        self.timer = loop.call_later(HEADERS_AFTER_S, self._headers_due)
-
-    def _headers_due(self) -> None:
-        if self.done:
-            return
-        if not self.started:
-            self.pending = self.loop.create_task(self._write(None, self.pending))
-        self.timer = self.loop.call_later(PING_S - HEADERS_AFTER_S, self._ping_due)
-
-    def _ping_due(self) -> None:
-        if self.done:
-            return
-        ping = f": ping - {datetime.now(timezone.utc)}\r\n\r\n".encode()
-        self.pending = self.loop.create_task(self._write(ping, self.pending))
-        self.timer = self.loop.call_later(PING_S, self._ping_due)
-
-    async def _write(self, chunk: bytes | None, before: asyncio.Task[None] | None) -> None:
-        if before is not None:
-            await before
-        if not self.started:
-            self.started = True
-            await self.send({"type": "http.response.start", "status": 200, "headers": self.head})
-        if chunk is not None:
-            await self.send({"type": "http.response.body", "body": chunk, "more_body": True})
-
-    async def _emit(self, body: bytes, more: bool) -> None:
-        pending = self.pending
-        if pending is not None:
-            self.pending = None
-            await pending
-        if not self.started:
-            self.started = True
-            await self.send({"type": "http.response.start", "status": 200, "headers": self.head})
-        await self.send({"type": "http.response.body", "body": body, "more_body": more})
-
-    async def event(self, data: bytes) -> None:
-        await self._emit(b"event: message\r\ndata: " + data + b"\r\n\r\n", True)
-
-    async def notify(self, method: str, params: dict[str, Any] | None) -> None:
-        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            msg["params"] = params
-        await self.event(jsonrpc.encode_body(msg))
-
-    async def end(self, data: bytes | None) -> None:
-        """The last event (None: the stream ends without one, as a terminated session's)."""
-        self.done = True
-        self.timer.cancel()
-        last = b"" if data is None else b"event: message\r\ndata: " + data + b"\r\n\r\n"
-        await self._emit(last, False)
 
 
 def _settled(call: _Call, rid: Any) -> dict[str, Any] | None:

@@ -37,6 +37,7 @@ __all__ = [
     "honored_filter",
     "list_fixups",
     "live_session",
+    "settle_idle",
 ]
 
 TESTED_WITH = "2.3.0"
@@ -136,8 +137,8 @@ SDK_USES: tuple[SdkUse, ...] = (
         "requests in flight (``_requests_in_flight``) and, when the last one ends, sets "
         "``idle_scope.deadline`` to now + ``_idle_timeout``",
         "a session the lean engine serves stays alive as long as it would on the SDK's path "
-        "(the idle countdown is held while a lean request runs and restarted after it)",
-        "begin_session_request / end_session_request",
+        "(the idle countdown is held while a lean request runs and restarted from its end)",
+        "begin_session_request / end_session_request / settle_idle",
     ),
     SdkUse(
         "client-read-timeout",
@@ -270,24 +271,36 @@ def live_session(manager: Any, session_id: str) -> Any | None:
 
 def begin_session_request(transport: Any) -> None:
     """One more request in flight on ``transport``'s session, as the SDK's
-    ``handle_request`` counts it (use ``http-session-idle-clock``)."""
+    ``handle_request`` counts it: the idle countdown is off while one runs (use
+    ``http-session-idle-clock``)."""
     idle = transport.idle_scope
     if idle is None or transport._idle_timeout is None:
         return
     transport._requests_in_flight += 1
-    idle.deadline = math.inf
+    if idle.deadline != math.inf:  # anyio reschedules its timer on every set: only if needed
+        idle.deadline = math.inf
 
 
-def end_session_request(transport: Any, now: float) -> None:
-    """The request ``begin_session_request`` counted has ended; ``now``: the event loop's
-    clock (the idle countdown restarts when the last one ends)."""
+def end_session_request(transport: Any) -> bool:
+    """The request ``begin_session_request`` counted has ended: whether it was the last one
+    in flight (then ``settle_idle`` starts the countdown from its end, as the SDK does at once;
+    the lean front does it for all its sessions on one timer)."""
+    if transport.idle_scope is None or transport._idle_timeout is None:
+        return False
+    transport._requests_in_flight -= 1
+    return not transport._requests_in_flight
+
+
+def settle_idle(transport: Any, ended: float) -> None:
+    """Start the idle countdown of ``transport``'s session from ``ended`` (the event loop's
+    clock when its last request ended here), unless a request runs again or the SDK already
+    started it (a later request of its own ended since)."""
     idle = transport.idle_scope
     timeout = transport._idle_timeout
-    if idle is None or timeout is None:
+    if idle is None or timeout is None or transport._requests_in_flight:
         return
-    transport._requests_in_flight -= 1
-    if not transport._requests_in_flight:
-        idle.deadline = now + timeout
+    if idle.deadline == math.inf and not idle.cancel_called:
+        idle.deadline = ended + timeout
 
 
 # -- client-read-timeout ---------------------------------------------------------------------
