@@ -11,7 +11,8 @@ Covered: the happy path (lists, calls, reads, prompts, completion, ping, setLeve
 that reports progress (events before the answer in SSE mode, nothing in JSON mode), the
 refusals (unknown and deleted session ids, a protocol header of another era, a missing one,
 wrong ``Accept``, wrong ``Content-Type``, bad JSON, a bool id), notifications, a handler that
-elicits (the client answers with its own POST), and a call cancelled mid-way. In process, the
+elicits (the client answers with its own POST), a call cancelled mid-way, and a session
+deleted while a call runs. In process, the
 happy path never reaches the SDK's app."""
 
 from __future__ import annotations
@@ -209,8 +210,9 @@ def _script(w: Wire, sse: bool) -> list[Any]:
     if sse:
         out.append(_elicit(w))
     out.append(_cancel(w))
-    out.append(w.post(b"", method="DELETE"))
+    out.append(_delete_mid_call(w))
     out.append(w.post(rpc(40, "tools/list")))
+    out.append(w.post(b"", method="DELETE"))
     return out
 
 
@@ -260,6 +262,22 @@ def _cancel(w: Wire) -> list[Any]:
     return [cancelled, result]
 
 
+def _delete_mid_call(w: Wire) -> list[Any]:
+    """The session deleted while a call runs: the call's POST ends as the SDK ends it (an SSE
+    stream without an answer, a JSON 500)."""
+    result: list[Any] = []
+
+    def run() -> None:
+        result.append(w.post(rpc(70, "tools/call", name="slow_compute", arguments={"seconds": 5})))
+
+    t = threading.Thread(target=run)
+    t.start()
+    time.sleep(1.0)
+    deleted = w.post(b"", method="DELETE")
+    t.join(30)
+    return [deleted, result]
+
+
 def _transcript(engine: str, extra: list[str]) -> list[Any]:
     w = Wire(engine, extra)
     try:
@@ -278,6 +296,22 @@ def test_session_posts_answer_as_the_sdk_does(extra: list[str]) -> None:
     # what the script must have reached, so equality means something
     assert "Request cancelled" in flat and "-32800" in flat
     assert "Session not found" in flat and "Not Acceptable" in flat
+    deleted, (call,) = lean[-3]
+    assert deleted[0] == 200 and call[0] == (200 if not extra else 500)
+    assert call[3] == (
+        []
+        if not extra
+        else [
+            {
+                "jsonrpc": "2.0",
+                "id": None,
+                "error": {
+                    "code": -32603,
+                    "message": "Session terminated before the request completed",
+                },
+            }
+        ]
+    )
     if not extra:
         assert "Tool execution started" in flat and "notifications/progress" in flat
         assert "Ada" in flat
