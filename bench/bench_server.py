@@ -59,7 +59,7 @@ __all__ = ["HANDLERS_PY", "generate"]
 KEYS = ("calls_per_s", "calls_per_s_blk", "server_cpu_us_per_call", "p50_ms", "p99_ms", "rss_mib")
 ALL = (
     "generated,lowlevel,mcpserver,fastmcp,ts-sdk,gen-asyncio,lowlevel-uv,bare-loop,"
-    "gen-sdk-engine,gen-sdk-stdio"
+    "gen-sdk-engine,gen-sdk-stdio,gen-sse,gen-sdk-sse"
 )
 WIRE_NAME = {"handshake": "handshake (2025-11-25)", "modern": "2026-07-28"}
 

@@ -299,6 +299,8 @@ def _message(msg: dict[str, Any]) -> Any:
 
 def _json_content_type(value: str) -> bool:
     """The SDK transport's ``_check_content_type``."""
+    if value == "application/json":
+        return True
     return any(part.strip() == "application/json" for part in value.split(";")[0].split(","))
 
 
