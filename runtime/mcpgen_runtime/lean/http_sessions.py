@@ -204,15 +204,16 @@ class HandshakeSessions:
         call = self.running.get((sid, coerce_request_id(target))) if target is not None else None
         if call is None:
             return False
-        await _accepted(send, sid)
-        if not call.cancelled:
+        if not call.cancelled:  # now: once its answer is being written it is not in running
             call.cancelled = True
             call.task.cancel()
+        await _accepted(send, sid)
         return True
 
     async def _response(self, send: Any, msg: dict[str, Any], sid: str) -> bool:
         """The client's answer to a request a handler here asked (else the SDK's)."""
-        entry = self.asked.get(msg.get("id"))  # type: ignore[arg-type]
+        rid = msg.get("id")
+        entry = self.asked.get(rid) if type(rid) is str else None
         if entry is None or entry[0] != sid:
             return False
         parsed = _message(msg)
