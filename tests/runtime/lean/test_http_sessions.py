@@ -402,3 +402,63 @@ def test_the_happy_path_never_reaches_the_sdk_app() -> None:
     assert all(r.headers["content-type"] == "text/event-stream" for r in answers)
     assert "This is a simple text response for testing." in answers[1].text
     assert "Unknown tool: nope" in answers[2].text
+
+
+def test_a_session_used_only_through_the_front_expires_as_the_sdk_would() -> None:
+    """The session's idle clock: calls answered by the front keep a session alive past its
+    idle timeout, and once the client stops, the session ends one timeout after its last call
+    (the SDK's 404 then, and the front does not answer for it)."""
+    import anyio
+    import httpx
+
+    sys.path.insert(0, str(EXAMPLE))
+    try:
+        from conformance_server._generated import create_server
+        from conformance_server.handlers import Handlers
+
+        from mcpgen_runtime.server.http_app import http_app
+
+        server = create_server(Handlers())
+        spec = {
+            "host": "127.0.0.1",
+            "port": 8000,
+            "path": "/mcp",
+            "stateless": False,
+            "json_response": True,
+            "tokens": [],
+            "oauth": {},
+            "engine": "lean",
+        }
+        app = http_app(server, spec)
+    finally:
+        sys.path.remove(str(EXAMPLE))
+    server.session_manager.session_idle_timeout = 0.6
+    base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+    async def go() -> list[int]:
+        async with server.session_manager.run():
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(
+                transport=transport, base_url="http://127.0.0.1:8000"
+            ) as c:
+                init = rpc(
+                    1,
+                    "initialize",
+                    protocolVersion=V,
+                    capabilities={},
+                    clientInfo={"name": "t", "version": "1"},
+                )
+                r = await c.post("/mcp", json=init, headers=base)
+                h = {**base, "Mcp-Session-Id": r.headers["mcp-session-id"]}
+                statuses = []
+                for i in range(8):  # 8 x 0.25 s: well past the 0.6 s timeout
+                    await anyio.sleep(0.25)
+                    r = await c.post("/mcp", json=rpc(10 + i, "ping"), headers=h)
+                    statuses.append(r.status_code)
+                await anyio.sleep(1.2)
+                r = await c.post("/mcp", json=rpc(99, "ping"), headers=h)
+                statuses.append(r.status_code)
+                assert "Session not found" in r.text
+                return statuses
+
+    assert anyio.run(go) == [200] * 8 + [404]
