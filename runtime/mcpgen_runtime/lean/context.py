@@ -20,7 +20,14 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["Capabilities", "LeanConnection", "LeanRequest", "LeanSession", "Params"]
+__all__ = [
+    "Capabilities",
+    "HttpRequest",
+    "LeanConnection",
+    "LeanRequest",
+    "LeanSession",
+    "Params",
+]
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
@@ -200,6 +207,20 @@ class LeanRequest:
                 connection, notify, self, capabilities, log_from, ask
             )
         return session
+
+
+class HttpRequest(LeanRequest):
+    """A request of an HTTP session: ``request`` is the Starlette ``Request`` of its POST, as
+    the SDK's context carries it (made on first use; its body was read already)."""
+
+    __slots__ = ("scope",)
+    scope: Any
+
+    @property
+    def request(self) -> Any:  # type: ignore[override]
+        from starlette.requests import Request
+
+        return Request(self.scope)
 
 
 def log_floor(meta: Mapping[str, Any] | None) -> int | None:

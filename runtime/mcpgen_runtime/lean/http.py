@@ -134,7 +134,7 @@ class LeanHttpFront:
         if complete:
             if sid is not None:
                 assert self.sessions is not None
-                if await self.sessions.post(send, headers, sid, body):
+                if await self.sessions.post(scope, send, headers, sid, body):
                     return
             else:
                 msg = await self._admitted(scope, body, headers, repeated)

@@ -56,7 +56,7 @@ from ..server.sdk_adapter import (
     live_session,
 )
 from . import jsonrpc
-from .context import LeanRequest
+from .context import HttpRequest
 from .envelope import enveloped
 from .http_sse import SseStream, Ticker
 
@@ -111,7 +111,9 @@ class HandshakeSessions:
         self.asked: dict[str, tuple[str, asyncio.Future[Any]]] = {}
         self._next_ask = 0
 
-    async def post(self, send: Any, headers: dict[str, str], sid: str, body: bytes) -> bool:
+    async def post(
+        self, scope: Any, send: Any, headers: dict[str, str], sid: str, body: bytes
+    ) -> bool:
         """Answer one POST of session ``sid`` (False: not taken, the SDK's app answers)."""
         transport = live_session(self.manager, sid)
         if transport is None:
@@ -136,12 +138,12 @@ class HandshakeSessions:
             return await self._response(send, msg, sid)
         if "id" not in msg:
             return await self._cancel(send, msg, sid)
-        return await self._request(send, msg, sid, transport, conn)
+        return await self._request(scope, send, msg, sid, transport, conn)
 
     # -- requests -----------------------------------------------------------------------
 
     async def _request(
-        self, send: Any, msg: dict[str, Any], sid: str, transport: Any, conn: Any
+        self, scope: Any, send: Any, msg: dict[str, Any], sid: str, transport: Any, conn: Any
     ) -> bool:
         rid = msg["id"]
         method = msg["method"]
@@ -172,7 +174,8 @@ class HandshakeSessions:
                 ask = _Asking(self, sid, stream).ask
                 channel = (conn, stream.notify, conn.client_capabilities, 0, ask)
             meta = params.get("_meta") if params is not None else None
-            req = LeanRequest(method, params, rid, meta, conn.protocol_version, channel)
+            req = HttpRequest(method, params, rid, meta, conn.protocol_version, channel)
+            req.scope = scope
             answer = await engine.answer_request(handler, req, params or {})
             del self.running[key]
             if answer is None:

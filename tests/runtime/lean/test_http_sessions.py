@@ -462,3 +462,15 @@ def test_a_session_used_only_through_the_front_expires_as_the_sdk_would() -> Non
                 return statuses
 
     assert anyio.run(go) == [200] * 8 + [404]
+
+
+def test_a_handler_sees_its_post_as_on_the_sdk_path() -> None:
+    """``ctx.sdk_context.request`` is the Starlette ``Request`` of the POST on both engines."""
+    from starlette.requests import Request
+
+    from mcpgen_runtime.lean.context import HttpRequest
+
+    req = HttpRequest("tools/call", {}, 1, None, V, (None, None, None, 0, None))
+    req.scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": [(b"x-a", b"1")]}
+    assert isinstance(req.request, Request)
+    assert req.request.headers["x-a"] == "1" and req.request.url.path == "/mcp"
