@@ -474,3 +474,46 @@ def test_a_handler_sees_its_post_as_on_the_sdk_path() -> None:
     req.scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": [(b"x-a", b"1")]}
     assert isinstance(req.request, Request)
     assert req.request.headers["x-a"] == "1" and req.request.url.path == "/mcp"
+
+
+def test_a_slow_answer_gets_its_headers_then_keep_alive_pings() -> None:
+    """The front's timer: a stream whose handler has not answered gets the SDK's headers after
+    50 ms, then a ``: ping - <time>`` comment every 15 s (sse_starlette's), then its event."""
+    import asyncio
+
+    from mcpgen_runtime.lean.http_sse import HEADERS_AFTER_S, PING_S, SseStream, Ticker
+
+    async def go() -> list[Any]:
+        sent: list[Any] = []
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        ticker = Ticker(asyncio.get_running_loop())
+        stream = SseStream(send, (b"mcp-session-id", b"s1"), ticker)
+        born = stream.born
+        for at in (born + HEADERS_AFTER_S / 2, born + HEADERS_AFTER_S, born + 1, born + PING_S):
+            stream.tick(at)
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
+        await stream.end(b"{}")
+        assert stream not in ticker.streams
+        ticker.handle.cancel()
+        return sent
+
+    sent = asyncio.run(go())
+    assert [m["type"] for m in sent] == ["http.response.start"] + ["http.response.body"] * 2
+    assert sent[0]["headers"] == [
+        (b"cache-control", b"no-cache, no-transform"),
+        (b"connection", b"keep-alive"),
+        (b"content-type", b"text/event-stream"),
+        (b"mcp-session-id", b"s1"),
+        (b"x-accel-buffering", b"no"),
+    ]
+    assert re.fullmatch(rb": ping - \d{4}-\d\d-\d\d [\d:.]+\+00:00\r\n\r\n", sent[1]["body"])
+    assert sent[1]["more_body"] is True
+    assert sent[2] == {
+        "type": "http.response.body",
+        "body": b"event: message\r\ndata: {}\r\n\r\n",
+        "more_body": False,
+    }
