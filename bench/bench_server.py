@@ -27,8 +27,9 @@ MCPServer, on stdio a cold start within 10 ms of lowlevel's, and the runtime's s
 >= 1.8x (handshake) / 1.4x (2026-07-28) the SDK's (gen-sdk-stdio). At the end, one summary table
 (calls/s per wire, cold start, RSS) with every server.
 
-``--instructions`` swaps the timed runs for a deterministic count under callgrind, stdio only,
-for per-call CPU differences smaller than wall-clock noise (bench/server_instructions.py; the
+``--instructions`` swaps the timed runs for a deterministic count under callgrind (stdio, or
+``--transport http``), for per-call CPU differences smaller than wall-clock noise
+(bench/server_instructions.py; the
 ratio "calls/instr" = peer's instr/call / generated's reads like a throughput ratio). About 70 s
 per server and repeat (2 cores).
 
@@ -66,7 +67,7 @@ KEYS = (
 )
 ALL = (
     "generated,lowlevel,mcpserver,fastmcp,ts-sdk,gen-asyncio,lowlevel-uv,bare-loop,"
-    "gen-sdk-engine,gen-sdk-stdio"
+    "gen-sdk-engine,gen-sdk-stdio,gen-sse,gen-sdk-sse"
 )
 WIRE_NAME = {"handshake": "handshake (2025-11-25)", "modern": "2026-07-28"}
 
@@ -235,7 +236,10 @@ def main() -> int:
     ap.add_argument(
         "--cold-extra", type=int, default=4, help="extra stdio spawn->tools/list samples per run"
     )
-    ap.add_argument("--transport", default="stdio,http", help="stdio, http or both (comma list)")
+    ap.add_argument(
+        "--transport",
+        help="stdio, http or both (comma list; default both, stdio with --instructions)",
+    )
     ap.add_argument("--wire", default="handshake,modern", help="handshake, modern or both")
     ap.add_argument("--only", help=f"comma-separated subset of {ALL}")
     ap.add_argument("--json", help="write the summary (and raw runs) to this file")
@@ -247,6 +251,7 @@ def main() -> int:
     ap.add_argument("--lo", type=int, default=100, help="--instructions: calls in the short run")
     ap.add_argument("--hi", type=int, default=400, help="--instructions: calls in the long run")
     a = ap.parse_args()
+    a.transport = a.transport or ("stdio" if a.instructions else "stdio,http")
     transports, wires = a.transport.split(","), a.wire.split(",")
     if set(transports) - set(TRANSPORTS) or set(wires) - set(WIRES):
         ap.error(f"--transport takes {','.join(TRANSPORTS)}; --wire takes {','.join(WIRES)}")
@@ -257,6 +262,8 @@ def main() -> int:
             sys.exit("--instructions needs valgrind (callgrind) on PATH; it is not installed")
         if not 0 <= a.lo < a.hi:
             ap.error("--instructions needs 0 <= --lo < --hi")
+        if len(transports) != 1:
+            ap.error("--instructions counts one transport: --transport stdio or http")
         a.only = a.only or IC_SERVERS
     want = set((a.only or ALL).split(","))
     if want - set(ALL.split(",")):
@@ -268,8 +275,10 @@ def main() -> int:
         if a.instructions:
             summary: dict[str, Any] = {}
             for wire in wires:
-                one = argparse.Namespace(**{**vars(a), "wire": wire})
-                summary[wire] = ic_runs([s for s in servers if wire in s.wires], one, tmp)
+                one = argparse.Namespace(**{**vars(a), "wire": wire, "transport": transports[0]})
+                summary[wire] = ic_runs(
+                    [s for s in servers if s.speaks(transports[0], wire)], one, tmp
+                )
         else:
             combos = [(t, w) for t in transports for w in wires]
             print(

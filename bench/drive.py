@@ -157,8 +157,9 @@ class Conn:
         else:
             assert srv.http is not None, f"{srv.label} has no HTTP command"
             self.port = free_port()
-            self.proc = _spawn(srv.http(self.port), srv.env, False)
-            self.h = self._connect()
+            cmd = srv.http(self.port)
+            self.proc = _spawn(cmd, srv.env, False)
+            self.h = self._connect(600.0 if cmd[0] == "valgrind" else 60.0)  # callgrind: slow
 
     def _connect(self, timeout: float = 60.0) -> WireHttp:
         deadline = time.monotonic() + timeout

@@ -20,8 +20,12 @@
   gen-sdk-stdio  the generated server as it ran before issue 26: the SDK's own (thread-backed)
                  stdio transport (``--stdio-transport sdk``) and the SDK's span per message
                  (``MCPGEN_OTEL=1``); stdio
+  gen-sse        the generated server on HTTP with SSE answers (its default, no
+                 ``--json-response``); HTTP only
+  gen-sdk-sse    the same with ``--engine sdk``; HTTP only
 
-Over HTTP every server runs on 127.0.0.1 with JSON responses and sessions on the handshake wire;
+Over HTTP every server runs on 127.0.0.1 with JSON responses (but gen-sse and gen-sdk-sse) and
+sessions on the handshake wire;
 uvicorn picks uvloop and httptools where installed (the FastMCP venv has both, as the
 ``[server]`` extra gives generated servers).
 """
@@ -216,6 +220,20 @@ def peers(generated: Server, want: set[str] | None = None) -> list[Server]:
             [*generated.cmd, "--engine", "sdk"],
             generated.env,
             http=lambda p: [*generated.cmd, *_gen_http(p), "--engine", "sdk"],
+        ),
+        Server(
+            "gen-sse",
+            generated.cmd,
+            generated.env,
+            http=lambda p: [*generated.cmd, "--http", "--port", str(p)],
+            transports=("http",),
+        ),
+        Server(
+            "gen-sdk-sse",
+            generated.cmd,
+            generated.env,
+            http=lambda p: [*generated.cmd, "--http", "--port", str(p), "--engine", "sdk"],
+            transports=("http",),
         ),
         Server(
             "gen-sdk-stdio",

@@ -1,16 +1,21 @@
-"""``bench/bench_server.py --instructions``: instructions per call under callgrind (stdio).
+"""``bench/bench_server.py --instructions``: instructions per call under callgrind (stdio, or
+Streamable HTTP with ``--transport http``).
 
 Each server runs under ``valgrind --tool=callgrind`` (PYTHONHASHSEED=0) twice, for LO and HI
 checked ``tools/call add`` calls (identical calls, only their number differs: handshake or
-tools/list, the calls, stdin EOF, exit). Callgrind counts the whole process, so
-instructions/call = (I(HI) - I(LO)) / (HI - LO) cancels start-up and exit;
-start-up = I(LO) - LO * per-call.
+tools/list, the calls, then stdin EOF, or on HTTP SIGINT (a graceful stop), and exit).
+Callgrind counts the whole process, so instructions/call = (I(HI) - I(LO)) / (HI - LO) cancels
+start-up and exit; start-up = I(LO) - LO * per-call. On HTTP one keep-alive connection carries
+the calls (SSE answers, the servers' default).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 import re
+import signal
 import statistics
 import sys
 import time
@@ -39,19 +44,29 @@ IC_SERVERS = "generated,lowlevel,gen-asyncio,lowlevel-uv"
 SAME_LOOP = (("gen-asyncio", "lowlevel"), ("generated", "lowlevel-uv"))
 
 
-def instructions(srv: Server, calls: int, wire: str, out: Path) -> int:
+def instructions(srv: Server, calls: int, wire: str, out: Path, transport: str = "stdio") -> int:
     """Instructions executed by the server process over its whole life (start, handshake or
-    tools/list, ``calls`` checked tools/call add, exit on stdin EOF), counted by callgrind."""
+    tools/list, ``calls`` checked tools/call add, exit on stdin EOF or SIGINT), counted by
+    callgrind."""
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no"]
-    conn = Conn(
-        Server(srv.label, [*cmd, *srv.cmd], dict(srv.env, PYTHONHASHSEED="0")), "stdio", wire
-    )
+    env = dict(srv.env, PYTHONHASHSEED="0")
+    if transport == "http":
+        assert srv.http is not None
+        http = srv.http
+        under = dataclasses.replace(srv, env=env, http=lambda port: [*cmd, *http(port)], runs={})
+    else:
+        under = Server(srv.label, [*cmd, *srv.cmd], env)
+    conn = Conn(under, transport, wire)
     try:
         conn.start()
         for i in range(calls):
             check_add(call(conn, i, 7), i, 7)
-        assert conn.w is not None
-        conn.w.close()
+        if transport == "http":
+            conn.h.close()
+            os.kill(conn.proc.pid, signal.SIGINT)  # valgrind passes it on; uvicorn stops
+        else:
+            assert conn.w is not None
+            conn.w.close()
         conn.proc.wait(timeout=600)  # callgrind writes its counts at exit
     finally:
         conn.close()
@@ -64,8 +79,9 @@ def instructions(srv: Server, calls: int, wire: str, out: Path) -> int:
 
 def ic_run(srv: Server, a: argparse.Namespace, tmp: Path) -> dict[str, float]:
     t0 = time.perf_counter()
-    lo = instructions(srv, a.lo, a.wire, tmp / f"callgrind.{srv.label}.lo")
-    hi = instructions(srv, a.hi, a.wire, tmp / f"callgrind.{srv.label}.hi")
+    t = a.transport
+    lo = instructions(srv, a.lo, a.wire, tmp / f"callgrind.{srv.label}.lo", t)
+    hi = instructions(srv, a.hi, a.wire, tmp / f"callgrind.{srv.label}.hi", t)
     per_call = (hi - lo) / (a.hi - a.lo)
     return {
         "instr_lo": lo,
@@ -78,7 +94,8 @@ def ic_run(srv: Server, a: argparse.Namespace, tmp: Path) -> dict[str, float]:
 
 def ic_report(servers: list[Server], a: argparse.Namespace) -> dict[str, Any]:
     print(
-        f"\nstdio, {a.wire} wire, add(a,b), instructions under callgrind (PYTHONHASHSEED=0): "
+        f"\n{a.transport}, {a.wire} wire, add(a,b), instructions under callgrind "
+        "(PYTHONHASHSEED=0): "
         f"per call = (I({a.hi}) - I({a.lo})) / {a.hi - a.lo}, {a.repeat} repeat(s), "
         f"python {sys.version.split()[0]}"
     )
@@ -136,4 +153,4 @@ def ic_runs(servers: list[Server], a: argparse.Namespace, tmp: Path) -> dict[str
 
 
 def _runs(s: Server, a: argparse.Namespace) -> list[dict[str, float]]:
-    return s.runs.setdefault(f"instructions/stdio/{a.wire}", [])
+    return s.runs.setdefault(f"instructions/{a.transport}/{a.wire}", [])

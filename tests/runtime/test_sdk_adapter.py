@@ -151,6 +151,117 @@ def _listen_honored_filter() -> None:
     assert honored.model_dump(by_alias=True, exclude_none=True) == {"toolsListChanged": True}
 
 
+@check("http-session-table")
+def _http_session_table() -> None:
+    from mcp.server.streamable_http import StreamableHTTPServerTransport
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    source = inspect.getsource(StreamableHTTPSessionManager._handle_stateful_request)
+    assert "request_mcp_session_id in self._server_instances" in source
+    assert "self._session_owners.get(request_mcp_session_id)" in source
+    discard = inspect.getsource(StreamableHTTPSessionManager._discard_session)
+    assert "self._server_instances.pop(session_id" in discard
+    manager = StreamableHTTPSessionManager(_server())
+    transport = StreamableHTTPServerTransport("s1", idle_timeout=5)
+    manager._server_instances["s1"] = transport
+
+    async def main() -> None:
+        async with transport.connect():
+            assert sdk_adapter.live_session(manager, "s1") is transport
+            assert sdk_adapter.live_session(manager, "s2") is None
+            assert transport.idle_scope is not None
+            transport.idle_scope.cancel()
+            assert sdk_adapter.live_session(manager, "s1") is None
+        await transport.terminate()
+        assert transport.is_terminated
+
+    anyio.run(main)
+    assert sdk_adapter.live_session(manager, "s1") is None
+    fresh = StreamableHTTPServerTransport("s3")
+    manager._server_instances["s3"] = fresh
+    manager._session_owners["s3"] = object()  # type: ignore[assignment]
+    assert sdk_adapter.live_session(manager, "s3") is None
+
+
+@check("header-checks")
+def _header_checks() -> None:
+    from mcp.server.streamable_http import check_accept_headers
+    from mcp.server.transport_security import (
+        TransportSecurityMiddleware,
+        TransportSecuritySettings,
+    )
+    from starlette.requests import Request
+
+    security = TransportSecurityMiddleware(
+        TransportSecuritySettings(
+            allowed_hosts=["127.0.0.1:*"], allowed_origins=["http://127.0.0.1:*"]
+        )
+    )
+    cases = [
+        {"host": "127.0.0.1:1", "content-type": "application/json", "accept": "*/*"},
+        {"host": "evil", "content-type": "application/json", "accept": "text/*"},
+        {"host": "127.0.0.1:1", "content-type": "text/plain", "accept": "application/json"},
+        {"host": "127.0.0.1:1", "content-type": "application/json", "origin": "http://x"},
+        {"content-type": "application/json; charset=utf-8", "accept": "application/*, text/x"},
+    ]
+
+    async def main() -> None:
+        checks = sdk_adapter.HeaderChecks(security)
+        for _ in range(2):  # the second time from what was remembered
+            for headers in cases:
+                raw = [(k.encode(), v.encode()) for k, v in headers.items()]
+                request = Request({"type": "http", "method": "POST", "headers": raw})
+                sdk = await security.validate_request(request, is_post=True)
+                assert await checks.refuses(headers) is (sdk is not None)
+                assert checks.accepted(headers) == check_accept_headers(request)
+
+    anyio.run(main)
+    read = {
+        TransportSecurityMiddleware.validate_request: {"content-type", "host", "origin"},
+        check_accept_headers: {"accept"},
+    }
+    for fn, names in read.items():
+        source = inspect.getsource(fn)
+        assert set(re.findall(r"request\.(\w+)", source)) == {"headers"}, fn.__name__
+        assert set(re.findall(r"headers\.get\(\"([\w-]+)\"", source)) == names, fn.__name__
+
+
+@check("http-session-idle-clock")
+def _http_session_idle_clock() -> None:
+    import math
+
+    from mcp.server.streamable_http import StreamableHTTPServerTransport
+
+    source = inspect.getsource(StreamableHTTPServerTransport.handle_request)
+    assert "self._requests_in_flight += 1" in source
+    assert "self.idle_scope.deadline = anyio.current_time() + self._idle_timeout" in source
+    transport = StreamableHTTPServerTransport("s1", idle_timeout=5)
+
+    async def main() -> None:
+        async with transport.connect():
+            scope = transport.idle_scope
+            assert scope is not None
+            sdk_adapter.begin_session_request(transport)
+            sdk_adapter.begin_session_request(transport)
+            assert scope.deadline == math.inf
+            assert sdk_adapter.end_session_request(transport) is False  # one still in flight
+            assert scope.deadline == math.inf
+            assert sdk_adapter.end_session_request(transport) is True
+            now = anyio.current_time()
+            sdk_adapter.settle_idle(transport, now)
+            assert scope.deadline == now + 5
+            sdk_adapter.settle_idle(transport, now + 1)  # set already (by the SDK): kept
+            assert scope.deadline == now + 5
+            sdk_adapter.begin_session_request(transport)
+            sdk_adapter.settle_idle(transport, now + 2)  # one in flight: no countdown
+            assert scope.deadline == math.inf
+            assert sdk_adapter.end_session_request(transport) is True
+            assert transport._requests_in_flight == 0
+        await transport.terminate()
+
+    anyio.run(main)
+
+
 @check("client-read-timeout")
 def _client_read_timeout() -> None:
     from mcp.client.session import ClientSession

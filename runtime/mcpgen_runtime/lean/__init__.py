@@ -17,6 +17,9 @@ handlers, contexts, limits, auth checks, state backends and error mapping (the r
   process (started on first need).
 * ``stdio``: the transport, and ``boot`` its fast start (answers discovery before the rest of
   the runtime is imported).
+* ``http``: the ASGI front before the SDK's Streamable HTTP app (2026-07-28 POSTs), with
+  ``http_sessions`` (POSTs in the handshake wire's sessions, which stay the SDK's) and
+  ``http_sse`` (their SSE answers and the front's one timer).
 
 ``--engine sdk`` (or ``$MCPGEN_ENGINE=sdk``) turns it off. The conformance suite, the SDK
 clients and a differential fuzz test (``tests/runtime/lean``) referee it against the SDK.

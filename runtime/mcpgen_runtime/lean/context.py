@@ -6,9 +6,12 @@ both engines unchanged.
 ``LeanSession`` is the per-request channel back to the client: progress against the caller's
 token, log entries (2026-07-28: only when the request opted in with the reserved
 ``io.modelcontextprotocol/logLevel`` key, at or above that level, as the SDK does),
-server-to-client requests on the handshake wire (elicitation, sampling, roots). Its connection
-(``lean_connection``, which ``sdk_adapter.handshake_connection`` prefers) takes the list-changed
-and resource-updated notifications ``serving.Notices`` sends outside any request.
+server-to-client requests on the handshake wire (elicitation, sampling, roots), all through the
+request's own ``notify`` (stdio: the pipe; Streamable HTTP: the POST's SSE stream). Its
+connection (``lean_connection``, which ``sdk_adapter.handshake_connection`` prefers) takes the
+list-changed and resource-updated notifications ``serving.Notices`` sends outside any request:
+on stdio the engine's ``LeanConnection``, on an HTTP session the SDK's own ``Connection`` of
+that session (so ``Notices`` holds each connection once, whichever engine saw it).
 """
 
 from __future__ import annotations
@@ -17,7 +20,14 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["Capabilities", "LeanConnection", "LeanRequest", "LeanSession", "Params"]
+__all__ = [
+    "Capabilities",
+    "HttpRequest",
+    "LeanConnection",
+    "LeanRequest",
+    "LeanSession",
+    "Params",
+]
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
@@ -73,19 +83,32 @@ class LeanConnection:
 class LeanSession:
     """The channel of one request back to the client."""
 
-    __slots__ = ("lean_connection", "_request", "client_capabilities", "_log_from", "_ask")
+    __slots__ = (
+        "lean_connection",
+        "_notify",
+        "_request",
+        "client_capabilities",
+        "_log_from",
+        "_ask",
+    )
 
     def __init__(
         self,
-        connection: LeanConnection,
+        connection: Any,
+        notify: Callable[[str, dict[str, Any] | None], Any],
         request: LeanRequest,
-        capabilities: Mapping[str, Any] | None,
+        capabilities: Any,
         log_from: int | None,
         ask: Callable[..., Any] | None,
     ) -> None:
         self.lean_connection = connection
+        self._notify = notify
+        """Where this request's notifications go (progress, log entries)."""
         self._request = request
-        self.client_capabilities = None if capabilities is None else Capabilities(capabilities)
+        self.client_capabilities = (
+            Capabilities(capabilities) if isinstance(capabilities, Mapping) else capabilities
+        )
+        """The client's capabilities: raw (wrapped) or the SDK's model of an HTTP session."""
         self._log_from = log_from
         """The lowest level index a log entry needs (None: none are sent)."""
         self._ask = ask
@@ -99,14 +122,14 @@ class LeanSession:
     ) -> None:
         meta = self._request.meta
         token = meta.get("progressToken") if meta is not None else None
-        if token is None:
+        if type(token) is not str and type(token) is not int:  # as the SDK reads it: no bool
             return
         params: dict[str, Any] = {"progressToken": token, "progress": progress}
         if total is not None:
             params["total"] = total
         if message is not None:
             params["message"] = message
-        await self.lean_connection.send("notifications/progress", params)
+        await self._notify("notifications/progress", params)
 
     async def send_log_message(
         self, level: str, data: Any, logger: str | None = None, related_request_id: Any = None
@@ -114,10 +137,11 @@ class LeanSession:
         floor = self._log_from
         if floor is None or level not in LOG_LEVELS or LOG_LEVELS.index(level) < floor:
             return
-        params: dict[str, Any] = {"level": level, "data": data}
+        params: dict[str, Any] = {"level": level}  # the SDK's key order
         if logger is not None:
             params["logger"] = logger
-        await self.lean_connection.send("notifications/message", params)
+        params["data"] = data
+        await self._notify("notifications/message", params)
 
     async def send_request(self, request: Any, result_type: Any, *args: Any, **kwargs: Any) -> Any:
         """A server-to-client request (handshake wire); ``request`` and ``result_type`` are
@@ -128,7 +152,13 @@ class LeanSession:
             warnings.simplefilter("ignore")
             raw = request.model_dump(mode="json", by_alias=True, exclude_none=True)
         answer = await self._ask(raw["method"], raw.get("params"), self._request.request_id)
-        return result_type.model_validate(answer)
+        from mcp_types import methods
+
+        try:  # the SDK's check of the client's result for the revision (ServerSession's)
+            methods.validate_client_result(raw["method"], self._request.protocol_version, answer)
+        except KeyError:
+            pass
+        return result_type.model_validate(answer, by_name=False)
 
 
 class LeanRequest:
@@ -165,16 +195,32 @@ class LeanRequest:
         self.protocol_version = protocol_version
         self._session: LeanSession | None = None
         self._channel = channel
-        """``(connection, capabilities, log_from, ask)``: the ``LeanSession`` is made from
-        it when a handler first needs one (most calls never do)."""
+        """``(connection, notify, capabilities, log_from, ask)``: the ``LeanSession`` is made
+        from it when a handler first needs one (most calls never do)."""
 
     @property
     def session(self) -> LeanSession:
         session = self._session
         if session is None:
-            connection, capabilities, log_from, ask = self._channel
-            session = self._session = LeanSession(connection, self, capabilities, log_from, ask)
+            connection, notify, capabilities, log_from, ask = self._channel
+            session = self._session = LeanSession(
+                connection, notify, self, capabilities, log_from, ask
+            )
         return session
+
+
+class HttpRequest(LeanRequest):
+    """A request of an HTTP session: ``request`` is the Starlette ``Request`` of its POST, as
+    the SDK's context carries it (made on first use; its body was read already)."""
+
+    __slots__ = ("scope",)
+    scope: Any
+
+    @property
+    def request(self) -> Any:  # type: ignore[override]
+        from starlette.requests import Request
+
+        return Request(self.scope)
 
 
 def log_floor(meta: Mapping[str, Any] | None) -> int | None:

@@ -34,6 +34,7 @@ __all__ = ["Engine"]
 
 
 Handler = Callable[[LeanRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
+_SDK_SESSION_METHODS = frozenset(("resources/subscribe", "resources/unsubscribe"))
 
 
 class Engine:
@@ -164,7 +165,7 @@ class Engine:
             self._error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
             return
         meta = params.get("_meta") if params is not None else None
-        channel = (self.connection, self.client_capabilities, 0, self._ask)
+        channel = (self.connection, self._notify, self.client_capabilities, 0, self._ask)
         req = LeanRequest(method, params, rid, meta, self.version, channel)
         self._spawn(rid, self._serve(handler, req, params or {}, False))
 
@@ -230,6 +231,21 @@ class Engine:
             result = self.discovery.stamp(result, req.method in self._cacheable)
         return {"jsonrpc": "2.0", "id": rid, "result": result}
 
+    def session_handler(self, method: str) -> Handler | None:
+        """What serves ``method`` in a Streamable HTTP session of the handshake wire
+        (``http_sessions``): the handshake methods but ``resources/subscribe`` and
+        ``unsubscribe`` (left to the SDK with the rest of the session's machinery)."""
+        if method in _SDK_SESSION_METHODS:
+            return None
+        return self._legacy.get(method)
+
+    async def answer_request(
+        self, handler: Handler, req: LeanRequest, params: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The answer to one handshake-wire request whose session the caller checked (None:
+        cancelled)."""
+        return await self._answer(handler, req, params, False)
+
     def serves_modern(self, method: str) -> bool:
         """Whether the engine serves ``method`` on the 2026-07-28 wire itself."""
         return method in self._modern
@@ -248,7 +264,13 @@ class Engine:
         """A 2026-07-28 request: its envelope says the revision and the capabilities, and
         whether it opted in to log entries; no server-to-client requests on this wire."""
         caps = meta[CAPABILITIES_KEY]
-        channel = (self.connection, caps if type(caps) is dict else None, log_floor(meta), None)
+        channel = (
+            self.connection,
+            self._notify,
+            caps if type(caps) is dict else None,
+            log_floor(meta),
+            None,
+        )
         return LeanRequest(method, params, rid, meta, meta[VERSION_KEY], channel)
 
     def _error(self, rid: Any, code: int, message: str, data: Any = None) -> None:

@@ -26,6 +26,7 @@ __all__ = [
     "decode",
     "dumps",
     "encode",
+    "encode_body",
     "error",
     "parse",
     "valid_id",
@@ -106,6 +107,16 @@ def encode(message: dict[str, Any]) -> bytes:
         except TypeError:  # orjson.JSONEncodeError: the standard library decides
             pass
     return (dumps(message) + "\n").encode("ascii")
+
+
+def encode_body(message: dict[str, Any]) -> bytes:
+    """``message`` as an HTTP body or SSE ``data`` (``encode`` without the line end)."""
+    if _fast_dumps is not None:
+        try:
+            return _fast_dumps(message)
+        except TypeError:  # orjson.JSONEncodeError: the standard library decides
+            pass
+    return dumps(message).encode("ascii")
 
 
 def parse(data: bytes) -> Any:

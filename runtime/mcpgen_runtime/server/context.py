@@ -93,8 +93,12 @@ class ToolContext:
         meta = self._request.meta
         if meta is None:
             return None
-        token = meta.get("progressToken") if isinstance(meta, Mapping) else None
-        return token if isinstance(token, (str, int)) else None
+        if not isinstance(meta, Mapping):
+            return None
+        # the SDK hands its validated ``_meta`` (python names: ``progress_token``); the lean
+        # engine the client's own
+        token = meta.get("progressToken") if "progressToken" in meta else meta.get("progress_token")
+        return token if isinstance(token, (str, int)) and not isinstance(token, bool) else None
 
     @property
     def sdk_context(self) -> ServerRequestContext[Any, Any]:

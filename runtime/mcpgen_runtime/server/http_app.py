@@ -1,6 +1,7 @@
 """The Streamable HTTP app of a generated server: the SDK's app (with static bearer tokens, or
-inside mcpgen's OAuth front, ``auth.protect``), the lean engine's 2026-07-28 front before it on a
-server without HTTP authentication (``lean.http``), and the header trimming and opt-in Server
+inside mcpgen's OAuth front, ``auth.protect``), the lean engine's front before it on a server
+without HTTP authentication (``lean.http``: 2026-07-28 POSTs and the handshake wire's session
+POSTs), and the header trimming and opt-in Server
 Card around them. ``cli`` builds it (and each ``--workers`` process)."""
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ def http_app(server: Server[Any], spec: dict[str, Any]) -> Any:
 
 
 def _lean_front(server: Server[Any], spec: dict[str, Any], app: Any) -> Any:
-    """The lean engine before the SDK's app (2026-07-28 POSTs; ``lean.http``): only on a
-    server without HTTP authentication."""
+    """The lean engine before the SDK's app (``lean.http``): 2026-07-28 POSTs, and the
+    handshake wire's session POSTs unless sessions are off (``--stateless``) or resumable (an
+    event store, ``--resumable``); only on a server without HTTP authentication."""
     from mcp.server.transport_security import (
         DEFAULT_MAX_REQUEST_BODY_SIZE,
         TransportSecurityMiddleware,
@@ -61,6 +63,7 @@ def _lean_front(server: Server[Any], spec: dict[str, Any], app: Any) -> Any:
         security=TransportSecurityMiddleware(server.session_manager.security_settings),
         max_body=int(spec.get("max_body_bytes") or DEFAULT_MAX_REQUEST_BODY_SIZE),
         header_checked=frozenset(declared_headers(runtime.tools.tools)),
+        sessions=(None if spec["stateless"] or spec.get("resumable") else server.session_manager),
     )
 
 

@@ -28,9 +28,11 @@ class TrimHeaderValues:
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            headers = scope.get("headers")
-            if headers and any(v and (v[0] in _WS or v[-1] in _WS) for _, v in headers):
-                scope["headers"] = [(k, v.strip(b" \t")) for k, v in headers]
+            headers = scope.get("headers") or ()
+            for _, v in headers:  # a loop, not any(<genexpr>): this runs on every request
+                if v and (v[0] in _WS or v[-1] in _WS):
+                    scope["headers"] = [(k, v.strip(b" \t")) for k, v in headers]
+                    break
         await self.app(scope, receive, send)
 
 

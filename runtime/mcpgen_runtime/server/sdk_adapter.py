@@ -12,6 +12,7 @@ One use sits outside this module: ``client/base.py`` sets the client session's
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -24,14 +25,19 @@ __all__ = [
     "RUNTIME_ATTRIBUTE",
     "SDK_USES",
     "TESTED_WITH",
+    "HeaderChecks",
     "SdkUse",
     "announce_tools_list_changed",
     "attach_runtime",
     "attached_runtime",
+    "begin_session_request",
     "drop_sdk_tracing",
+    "end_session_request",
     "handshake_connection",
     "honored_filter",
     "list_fixups",
+    "live_session",
+    "settle_idle",
 ]
 
 TESTED_WITH = "2.3.0"
@@ -104,6 +110,37 @@ SDK_USES: tuple[SdkUse, ...] = (
         "honored_filter",
     ),
     SdkUse(
+        "http-session-table",
+        "mcp.server.streamable_http_manager:StreamableHTTPSessionManager keeps its live "
+        "sessions' transports in ``_server_instances`` (session id -> transport, popped the "
+        "moment a session ends) and the credential that opened each in ``_session_owners``; "
+        "a transport's ``is_terminated`` and ``idle_scope`` (cancelled once idle) are public",
+        "the lean engine answers a handshake-wire POST itself only for a session the SDK "
+        "still serves (not deleted, not idle-timed-out, not of a previous process), exactly "
+        "where the SDK's own lookup would find it",
+        "live_session",
+    ),
+    SdkUse(
+        "header-checks",
+        "mcp.server.transport_security:TransportSecurityMiddleware.validate_request reads "
+        "nothing of the Starlette ``Request`` it is given but the Content-Type, Host and "
+        "Origin headers (``request.headers.get``), "
+        "mcp.server.streamable_http:check_accept_headers nothing but its Accept header",
+        "the lean HTTP front runs the SDK's own checks on the headers it read once (a dict), "
+        "without building a Starlette ``Request`` per POST, and remembers the values that "
+        "passed",
+        "HeaderChecks",
+    ),
+    SdkUse(
+        "http-session-idle-clock",
+        "mcp.server.streamable_http:StreamableHTTPServerTransport.handle_request counts the "
+        "requests in flight (``_requests_in_flight``) and, when the last one ends, sets "
+        "``idle_scope.deadline`` to now + ``_idle_timeout``",
+        "a session the lean engine serves stays alive as long as it would on the SDK's path "
+        "(the idle countdown is held while a lean request runs and restarted from its end)",
+        "begin_session_request / end_session_request / settle_idle",
+    ),
+    SdkUse(
         "client-read-timeout",
         "mcp.client.session:ClientSession keeps its read timeout as "
         "``_session_read_timeout_seconds``",
@@ -162,6 +199,108 @@ def drop_sdk_tracing(server: Server[Any]) -> None:
     """Take the SDK's OpenTelemetry middleware out of ``server``'s chain (use
     ``otel-middleware``)."""
     server.middleware[:] = [m for m in server.middleware if type(m).__name__ != OTEL_MIDDLEWARE]
+
+
+# -- header-checks ----------------------------------------------------------------------------
+
+
+class _HeadersOnly:
+    """A request as the SDK's header checks read it (use ``header-checks``)."""
+
+    __slots__ = ("headers",)
+
+    def __init__(self, headers: Mapping[str, str]) -> None:
+        self.headers = headers
+
+
+class HeaderChecks:
+    """The SDK's header checks of a POST (use ``header-checks``): ``security``, its
+    ``TransportSecurityMiddleware`` (Content-Type, Host, Origin), and ``check_accept_headers``.
+    The verdicts are pure functions of those few header values, so the values that passed are
+    remembered (at most ``KEEP`` sets of each): a client's next POST costs a dict lookup."""
+
+    __slots__ = ("security", "_passed", "_accept")
+    KEEP = 256
+
+    def __init__(self, security: Any) -> None:
+        self.security = security
+        self._passed: set[tuple[str | None, str | None, str | None]] = set()
+        self._accept: dict[str, tuple[bool, bool]] = {}
+
+    async def refuses(self, headers: Mapping[str, str]) -> bool:
+        """Whether ``security`` refuses a POST with ``headers`` (lowercase names, first
+        values); its refusal is the SDK app's to send."""
+        key = (headers.get("content-type"), headers.get("host"), headers.get("origin"))
+        if key in self._passed:
+            return False
+        refused = await self.security.validate_request(_HeadersOnly(headers), is_post=True)
+        if refused is not None:
+            return True
+        if len(self._passed) < self.KEEP:
+            self._passed.add(key)
+        return False
+
+    def accepted(self, headers: Mapping[str, str]) -> tuple[bool, bool]:
+        """(JSON, SSE): what the ``Accept`` header allows, by ``check_accept_headers``."""
+        value = headers.get("accept", "")
+        known = self._accept.get(value)
+        if known is None:
+            from mcp.server.streamable_http import check_accept_headers
+
+            known = check_accept_headers(_HeadersOnly({"accept": value}))  # type: ignore[arg-type]
+            if len(self._accept) < self.KEEP:
+                self._accept[value] = known
+        return known
+
+
+# -- http-session-table and http-session-idle-clock -------------------------------------------
+
+
+def live_session(manager: Any, session_id: str) -> Any | None:
+    """The transport of the session ``session_id`` if ``manager`` (the SDK's
+    ``StreamableHTTPSessionManager``) would hand it a request now, else None: not deleted,
+    not idle-timed-out, opened without a credential (use ``http-session-table``)."""
+    transport = manager._server_instances.get(session_id)
+    if transport is None or transport.is_terminated or session_id in manager._session_owners:
+        return None
+    idle = transport.idle_scope
+    if idle is not None and idle.cancel_called:
+        return None
+    return transport
+
+
+def begin_session_request(transport: Any) -> None:
+    """One more request in flight on ``transport``'s session, as the SDK's
+    ``handle_request`` counts it: the idle countdown is off while one runs (use
+    ``http-session-idle-clock``)."""
+    idle = transport.idle_scope
+    if idle is None or transport._idle_timeout is None:
+        return
+    transport._requests_in_flight += 1
+    if idle.deadline != math.inf:  # anyio reschedules its timer on every set: only if needed
+        idle.deadline = math.inf
+
+
+def end_session_request(transport: Any) -> bool:
+    """The request ``begin_session_request`` counted has ended: whether it was the last one
+    in flight (then ``settle_idle`` starts the countdown from its end, as the SDK does at once;
+    the lean front does it for all its sessions on one timer)."""
+    if transport.idle_scope is None or transport._idle_timeout is None:
+        return False
+    transport._requests_in_flight -= 1
+    return not transport._requests_in_flight
+
+
+def settle_idle(transport: Any, ended: float) -> None:
+    """Start the idle countdown of ``transport``'s session from ``ended`` (the event loop's
+    clock when its last request ended here), unless a request runs again or the SDK already
+    started it (a later request of its own ended since)."""
+    idle = transport.idle_scope
+    timeout = transport._idle_timeout
+    if idle is None or timeout is None or transport._requests_in_flight:
+        return
+    if idle.deadline == math.inf and not idle.cancel_called:
+        idle.deadline = ended + timeout
 
 
 # -- client-read-timeout ---------------------------------------------------------------------

@@ -38,9 +38,11 @@ class Notices:
     """Where change notifications go: every open 2026-07-28 ``subscriptions/listen`` stream
     that asked for them (the SDK's subscription bus), and every handshake-era connection, on
     its own channel: those seen at ``initialize`` and ``tools/list`` for list changes, those
-    subscribed to a URI for its updates (all held weakly)."""
+    subscribed to a URI for its updates (all held weakly). ``sessions``: the Streamable HTTP
+    ones by session id (the lean engine reads a session's negotiated revision and the
+    client's capabilities there, ``lean.http_sessions``)."""
 
-    __slots__ = ("bus", "connections", "subscribers")
+    __slots__ = ("bus", "connections", "subscribers", "sessions")
 
     def __init__(self) -> None:
         from mcp.server.subscriptions import InMemorySubscriptionBus
@@ -48,6 +50,7 @@ class Notices:
         self.bus: InMemorySubscriptionBus = InMemorySubscriptionBus()
         self.connections: _Connections = weakref.WeakValueDictionary()
         self.subscribers: dict[str, _Connections] = {}
+        self.sessions: weakref.WeakValueDictionary[str, Connection] = weakref.WeakValueDictionary()
 
     def remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
         """Remember the handshake-era connection ``ctx`` came on (2026-07-28 has none)."""
@@ -56,6 +59,9 @@ class Notices:
         conn = handshake_connection(ctx)
         if conn is not None and id(conn) not in self.connections:
             self.connections[id(conn)] = conn
+            session_id = getattr(conn, "session_id", None)
+            if isinstance(session_id, str):
+                self.sessions[session_id] = conn
 
     async def _announce(
         self, event: ServerEvent, send: Callable[[Connection], Awaitable[None]], what: str
