@@ -2,8 +2,10 @@
 custom and extension methods, ``subscriptions/listen``, and whatever a newer SDK serves that
 the engine does not know. The SDK answers them exactly as it would alone (``-32601`` included).
 
-The bridge starts on the first such message: the SDK server runs on a pair of memory streams
-(``Server.run``, its public entry), and on the handshake wire the connection's ``initialize``
+The bridge starts on the first such message. Only then is the SDK imported and its server
+made (``sdk``: ``server.sdk_server``; a server that serves only the engine's methods never
+imports ``mcp``). The SDK server runs on a pair of memory streams (``Server.run``, its public
+entry), and on the handshake wire the connection's ``initialize``
 and ``notifications/initialized`` are replayed to it first (under a private id whose answer is
 dropped), so it serves the same negotiated connection. What it writes goes to the client as
 the SDK's own transport would write it; the client's answers to its requests, and
@@ -26,8 +28,10 @@ REPLAY_ID = "mcpgen-bridge-initialize"
 class Bridge:
     """The SDK server behind the lean engine, started on first use."""
 
-    def __init__(self, server: Any, write: Callable[[bytes], None]) -> None:
-        self.server = server
+    def __init__(self, sdk: Callable[[], Any], write: Callable[[bytes], None]) -> None:
+        self._sdk = sdk
+        """Makes (once) and returns the SDK ``Server`` (called when the bridge starts)."""
+        self.server: Any = None
         self._write = write
         self._send: Any = None
         self._task: asyncio.Task[None] | None = None
@@ -43,10 +47,10 @@ class Bridge:
         import anyio
         from mcp.shared.message import SessionMessage
 
+        server = self.server = self._sdk()
         send, receive = anyio.create_memory_object_stream[Any](1024)
         out_send, out_receive = anyio.create_memory_object_stream[Any](1024)
         self._send = send
-        server = self.server
 
         async def run() -> None:
             try:
