@@ -96,10 +96,11 @@ class Completions:
     async def complete(
         self, ctx: ServerRequestContext[Any, Any], params: types.CompleteRequestParams
     ) -> dict[str, Any]:
+        from mcp_types import PromptReference  # loaded: the params are its models
+
         ref = params.ref
         name = params.argument.name
-        prompt = ref.type == "ref/prompt"  # else "ref/resource" (the params were checked)
-        if prompt:
+        if isinstance(ref, PromptReference):
             args = self.table.get(("prompt", ref.name))
             what = f"prompt {ref.name!r}"
             switches = self.serving.prompt_switches
@@ -112,7 +113,7 @@ class Completions:
             what = f"resource template {uri!r}"
             if args is None:
                 raise RequestError(INVALID_PARAMS, f"Unknown resource template: {uri}")
-        key = ("prompt", ref.name) if prompt else ("template", uri)
+        key = ("prompt", ref.name) if isinstance(ref, PromptReference) else ("template", uri)
         if self.scopes.get(key):
             require(self.scopes[key], what)
         pair = args.get(name)

@@ -15,6 +15,7 @@ from .outcome import LOG_LEVELS, LOGGER, ContentBlock, ToolError, ToolResult
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
+
     from mcp_wire.v2026_07_28 import CreateMessageResult, Root
 
     from .asking import Elicitation, Question

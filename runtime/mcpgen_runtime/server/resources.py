@@ -1,13 +1,14 @@
 """The resources surface of a generated server: ``resources/list``,
 ``resources/templates/list``, ``resources/read``, ``resources/subscribe`` and
-``resources/unsubscribe``, on the SDK's hooks.
+``resources/unsubscribe``, for both engines (the lean engine's tables, the SDK's hooks).
 
 Generated code only declares: a ``ResourceBinding`` per resource (its exact definition and its
 contents: inline text, or a handler method) and a ``TemplateBinding`` per resource template (its
 definition, its handler method and the model of its typed variables). RFC 6570 templates are
 parsed and matched by the SDK's own ``mcp.shared.uri_template`` (expansion and matching, both
-directions; loaded without importing the SDK: ``sdk_adapter.uri_templates``). A URI that matches nothing is the error its revision specifies: ``-32602`` on
-2026-07-28 (SEP-2164), ``-32002`` before.
+directions; loaded without importing the SDK: ``sdk_adapter.uri_templates``). A URI that
+matches nothing is the error its revision specifies: ``-32602`` on 2026-07-28 (SEP-2164),
+``-32002`` before.
 """
 
 from __future__ import annotations

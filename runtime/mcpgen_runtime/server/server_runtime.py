@@ -22,6 +22,7 @@ from .serving import Serving
 from .tools import ToolsRuntime
 
 if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _catalog)
+    from ..skills_facts import SkillBinding
     from .bindings import CompiledTool, ServerInfo
     from .completions import Completions
     from .prompts import PromptBinding, PromptItem, PromptsRuntime
@@ -32,7 +33,6 @@ if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _cat
         TemplateBinding,
         TemplateItem,
     )
-    from ..skills_facts import SkillBinding
     from .shared import Replica
     from .state import State
 
