@@ -50,8 +50,8 @@ from .server.bindings import ToolBinding as ToolBinding
 from .server.build import build_runtime as build_runtime
 from .server.context import ToolContext as ToolContext
 from .server.entry import load_handlers as load_handlers
-from .server.errors import RequestError as RequestError
 from .server.entry import run_cli as run_cli
+from .server.errors import RequestError as RequestError
 from .server.options import StartupOptions as StartupOptions
 from .server.outcome import ToolError as ToolError
 from .server.outcome import ToolResult as ToolResult

@@ -35,8 +35,10 @@ class Bridge:
         self._write = write
         self._send: Any = None
         self._task: asyncio.Task[None] | None = None
-        self.served: set[Any] = set()
-        """Ids of client requests the SDK is serving (their cancellations go to it)."""
+        self.served: dict[Any, str] = {}
+        """The client requests the SDK is serving and not answered yet (id -> method)."""
+        self._answered = asyncio.Event()
+        """Set when the SDK answers one of ``served``."""
 
     @property
     def started(self) -> bool:
@@ -65,6 +67,10 @@ class Bridge:
                     continue
                 text = message.model_dump_json(by_alias=True, exclude_unset=True)
                 self._write((text + "\n").encode("utf-8", "backslashreplace"))
+                rid = getattr(message, "id", None)
+                if getattr(message, "method", None) is None and rid in self.served:
+                    del self.served[rid]  # answered
+                    self._answered.set()
 
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(run())
@@ -83,8 +89,11 @@ class Bridge:
         """Hand one client message to the SDK server."""
         from mcp.shared.message import SessionMessage
 
-        if "method" in message and "id" in message:
-            self.served.add(message["id"])
+        method = message.get("method")
+        if method is not None and "id" in message:
+            self.served[message["id"]] = method
+        elif method == "notifications/cancelled":  # a cancelled request is not answered
+            self.served.pop((message.get("params") or {}).get("requestId"), None)
         await self._forward(SessionMessage, message)
 
     async def _forward(self, session_message: Any, message: dict[str, Any]) -> None:
@@ -97,7 +106,24 @@ class Bridge:
             return
         await self._send.send(session_message(parsed))
 
-    async def close(self) -> None:
+    async def close(self, drain: float = 5.0) -> None:
+        """Stop the SDK server. The requests it is still serving get ``drain`` seconds to be
+        answered first, as the engine's own get at end of input (a client that writes its
+        requests and closes its end still gets its answers); ``subscriptions/listen`` lasts
+        until cancelled, so it is not waited for."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + drain
+        while self._send is not None and any(
+            m != "subscriptions/listen" for m in self.served.values()
+        ):
+            self._answered.clear()
+            left = deadline - loop.time()
+            if left <= 0:
+                break
+            try:
+                await asyncio.wait_for(self._answered.wait(), left)
+            except asyncio.TimeoutError:
+                break
         if self._send is not None:
             await self._send.aclose()
         for task in (self._task, getattr(self, "_pump", None)):

@@ -430,3 +430,36 @@ def test_protocol_errors_from_handlers_are_answered_alike_by_both_engines(
         }
     )
     assert unknown["error"] == {"code": -32602, "message": "Unknown tool: nope"}
+
+
+def test_a_bridged_request_written_before_end_of_input_is_answered() -> None:
+    """A client that writes its requests and closes its end gets every answer, the bridged
+    ones too (the bridge waits for them before it stops the SDK, as the engine waits for its
+    own; before, the SDK was stopped with the request unanswered)."""
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "lazy-test", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+    ]
+    env = dict(os.environ, PYTHONPATH=str(WEATHER), MCPGEN_ENGINE="lean")
+    out = subprocess.run(
+        [sys.executable, "-m", "weather_server"],
+        input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
+        capture_output=True,
+        env=env,
+        cwd=WEATHER,
+        timeout=60,
+        check=True,
+    )
+    answered = {json.loads(line)["id"] for line in out.stdout.splitlines()}
+    assert answered == {0, 1, 2}
