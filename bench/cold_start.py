@@ -59,12 +59,22 @@ def variants(against: Path | None) -> dict[str, tuple[Path, list[str], list[dict
     out = {
         "lean": (ROOT, [], SESSION),
         "lean, then a bridged method": (ROOT, [], [*SESSION, BRIDGED]),
+        "lean, no fast start (--page-size 100)": (ROOT, ["--page-size", "100"], SESSION),
         "--engine sdk": (ROOT, ["--engine", "sdk"], SESSION),
     }
     if against is not None:
         out["lean (--against)"] = (against, [], SESSION)
         out["lean, then a bridged method (--against)"] = (against, [], [*SESSION, BRIDGED])
+        out["lean, no fast start (--against)"] = (against, ["--page-size", "100"], SESSION)
+        out["--engine sdk (--against)"] = (against, ["--engine", "sdk"], SESSION)
     return out
+
+
+def interpreter_alone(checkout: Path) -> float:
+    """ms from spawn until ``python -c pass`` exits (the floor of any start)."""
+    start = time.perf_counter()
+    subprocess.run([str(checkout / ".venv" / "bin" / "python"), "-c", "pass"], check=True)
+    return (time.perf_counter() - start) * 1000
 
 
 def run_once(
@@ -140,7 +150,9 @@ def main() -> int:
     runs = variants(args.against.resolve() if args.against else None)
     times: dict[str, list[dict[str, float]]] = {k: [] for k in runs}
     rss: dict[str, list[float]] = {k: [] for k in runs}
+    alone: list[float] = []
     for _ in range(args.repeat):  # interleaved: the machine's drift spreads over all variants
+        alone.append(interpreter_alone(ROOT))
         for name, (checkout, argv, messages) in runs.items():
             seen, peak, _ = run_once(checkout, argv, messages)
             times[name].append(seen)
@@ -149,6 +161,7 @@ def main() -> int:
     print(f"median of {args.repeat} runs (ms from spawn until the answer is read; peak RSS)")
     print(f"| variant | {' | '.join(ids)} | RSS MiB |")
     print("|---|" + "---|" * (len(ids) + 1))
+    print(f"| `python -c pass` (until it exits) | {statistics.median(alone):,.0f} |")
     for name in runs:
         cells = []
         for rid in ids:
