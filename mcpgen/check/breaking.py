@@ -8,6 +8,7 @@ file positions: every finding points at the new manifest and names the old locat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from mcpgen.check import rules_breaking  # noqa: F401  (the rules this module em
 from mcpgen.diagnostics import Diagnostic, Location, Severity
 from mcpgen.manifest.model import Manifest
 from mcpgen_runtime.breaking.pairs import ToolRef
+from mcpgen_runtime.breaking.skills import SkillSide, compare_skills
 from mcpgen_runtime.breaking.surface import compare_surface
 from mcpgen_runtime.breaking.tools import compare_tools
 
@@ -69,21 +71,27 @@ def _sections(m: Manifest) -> dict[str, list[tuple[dict[str, Any], str]]]:
 
 
 def compare(
-    old: Manifest, new: Manifest, active: dict[str, Severity], *, live: bool = False
+    old: Manifest,
+    new: Manifest,
+    active: dict[str, Severity],
+    *,
+    live: bool = False,
+    live_skills: Sequence[SkillSide] = (),
 ) -> list[Diagnostic]:
-    """Breaking changes from ``old`` to ``new``; ``live``: ``new`` is what a server lists
-    (no completions, which a live server does not show)."""
+    """Breaking changes from ``old`` to ``new``; ``live``: ``new`` is what a server lists (no
+    completions, which a live server does not show; its skills are ``live_skills``, read
+    from the server, not from folders)."""
     em = Emitter(old, new, active)
     raw = new.raw if isinstance(new.raw, dict) else {}
     tools_ptr = "/tools" if "tools" in raw else ""
     compare_tools(_refs(old), _refs(new), em, tools_pointer=tools_ptr)
     at = {k: f"/{k}" if k in raw else "" for k in ("resources", "resourceTemplates", "prompts")}
     compare_surface(em, _sections(old), _sections(new), at, completions=not live)
-    if old.skills and not live:  # a live server's skills are not pulled into its manifest
-        from mcpgen_runtime.breaking.skills import SkillSide, compare_skills
+    if old.skills:
 
         def sides(m: Manifest) -> list[SkillSide]:
             return [SkillSide(s.name, s.pointer, s.paths) for s in m.skills]
 
-        compare_skills(em, sides(old), sides(new), "/skills" if "skills" in raw else "")
+        after = list(live_skills) if live else sides(new)
+        compare_skills(em, sides(old), after, "/skills" if "skills" in raw else "")
     return em.diagnostics

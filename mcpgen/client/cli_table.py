@@ -59,10 +59,11 @@ def command_names(manifest: Manifest) -> tuple[str, ...]:
     for i, tool in enumerate(manifest.tools):
         name = _kebab(tool.name) or f"tool-{i + 1}"
         line, col = manifest.source_map.locate(tool.pointer + "/name")
-        if name in BUILTIN_COMMANDS:
+        if name in BUILTIN_COMMANDS or (name == "skills" and manifest.skills):
             raise McpgenError(
                 f"tool {tool.name!r} would be the CLI subcommand {name!r}, which the CLI has "
-                "already (resources, prompts, help): rename the tool",
+                "already (resources, prompts, help, and skills on a server with skills): "
+                "rename the tool",
                 path=manifest.path,
                 line=line,
                 col=col,

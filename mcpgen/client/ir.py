@@ -65,6 +65,8 @@ class ClientIR:
     """``server.toolsets`` (canonical JSON), when the manifest declares toolsets."""
     cli_names: tuple[str, ...] | None = None
     """``mcpgen cli``: each tool's subcommand name (None: no CLI)."""
+    skills: bool = False
+    """The manifest has skills: the CLI has a ``skills`` group (list, read)."""
     task_tools: frozenset[int] = frozenset()
     """Indexes of the tools that may run as a task (``execution.taskSupport`` optional or
     required): their methods return a ``TaskHandle``."""
@@ -128,6 +130,7 @@ def build_client_ir(
         namespace_methods=_namespace_methods(resources_and_prompts),
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         cli_names=cli_names,
+        skills=bool(manifest.skills),
         task_tools=frozenset(
             t.index for t in tools if task_support(json.loads(t.raw_json)) != "forbidden"
         ),

@@ -172,7 +172,13 @@ def drift_diagnostics(manifest_path: Path, live: LiveServer) -> tuple[list[Diagn
     rules = catalog.load_all()
     cfg = load_config(rules).breaking
     active = active_rules((BREAKING,), KNOWN_REVISIONS, cfg)
-    found = compare(old, res.manifest, active, live=True)
+    from mcpgen_runtime.breaking.skills import SkillSide
+
+    skills = [
+        SkillSide(s.name, f"/skills/{i}", tuple(path for path, _ in s.files))
+        for i, s in enumerate(live.skills)
+    ]
+    found = compare(old, res.manifest, active, live=True, live_skills=skills)
     return sort_diagnostics([_at_manifest(d, label, live) for d in found]), cfg
 
 

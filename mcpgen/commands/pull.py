@@ -272,7 +272,9 @@ def drift(
         else:
             click.echo(
                 f"mcpgen: {live.label} serves every tool of {manifest} compatibly "
-                f"({len(live.tools)} live tools, protocol {live.protocol})",
+                f"({len(live.tools)} live tools"
+                + (f", {len(live.skills)} live skills" if live.skills else "")
+                + f", protocol {live.protocol})",
                 err=True,
             )
     if failing:

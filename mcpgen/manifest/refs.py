@@ -17,9 +17,9 @@ definitions. For each tool's ``inputSchema``/``outputSchema``:
 Findings (errors): ``REF_NETWORK`` (any URI with a scheme, or ``//host``: never fetched; MCP
 2026-07-28 forbids auto-fetching), ``REF_OUTSIDE_ROOT`` (a file ref leaving the manifest's
 directory, symlinks resolved), ``REF_UNRESOLVED`` (missing file, unreadable file, pointer or
-anchor that does not exist), ``REF_CYCLE`` (copied schemas that only refer to each other with no
-structure in between, e.g. ``A: {$ref: B}``, ``B: {$ref: A}``: representable, but no validator
-can ever finish).
+anchor that does not exist), ``REF_CYCLE`` (copied schemas, or the schema's own ``$defs``
+(``refcycles``), that only refer to each other with no structure in between, e.g.
+``A: {$ref: B}``, ``B: {$ref: A}``: representable, but no validator can ever finish).
 
 Every file read is recorded (``reffiles.RefFiles``; ``Bundler.dependencies()`` ->
 ``Manifest.dependencies``) so that an up-to-date check can hash the inputs without loading
@@ -39,6 +39,7 @@ from mcpgen.diagnostics import Diagnostic, Location, Severity
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.jsonpos import escape
 from mcpgen.manifest.model import Dependency
+from mcpgen.manifest.refcycles import own_def_cycles
 from mcpgen.manifest.reffiles import RefFiles
 from mcpgen.manifest.sourcemap import Document
 from mcpgen_runtime.jsonschema_facts import (
@@ -170,6 +171,7 @@ class _ToolBundle:
     def run(self) -> dict[str, Any]:
         tool_ctx = _Ctx(self.b.doc, "", self.b.root_dir, True)
         out = self._rewrite(self.schema, tool_ctx, self.pointer, None, True)
+        self._check_own_cycles(tool_ctx)
         while self.queue:
             target, node, ctx = self.queue.popleft()
             self.current = self.anchor[target]
@@ -382,6 +384,19 @@ class _ToolBundle:
                 elif target not in on_path and target in self.direct:
                     on_path.add(target)
                     stack.append((target, iter(self.direct[target])))
+
+    def _check_own_cycles(self, ctx: _Ctx) -> None:
+        """REF_CYCLE for the schema's own ``$defs`` that reach themselves through in-place
+        refs only: refs the schema resolves itself stay as written, so ``direct`` never sees
+        them."""
+        for names, ptr in own_def_cycles(self.own_defs, self.pointer):
+            self.b.report(
+                "REF_CYCLE",
+                ctx,
+                ptr,
+                f"$ref cycle with no schema in between ({' -> '.join(names)}): no validator "
+                "can finish; give the recursion a structure (properties/items)",
+            )
 
 
 def _manifest_defs(value: Any) -> dict[str, Any]:

@@ -109,3 +109,16 @@ def test_sandboxed_view_loads_nothing_from_outside(rendered: dict) -> None:
     assert console_errors(rendered) == [], rendered["console"]
     assert "HeadlessChrome" in rendered["browser"]
     assert Path(rendered["screenshot"]).stat().st_size > 10_000
+
+
+def test_view_runs_under_the_policy_a_host_derives_from_its_csp(rendered: dict) -> None:
+    """The host frames the view under the Content Security Policy its ``_meta.ui.csp`` asks for
+    (the forecast card declares none: no network at all) and the view still renders and calls
+    its tool (the tests above, with no console error, no violation); the policy is in force: a
+    request to an undeclared origin is refused by ``connect-src``."""
+    host = rendered["host"]
+    assert host["csp"].startswith("default-src 'none'; script-src 'unsafe-inline';")
+    assert "connect-src 'none'" in host["csp"]
+    assert host["allow"] == ""  # no permissions asked, none granted
+    assert rendered["cspProbe"] == "connect-src", rendered
+    assert any("Content Security Policy" in m for m in rendered["probeConsole"]), rendered

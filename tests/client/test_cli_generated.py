@@ -268,3 +268,37 @@ def test_names_that_collide_as_subcommands(
     assert message in done.stderr and f"m.yaml{where}" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "m_cli").exists()
+
+
+def test_skills_list_and_read(cli_dir: Path, tmp_path: Path) -> None:
+    """A server with skills gets a ``skills`` group: ``list`` as JSON, ``read NAME [PATH]`` as
+    the file's bytes, verified; a file the server changed after its entry was made is refused
+    (exit 1), an unknown skill is a usage error (exit 2)."""
+    listed = cli(cli_dir, "--stdio", SERVER, "skills", "list")
+    assert listed.returncode == 0, listed.stderr
+    (entry,) = json.loads(listed.stdout)["skills"]
+    assert entry["name"] == "reading-forecasts"
+    assert entry["uri"] == "skill://reading-forecasts/SKILL.md"
+    assert entry["files"] == ["SKILL.md", "references/units.md"]
+
+    skill_dir = WEATHER_DIR / "skills" / "reading-forecasts"
+    for args, source in (([], "SKILL.md"), (["references/units.md"], "references/units.md")):
+        done = cli(cli_dir, "--stdio", SERVER, "skills", "read", "reading-forecasts", *args)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == (skill_dir / source).read_text(encoding="utf-8")
+
+    unknown = cli(cli_dir, "--stdio", SERVER, "skills", "read", "nope")
+    assert unknown.returncode == 2
+    assert "the server has no skill 'nope' (it has: reading-forecasts)" in unknown.stderr
+
+    # the same server serving a changed file under the entry it generated
+    copy = tmp_path / "weather"
+    subprocess.run(["cp", "-r", str(WEATHER_DIR), str(copy)], check=True)
+    served = copy / "weather_server" / "_generated" / "skills" / "reading-forecasts"
+    (served / "references" / "units.md").write_text("changed\n", encoding="utf-8")
+    tampered = f"env PYTHONPATH={copy} {PY} -m weather_server"
+    bad = cli(
+        cli_dir, "--stdio", tampered, "skills", "read", "reading-forecasts", "references/units.md"
+    )
+    assert bad.returncode == 1, bad.stderr
+    assert "bytes where the skill lists" in bad.stderr and bad.stdout == ""

@@ -76,3 +76,46 @@ def test_an_existing_folder_with_other_files_is_refused(tmp_path: Path) -> None:
     assert (
         json.loads(json.dumps((tmp_path / "skills" / "pdf" / "notes.md").read_text())) == "mine\n"
     )
+
+
+def _weather_without(tmp_path: Path, drop: str) -> Path:
+    """A copy of the weather example, regenerated without ``drop`` (a file of the skill, or the
+    whole ``skills:`` section when it is ``"skills:"``)."""
+    copy = tmp_path / "live"
+    subprocess.run(["cp", "-r", str(WEATHER), str(copy)], check=True)
+    if drop == "skills:":
+        text = (copy / "tools.yaml").read_text()
+        start = text.index("\nskills:\n")
+        end = text.index("\n\n", start + 1)
+        (copy / "tools.yaml").write_text(text[:start] + text[end:])
+    else:
+        (copy / "skills" / "reading-forecasts" / drop).unlink()
+    made = _mcpgen("server", "tools.yaml", "--out", ".", "--package", "weather_server", cwd=copy)
+    assert made.returncode == 0, made.stderr
+    return copy
+
+
+@pytest.mark.parametrize(
+    ("drop", "finding"),
+    [
+        (None, None),
+        ("references/units.md", "SKILL_FILE_NO_DELETE"),
+        ("skills:", "SKILL_NO_DELETE"),
+    ],
+)
+def test_drift_compares_the_live_skills(
+    tmp_path: Path, drop: str | None, finding: str | None
+) -> None:
+    """``mcpgen drift`` reads the live server's skills (verified, as ``pull`` does) and pairs
+    them with the manifest's: a skill or a skill file the server no longer serves is breaking."""
+    live = WEATHER if drop is None else _weather_without(tmp_path, drop)
+    cmd = f"env PYTHONPATH={live} {sys.executable} -m weather_server"
+    # a cwd without a weather_server package: `python -m` puts the cwd first on sys.path
+    done = _mcpgen("drift", str(WEATHER / "tools.yaml"), "--stdio", cmd, cwd=tmp_path)
+    if finding is None:
+        assert done.returncode == 0, done.stderr
+        assert "1 live skills" in done.stderr
+    else:
+        assert done.returncode == 1, done.stderr
+        (line,) = [x for x in done.stdout.splitlines() if finding in x]
+        assert line.startswith(f"{WEATHER / 'tools.yaml'}:"), line

@@ -31,6 +31,7 @@ from .errors import (
     ProtocolError,
     ToolCallError,
 )
+from .skills import SkillVerificationError
 from .tasks import TaskHandle
 
 __all__ = ["CliOption", "ToolCommand", "run_tool_cli"]
@@ -199,6 +200,9 @@ def _call_with(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: Te
         if exc.structured is not None or exc.content:
             _json_out({"isError": True, **_content(exc)})
         return EXIT_TOOL_ERROR
+    except SkillVerificationError as exc:  # the server answered what its own entry refutes
+        click.echo(f"error: {exc}", err=True)
+        return EXIT_REFUSED
     except (CallTimeoutError, ConnectionLostError) as exc:
         click.echo(f"error: {exc}", err=True)
         return EXIT_UNREACHABLE
@@ -211,6 +215,10 @@ def _call_with(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: Te
     except Exception as exc:  # noqa: BLE001 - a bug here or in the SDK: one line, no traceback
         click.echo(f"error: {type(exc).__name__}: {exc} (a bug: please report it)", err=True)
         return EXIT_UNREACHABLE
+    if isinstance(result, bytes):  # a file (skills read): as it is
+        sys.stdout.buffer.write(result)
+        sys.stdout.flush()
+        return 0
     _json_out(result)
     return 0
 
@@ -238,8 +246,12 @@ def _tool_command(cmd: ToolCommand) -> click.Command:
     )
 
 
-def _surface_commands(resources: bool, prompts: bool) -> list[click.Command]:
+def _surface_commands(resources: bool, prompts: bool, skills: bool) -> list[click.Command]:
     out: list[click.Command] = []
+    if skills:
+        from .cli_skills import skills_group
+
+        out.append(skills_group(_call))
     if resources:
         group = click.Group("resources", help="The server's resources.")
 
@@ -344,6 +356,7 @@ def run_tool_cli(
     prog: str,
     resources: bool = False,
     prompts: bool = False,
+    skills: bool = False,
     argv: Sequence[str] | None = None,
 ) -> None:
     """Build the click group and run it (``argv`` None: the process's arguments)."""
@@ -383,6 +396,6 @@ def run_tool_cli(
         group.add_command(_tool_command(cmd))
         group.tools[cmd.name] = cmd.tool
     group.client_cls = client_cls
-    for extra in _surface_commands(resources, prompts):
+    for extra in _surface_commands(resources, prompts, skills):
         group.add_command(extra)
     group.main(args=list(argv) if argv is not None else None, prog_name=prog)

@@ -43,6 +43,16 @@ try {
   r.view = await frame.evaluate(`({ ...(${spec.collect}), origin: window.origin,
     scripts: [...document.scripts].map((s) => s.src || "inline") })`);
   await page.screenshot({ path: shot, fullPage: true });
+  // the host's policy is in force: a request to an origin the view did not declare is refused
+  // (its console line is the probe's, kept apart from the view's own)
+  const before = r.console.length;
+  r.cspProbe = await frame.evaluate(() => new Promise((done) => {
+    document.addEventListener("securitypolicyviolation", (e) => done(e.effectiveDirective), { once: true });
+    fetch("http://127.0.0.1:9/undeclared").catch(() => {});
+    setTimeout(() => done(null), 3000);
+  }));
+  await new Promise((ok) => setTimeout(ok, 200));
+  r.probeConsole = r.console.splice(before);
   r.browser = await browser.version();
 } catch (err) {
   r.failure = String(err);

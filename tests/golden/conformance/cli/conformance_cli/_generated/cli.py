@@ -398,5 +398,6 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m conformanc
         prog=prog,
         resources=True,
         prompts=True,
+        skills=True,
         argv=argv,
     )

@@ -118,5 +118,6 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m weather_cl
         prog=prog,
         resources=True,
         prompts=True,
+        skills=True,
         argv=argv,
     )
