@@ -56,7 +56,7 @@ def module_names(ir: ServerIR, models: list[str]) -> dict[str, list[str]]:
     """What each template of ``OWNED_TEMPLATES`` binds at module level (kept true by
     tests/server/test_module_names.py, which reads the generated modules)."""
     bases = [ir.base_class] + ([ir.legacy_base_alias] if ir.legacy_base_alias else [])
-    bindings = ["SERVER_INFO", "BINDINGS", "create_server"]
+    bindings = ["SERVER_INFO", "BINDINGS", "create_runtime", "create_server"]
     for name, items in (
         ("RESOURCES", ir.resources_and_prompts.resources),
         ("TEMPLATES", ir.resources_and_prompts.templates),
@@ -67,7 +67,7 @@ def module_names(ir: ServerIR, models: list[str]) -> dict[str, list[str]]:
     if ir.skills:
         bindings.append("SKILLS")
     package = bases + ["RUNTIME_API", "ToolContext", "ToolError", "ToolResult"]
-    package += ["create_server", "load_handlers", "main", "run_cli"]
+    package += ["create_runtime", "create_server", "load_handlers", "main", "run_cli"]
     return {
         "": sorted(package),
         "base": sorted(bases),

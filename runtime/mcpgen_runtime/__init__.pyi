@@ -47,10 +47,11 @@ from .server.asking import Sample as Sample
 from .server.auth.scopes import Caller as Caller
 from .server.bindings import ServerInfo as ServerInfo
 from .server.bindings import ToolBinding as ToolBinding
-from .server.build import build_server as build_server
+from .server.build import build_runtime as build_runtime
 from .server.context import ToolContext as ToolContext
 from .server.entry import load_handlers as load_handlers
 from .server.entry import run_cli as run_cli
+from .server.errors import RequestError as RequestError
 from .server.options import StartupOptions as StartupOptions
 from .server.outcome import ToolError as ToolError
 from .server.outcome import ToolResult as ToolResult
@@ -59,5 +60,7 @@ from .server.prompts import PromptContent as PromptContent
 from .server.resources import ResourceBinding as ResourceBinding
 from .server.resources import ResourceContents as ResourceContents
 from .server.resources import TemplateBinding as TemplateBinding
+from .server.sdk_server import build_server as build_server
 from .server.sealed import RequestStateKey as RequestStateKey
+from .server.server_runtime import ServerRuntime as ServerRuntime
 from .skills_facts import SkillBinding as SkillBinding

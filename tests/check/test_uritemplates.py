@@ -38,9 +38,9 @@ def _outcomes(module: object) -> list[object]:
 
 
 def test_standalone_module_behaves_as_the_sdk_import() -> None:
-    from mcpgen import uritemplates
+    from mcpgen_runtime.server import sdk_adapter
 
-    standalone = uritemplates._standalone()
+    standalone = sdk_adapter._uri_template_file()
     assert standalone is not None and standalone.__name__ == "_mcpgen_sdk_uri_template"
     import mcp.shared.uri_template as sdk
 

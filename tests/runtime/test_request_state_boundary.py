@@ -26,6 +26,7 @@ from mcp.server.request_state import (
 from mcp.shared.exceptions import MCPError
 
 from mcpgen_runtime.server.auth.scopes import principal
+from mcpgen_runtime.server.errors import RequestError, error_fields
 from mcpgen_runtime.server.rounds import CallInputs, args_digest, open_inputs
 from mcpgen_runtime.server.sealed import RequestStateKey
 
@@ -89,11 +90,12 @@ def _sdk_retry(boundary: RequestStateBoundary, state: str, arguments: Mapping[st
 
 def _mcpgen_retry(key: RequestStateKey, state: str, arguments: Mapping[str, Any]) -> Any:
     """What mcpgen makes of the same retry (``rounds.open_inputs``): ``CallInputs``, the
-    tool error (``isError``) for a genuine but unusable state, or the ``MCPError`` raised."""
+    tool error (``isError``) for a genuine but unusable state, or the ``RequestError`` raised
+    (the runtime's protocol error, which each engine answers as the SDK's ``MCPError``)."""
     params = {"name": TOOL, "arguments": dict(arguments), "requestState": state}
     try:
         return open_inputs(key, TOOL, params, dict(arguments))
-    except MCPError as exc:
+    except RequestError as exc:
         return exc
 
 
@@ -102,7 +104,8 @@ def _mcpgen_state(key: RequestStateKey, arguments: Mapping[str, Any], **kw: Any)
 
 
 def _refused(outcome: Any) -> bool:
-    return isinstance(outcome, MCPError) and outcome.error.code == types.INVALID_PARAMS
+    fields = error_fields(outcome) if isinstance(outcome, Exception) else None
+    return fields is not None and fields[0] == types.INVALID_PARAMS
 
 
 def _tool_error(outcome: Any) -> str:

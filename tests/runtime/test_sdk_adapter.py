@@ -262,6 +262,20 @@ def _http_session_idle_clock() -> None:
     anyio.run(main)
 
 
+@check("uri-template-file")
+def _uri_template_file() -> None:
+    import mcp.shared.uri_template as sdk
+
+    alone = sdk_adapter._uri_template_file()
+    assert alone is not None and alone is not sdk
+    for text in ("a://t/{id}", "a://{x}/{+rest}", "a://s{?q,page}"):
+        mine, theirs = alone.UriTemplate.parse(text), sdk.UriTemplate.parse(text)
+        assert mine.variable_names == theirs.variable_names
+        for uri in ("a://t/1", "a://t/a%20b", "a://x/y/z", "a://s?q=1&page=2"):
+            assert mine.match(uri) == theirs.match(uri)
+    assert sdk_adapter.uri_templates() is sdk  # the SDK's own once it is loaded
+
+
 @check("client-read-timeout")
 def _client_read_timeout() -> None:
     from mcp.client.session import ClientSession

@@ -14,7 +14,7 @@ handlers, contexts, limits, auth checks, state backends and error mapping (the r
 * ``engine``: the eras (handshake / 2026-07-28), the initialize gate, dispatch.
 * ``context``: the request context handlers' ``ToolContext`` wraps (progress, logging, asking).
 * ``bridge``: everything the engine does not take goes to the SDK's server in the same
-  process (started on first need).
+  process (started on first need: the SDK is imported then, and not before).
 * ``stdio``: the transport, and ``boot`` its fast start (answers discovery before the rest of
   the runtime is imported).
 * ``http``: the ASGI front before the SDK's Streamable HTTP app (2026-07-28 POSTs), with

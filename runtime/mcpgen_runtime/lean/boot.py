@@ -1,6 +1,6 @@
 """The fast boot of a generated server on stdio: discovery answered before the runtime exists.
 
-Importing the runtime, the user's handlers, their models and the SDK takes most of a second;
+Importing the runtime, the user's handlers and their models takes a few hundred ms;
 the answers a client needs first (``initialize`` and ``tools/list`` on the handshake wire,
 ``server/discover`` and ``tools/list`` on 2026-07-28) do not depend on any of it. The generator
 writes them into the package (``_generated/discovery.py``, ``ANSWERS``, built by
@@ -10,7 +10,7 @@ writes them into the package (``_generated/discovery.py``, ``ANSWERS``, built by
    precomputed answers fit it: stdio, the lean engine, the default tool selection, one page,
    schemas as written, memory state, and a package generated for this runtime version;
 2. claims the wire (``server.stdio_fds.claim_stdio``) and builds the server on a thread
-   (``cli.prepare``: handlers, runtime, SDK);
+   (``cli.prepare``: handlers and runtime; the SDK is not imported, see ``bridge``);
 3. meanwhile answers, from ``ANSWERS``, exactly the requests whose answers they are
    (a valid ``initialize``, ``notifications/initialized``, ``ping``, a list without a
    cursor, ``server/discover``, each in its era and with a valid envelope);

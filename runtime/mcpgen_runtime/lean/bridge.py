@@ -2,8 +2,10 @@
 custom and extension methods, ``subscriptions/listen``, and whatever a newer SDK serves that
 the engine does not know. The SDK answers them exactly as it would alone (``-32601`` included).
 
-The bridge starts on the first such message: the SDK server runs on a pair of memory streams
-(``Server.run``, its public entry), and on the handshake wire the connection's ``initialize``
+The bridge starts on the first such message. Only then is the SDK imported and its server
+made (``sdk``: ``server.sdk_server``; a server that serves only the engine's methods never
+imports ``mcp``). The SDK server runs on a pair of memory streams (``Server.run``, its public
+entry), and on the handshake wire the connection's ``initialize``
 and ``notifications/initialized`` are replayed to it first (under a private id whose answer is
 dropped), so it serves the same negotiated connection. What it writes goes to the client as
 the SDK's own transport would write it; the client's answers to its requests, and
@@ -26,13 +28,17 @@ REPLAY_ID = "mcpgen-bridge-initialize"
 class Bridge:
     """The SDK server behind the lean engine, started on first use."""
 
-    def __init__(self, server: Any, write: Callable[[bytes], None]) -> None:
-        self.server = server
+    def __init__(self, sdk: Callable[[], Any], write: Callable[[bytes], None]) -> None:
+        self._sdk = sdk
+        """Makes (once) and returns the SDK ``Server`` (called when the bridge starts)."""
+        self.server: Any = None
         self._write = write
         self._send: Any = None
         self._task: asyncio.Task[None] | None = None
-        self.served: set[Any] = set()
-        """Ids of client requests the SDK is serving (their cancellations go to it)."""
+        self.served: dict[Any, str] = {}
+        """The client requests the SDK is serving and not answered yet (id -> method)."""
+        self._answered = asyncio.Event()
+        """Set when the SDK answers one of ``served``."""
 
     @property
     def started(self) -> bool:
@@ -43,10 +49,10 @@ class Bridge:
         import anyio
         from mcp.shared.message import SessionMessage
 
+        server = self.server = self._sdk()
         send, receive = anyio.create_memory_object_stream[Any](1024)
         out_send, out_receive = anyio.create_memory_object_stream[Any](1024)
         self._send = send
-        server = self.server
 
         async def run() -> None:
             try:
@@ -61,6 +67,10 @@ class Bridge:
                     continue
                 text = message.model_dump_json(by_alias=True, exclude_unset=True)
                 self._write((text + "\n").encode("utf-8", "backslashreplace"))
+                rid = getattr(message, "id", None)
+                if getattr(message, "method", None) is None and rid in self.served:
+                    del self.served[rid]  # answered
+                    self._answered.set()
 
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(run())
@@ -79,8 +89,11 @@ class Bridge:
         """Hand one client message to the SDK server."""
         from mcp.shared.message import SessionMessage
 
-        if "method" in message and "id" in message:
-            self.served.add(message["id"])
+        method = message.get("method")
+        if method is not None and "id" in message:
+            self.served[message["id"]] = method
+        elif method == "notifications/cancelled":  # a cancelled request is not answered
+            self.served.pop((message.get("params") or {}).get("requestId"), None)
         await self._forward(SessionMessage, message)
 
     async def _forward(self, session_message: Any, message: dict[str, Any]) -> None:
@@ -93,7 +106,24 @@ class Bridge:
             return
         await self._send.send(session_message(parsed))
 
-    async def close(self) -> None:
+    async def close(self, drain: float = 5.0) -> None:
+        """Stop the SDK server. The requests it is still serving get ``drain`` seconds to be
+        answered first, as the engine's own get at end of input (a client that writes its
+        requests and closes its end still gets its answers); ``subscriptions/listen`` lasts
+        until cancelled, so it is not waited for."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + drain
+        while self._send is not None and any(
+            m != "subscriptions/listen" for m in self.served.values()
+        ):
+            self._answered.clear()
+            left = deadline - loop.time()
+            if left <= 0:
+                break
+            try:
+                await asyncio.wait_for(self._answered.wait(), left)
+            except asyncio.TimeoutError:
+                break
         if self._send is not None:
             await self._send.aclose()
         for task in (self._task, getattr(self, "_pump", None)):

@@ -1,6 +1,7 @@
 """What the lean engine checks of a request's params before a handler runs, and how an
 exception becomes a JSON-RPC error: the hot methods' plain params in a few instructions, every
-other request by the SDK's own per-revision surface models, as the SDK does."""
+other request by the SDK's own per-revision surface models (``mcp_types``, the SDK's types
+package, which does not import ``mcp``), as the SDK does."""
 
 from __future__ import annotations
 
@@ -63,16 +64,15 @@ def surface_check(method: str, version: str, params: dict[str, Any]) -> None:
     try:
         validate_client_request(method, version, params)
     except KeyError:
-        from mcp.shared.exceptions import MCPError
+        from ..server.errors import RequestError
 
-        raise MCPError(
-            code=jsonrpc.METHOD_NOT_FOUND, message="Method not found", data=method
-        ) from None
+        raise RequestError(jsonrpc.METHOD_NOT_FOUND, "Method not found", method) from None
 
 
 def typed(name: str, params: dict[str, Any]) -> Any:
-    """``params`` as the SDK's typed params (methods off the hot path)."""
-    import mcp.types as types
+    """``params`` as the SDK's typed params (methods off the hot path; ``mcp_types`` is what
+    ``mcp.types`` re-exports)."""
+    import mcp_types as types
 
     return getattr(types, name).model_validate(params, by_name=False)
 
@@ -85,12 +85,17 @@ def plain(result: Any) -> dict[str, Any]:
 
 
 def error_answer(rid: Any, exc: Exception, modern: bool) -> dict[str, Any]:
-    from mcp.shared.exceptions import MCPError
+    """The JSON-RPC error answering a request whose handler raised ``exc``: a protocol error
+    (the runtime's ``RequestError`` or the SDK's ``MCPError``, as a handler may raise: see
+    ``server.errors``) as it is, invalid params as the SDK answers them, anything else
+    ``-32603``."""
     from pydantic import ValidationError
 
-    if isinstance(exc, MCPError):
-        err = exc.error
-        return jsonrpc.error(rid, err.code, err.message, err.data)
+    from ..server.errors import error_fields
+
+    fields = error_fields(exc)
+    if fields is not None:
+        return jsonrpc.error(rid, *fields)
     if isinstance(exc, ValidationError):
         return jsonrpc.error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
     from ..server.outcome import LOGGER

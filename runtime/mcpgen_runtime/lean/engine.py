@@ -321,7 +321,8 @@ class Engine:
         self._write(jsonrpc.encode(msg))
 
     async def _ask(self, method: str, params: Any, related: Any) -> Any:
-        """A server-to-client request; the client's result (an error raises ``MCPError``)."""
+        """A server-to-client request; the client's result (an error raises
+        ``server.errors.client_error``: the SDK's ``MCPError`` once the SDK is loaded)."""
         self._next_ask += 1
         rid = f"mcpgen-{self._next_ask}"
         waiter: asyncio.Future[Any] = self._loop.create_future()
@@ -335,13 +336,13 @@ class Engine:
         finally:
             self._asked.pop(rid, None)
         if "error" in answer:
-            from mcp.shared.exceptions import MCPError
+            from ..server.errors import client_error
 
             err = answer["error"] if type(answer["error"]) is dict else {}
-            raise MCPError(
-                code=int(err.get("code", jsonrpc.INTERNAL_ERROR)),
-                message=str(err.get("message", "")),
-                data=err.get("data"),
+            raise client_error(
+                int(err.get("code", jsonrpc.INTERNAL_ERROR)),
+                str(err.get("message", "")),
+                err.get("data"),
             )
         return answer.get("result")
 

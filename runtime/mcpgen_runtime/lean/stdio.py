@@ -118,17 +118,18 @@ class _Lines(asyncio.Protocol):
 
 
 async def serve_stdio(
-    server: Any, runtime: ServerRuntime, handover: Handover | None = None
+    sdk: Callable[[], Any], runtime: ServerRuntime, handover: Handover | None = None
 ) -> None:
-    """Serve one client on stdin/stdout until it closes stdin (``handover``: go on from the
-    fast boot: its claimed wire, what it read and did not answer, the era it opened)."""
+    """Serve one client on stdin/stdout until it closes stdin (``sdk``: makes, on the first
+    request the bridge takes, the SDK's server around ``runtime``; ``handover``: go on from
+    the fast boot: its claimed wire, what it read and did not answer, the era it opened)."""
     from ..server.stdio import claimed_pipes
 
     claim = handover.claim if handover is not None else None
     async with claimed_pipes(_Lines, claim) as (reading, writer):
         assert isinstance(reading, _Lines)
         write = writer.write_bytes
-        engine = Engine(runtime, runtime.discovery, write, Bridge(server, write))
+        engine = Engine(runtime, runtime.discovery, write, Bridge(sdk, write))
         if handover is not None:
             engine.resume(
                 handover.era, handover.version, handover.initialize, handover.client_capabilities

@@ -1,6 +1,9 @@
-"""The server runtime: a generated package's tools served on the official MCP Python SDK.
+"""The server runtime: a generated package's tools, resources and prompts, served by the lean
+engine (``mcpgen_runtime.lean``) or on the official MCP Python SDK's ``Server``.
 
-``tools`` (list and call on ``mcp.server.lowlevel.Server``), ``context`` (what handlers use),
+``build`` (the runtime, assembled without the SDK), ``sdk_server`` (the SDK's ``Server`` around
+it, made when something needs the SDK), ``tools``, ``resources``, ``prompts`` (the methods),
+``context`` (what handlers use), ``errors`` (the protocol errors the runtime raises),
 ``shaping`` (responses per protocol revision), ``validation`` (JSON Schema checks on
 jsonschema-rs), ``cli`` (``python -m <package>``). Import the public names from
 ``mcpgen_runtime``.

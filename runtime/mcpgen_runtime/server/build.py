@@ -1,10 +1,11 @@
-"""``build_server``: an SDK low-level ``Server`` for a generated package's bindings.
+"""``build_runtime``: the runtime of a generated package, assembled without the SDK.
 
 The generated ``server.py`` passes its binding table (one ``ToolBinding`` per tool) and its
 ``ServerInfo``; the limits merge here (defaults, manifest, tool, start-up options, see
-``limits``), the runtime is assembled whole (``server_runtime.assemble``) and registered on
-the SDK's hooks; what mcpgen does to the SDK ``Server`` beyond its public API goes through
-``sdk_adapter``.
+``limits``) and the runtime is assembled whole (``server_runtime.assemble``). The lean engine
+serves it as it is; the SDK's ``Server`` around it (``sdk_server``, which also holds the public
+``build_server``) is made when something needs the SDK: ``--engine sdk``, HTTP, or the first
+method the lean engine bridges to the SDK. Nothing here imports ``mcp``.
 """
 
 from __future__ import annotations
@@ -16,14 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import mcp.types as types
-from mcp.server.caching import CacheableMethod, CacheHint
-from mcp.server.lowlevel import Server
-
 from .bindings import CompiledTool, ServerInfo, ToolBinding, bind_handler
 from .flags import INLINE_ENV
 from .limits import DEFAULT_LIMITS, Limits
-from .sdk_adapter import announce_tools_list_changed, attach_runtime, drop_sdk_tracing
 from .server_runtime import ServerRuntime, assemble
 
 if TYPE_CHECKING:
@@ -33,14 +29,14 @@ if TYPE_CHECKING:
     from .sealed import RequestStateKey
     from .state import State
 
-__all__ = ["INLINE_ENV", "build_server", "declared_headers"]
+__all__ = ["INLINE_ENV", "build_runtime", "declared_headers", "tracing_configured"]
 
 _TRUE = ("1", "true", "yes", "on")
 
 H = TypeVar("H")
 
 
-def build_server(
+def build_runtime(
     handlers: H,
     bindings: Sequence[ToolBinding],
     info: ServerInfo,
@@ -58,9 +54,11 @@ def build_server(
     toolsets: Sequence[str] | None = None,
     tools: Sequence[str] | None = None,
     inline_schema_refs: bool | None = None,
-) -> Server[Any]:
-    """An SDK ``Server`` serving ``bindings`` with ``handlers`` (an instance of the generated
-    base class); each schema is compiled once, on the tool's first call.
+) -> ServerRuntime:
+    """The runtime serving ``bindings`` with ``handlers`` (an instance of the generated base
+    class), without the SDK; each schema is compiled once, on the tool's first call. The
+    arguments are ``build_server``'s (``sdk_server.build_server``: this runtime in the SDK's
+    ``Server``).
 
     ``resources``, ``templates`` and ``prompts``: the manifest's other sections (their
     methods are served only when there is something to serve; completions when a prompt or a
@@ -73,7 +71,7 @@ def build_server(
     non-recursive ``$ref``s inlined and ``$defs`` dropped (``schemainline``; None:
     ``$MCPGEN_INLINE_SCHEMA_REFS``); calls are still checked against the schema as written.
     ``skills``: ``skills.SkillBinding`` each (the skills extension: their files join
-    ``resources``, their methods are registered on the server)."""
+    ``resources``; their methods are registered on the SDK's server)."""
     from .state import State as _State
     from .state import open_state
 
@@ -97,15 +95,14 @@ def build_server(
     from ..tasks.settings import EXTENSION as TASKS
     from ..tasks.settings import task_support
 
-    tasked = any(task_support(t.definition) != "forbidden" for t in compiled)
-    if tasked:
+    if any(task_support(t.definition) != "forbidden" for t in compiled):
         extensions[TASKS] = {}
     if skills:
-        from .skills import EXTENSION, SETTINGS, resource_bindings
+        from ..skills_facts import EXTENSION, SETTINGS
 
-        resources = (*resources, *resource_bindings(skills))
+        resources = (*resources, *_skill_files(skills))
         extensions[EXTENSION] = SETTINGS
-    runtime = assemble(
+    return assemble(
         handlers,
         compiled,
         resources=resources,
@@ -121,26 +118,28 @@ def build_server(
         info=replace(info, list_changed=list_changed),
         list_ttl_ms=list_ttl_ms,
         extensions=extensions,
+        skills=tuple(skills),
     )
-    server = _sdk_server(runtime, info)
-    if skills:
-        from .skills import SkillsRuntime, install
 
-        install(server, SkillsRuntime(skills, runtime.discovery.cache))
-    if tasked:
-        from ..tasks.methods import install as install_tasks
 
-        install_tasks(server, runtime, info.tasks)
-    if list_changed:
-        announce_tools_list_changed(server)
-    attach_runtime(server, runtime)
-    if not tracing_configured():
-        # the SDK's span per message costs every call even with no tracer to record it
-        drop_sdk_tracing(server)
-    server.middleware.append(runtime.tools.middleware())
-    if runtime.replica is not None:
-        runtime.replica.install(server.middleware)
-    return server
+def _skill_files(skills: Sequence[SkillBinding]) -> list[ResourceBinding]:
+    """A package-file ``ResourceBinding`` per skill file (``skills_facts`` defines them)."""
+    from ..skills_facts import skill_resource_definitions
+    from .resources import ResourceBinding
+
+    out = []
+    for skill in skills:
+        for definition, (path, _m, blob, _d, _s) in zip(
+            skill_resource_definitions(skill), skill.files, strict=True
+        ):
+            out.append(
+                ResourceBinding(
+                    definition_json=json.dumps(definition, ensure_ascii=False),
+                    file=os.path.join(skill.folder, *path.split("/")),
+                    binary=blob,
+                )
+            )
+    return out
 
 
 def _selected(
@@ -201,37 +200,6 @@ def _compiled(
     return compiled
 
 
-def _sdk_server(runtime: ServerRuntime, info: ServerInfo) -> Server[Any]:
-    """The SDK ``Server`` with ``runtime``'s handlers on its hooks."""
-    from mcp.server.subscriptions import ListenHandler
-
-    hooks, cacheable = _hooks(runtime)
-    hint = runtime.discovery.cache  # one place for both engines (lean.discovery)
-    cache = CacheHint(ttl_ms=hint["ttlMs"], scope=hint["cacheScope"])
-    tools = runtime.tools
-    server: Server[Any] = Server(
-        info.name,
-        version=info.version,
-        title=info.title,
-        description=info.description,
-        instructions=info.instructions,
-        website_url=info.website_url,
-        cache_hints={m: cache for m in ("tools/list", *cacheable)},
-        get_tool_input_schema=declared_headers(tools.tools).get,
-        on_list_tools=tools.list_tools,  # type: ignore[arg-type]
-        on_call_tool=tools.call_tool,  # type: ignore[arg-type]
-        **hooks,
-    )
-    server.extensions.update({k: dict(v) for k, v in runtime.discovery.extensions.items()})
-    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, tools.set_level)
-    server.add_request_handler(
-        "subscriptions/listen",
-        types.SubscriptionsListenRequestParams,
-        ListenHandler(runtime.serving.notices.bus),
-    )
-    return server
-
-
 def declared_headers(tools: Sequence[CompiledTool]) -> dict[str, Any]:
     """The input schemas the SDK checks ``Mcp-Param-*`` headers against (2026-07-28 HTTP): only
     those with an ``x-mcp-header`` in some subschema. For any other schema the SDK's check walks
@@ -263,33 +231,6 @@ def tracing_configured() -> bool:
     from opentelemetry import trace
 
     return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
-
-
-def _hooks(runtime: ServerRuntime) -> tuple[dict[str, Any], list[CacheableMethod]]:
-    """The SDK hooks of the resources, prompts and completions a manifest declares, and the
-    cacheable methods among them."""
-    hooks: dict[str, Any] = {}
-    cacheable: list[CacheableMethod] = []
-    res = runtime.resources
-    if res is not None:
-        hooks.update(
-            on_list_resources=res.list_resources,
-            on_list_resource_templates=res.list_templates,
-            on_read_resource=res.read_resource,
-            on_subscribe_resource=res.subscribe,
-            on_unsubscribe_resource=res.unsubscribe,
-        )
-        # resources/read too: on 2026-07-28 ttlMs and cacheScope are required there, and the
-        # SDK's result sieve silently drops `contents` from a result without them
-        cacheable += ["resources/list", "resources/templates/list", "resources/read"]
-    if runtime.prompts is not None:
-        hooks.update(
-            on_list_prompts=runtime.prompts.list_prompts, on_get_prompt=runtime.prompts.get_prompt
-        )
-        cacheable.append("prompts/list")
-    if runtime.completions is not None:
-        hooks["on_completion"] = runtime.completions.complete
-    return hooks, cacheable
 
 
 def _serve_inlined(compiled: Sequence[CompiledTool]) -> None:

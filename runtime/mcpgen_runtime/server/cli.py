@@ -10,15 +10,16 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-from mcp.server.lowlevel import Server
 
 from . import flags, toolsets
 from .http_app import http_app, oauth_settings, runtime_required
-from .server_runtime import runtime_of
+from .server_runtime import ServerRuntime, runtime_of
 
 if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
+
     from .options import StartupOptions
 
 __all__ = ["Prepared", "prepare", "run_cli", "serve"]
@@ -89,8 +90,11 @@ def _settle() -> None:
     gc.freeze()
 
 
-def start_line(server: Server[Any], opts: argparse.Namespace, oauth: Any = None) -> str:
-    """The one line a server prints (stderr) as it starts: what, where, which revisions."""
+def start_line(
+    server: Server[Any] | ServerRuntime, opts: argparse.Namespace, oauth: Any = None
+) -> str:
+    """The one line a server prints (stderr) as it starts: what, where, which revisions
+    (``server``: the SDK's, or a runtime the SDK has not been put around yet)."""
     from ..revisions import REVISIONS
 
     if opts.http:
@@ -103,8 +107,9 @@ def start_line(server: Server[Any], opts: argparse.Namespace, oauth: Any = None)
             where += f", OAuth resource {oauth.resource} (tokens from {source})"
     else:
         where = "stdio"
-    what = f"{server.name} {server.version}" if server.version else server.name
-    runtime = runtime_of(server)
+    runtime = server if isinstance(server, ServerRuntime) else runtime_of(server)
+    named: Any = server.info if isinstance(server, ServerRuntime) else server
+    what = f"{named.name} {named.version}" if named.version else named.name
     if runtime is not None and len(runtime.tools.tools) < runtime.package_tools:
         served, total = len(runtime.tools.tools), runtime.package_tools
         where += f", {served} of {total} tools (--list-toolsets)"
@@ -115,9 +120,10 @@ def start_line(server: Server[Any], opts: argparse.Namespace, oauth: Any = None)
 
 
 class Prepared(NamedTuple):
-    """A server built from the command line, ready to serve."""
+    """A server built from the command line, ready to serve: the SDK's ``Server``, or (the
+    lean engine on stdio) its runtime alone, the SDK's server made on first need."""
 
-    server: Server[Any]
+    server: Server[Any] | ServerRuntime
     opts: argparse.Namespace
     spec: dict[str, Any]
     handlers: Any
@@ -225,12 +231,17 @@ def prepare(
         "engine": opts.engine,
     }
     handlers = resolve_handlers(handlers)
+    make = _runtime_factory(create) if _lean_stdio(opts) else None
+    server: Server[Any] | ServerRuntime
     try:
-        server = create(handlers, page_size=opts.page_size, **_startup(spec))
+        if make is not None:
+            server = _lazy_sdk(make(handlers, page_size=opts.page_size, **_startup(spec)))
+        else:
+            server = create(handlers, page_size=opts.page_size, **_startup(spec))
     except toolsets.SelectionError as exc:
         parser.error(str(exc))
     if opts.list_toolsets:
-        runtime = runtime_required(server)
+        runtime = server if isinstance(server, ServerRuntime) else runtime_required(server)
         defs = [t.definition for t in runtime.tools.tools]
         print(toolsets.describe(defs, runtime.toolsets))
         return None
@@ -238,6 +249,7 @@ def prepare(
     if opts.http:
         from .auth.config import AuthConfigError
 
+        assert not isinstance(server, ServerRuntime)
         try:
             settings = oauth_settings(server, spec)
         except AuthConfigError as exc:
@@ -251,11 +263,51 @@ def prepare(
     return Prepared(server, opts, spec, handlers, create, use_uvloop)
 
 
+def _lean_stdio(opts: argparse.Namespace) -> bool:
+    """Whether the command line serves stdio with the lean engine (which may start without
+    the SDK)."""
+    return not opts.http and opts.engine == "lean" and opts.stdio_transport != "sdk"
+
+
+def _runtime_factory(create: Callable[..., Any]) -> Callable[..., ServerRuntime] | None:
+    """The generated package's ``create_runtime`` beside its ``create_server`` (``create``),
+    which builds the same server without the SDK; None for anything else (a package generated
+    for runtime API 2.2 or older, or a ``create`` of the user's own), served as before."""
+    if getattr(create, "__name__", None) != "create_server":
+        return None
+    module = sys.modules.get(getattr(create, "__module__", None) or "")
+    make = getattr(module, "create_runtime", None)
+    return make if callable(make) else None
+
+
+def _lazy_sdk(runtime: ServerRuntime) -> Server[Any] | ServerRuntime:
+    """``runtime`` as the lean engine serves it: alone, the SDK's server made when a request
+    first needs it. A server with task tools gets its SDK server now: the tasks extension is
+    joined to the runtime where its methods are registered on the SDK's server."""
+    from ..tasks.settings import EXTENSION as TASKS
+
+    if TASKS in runtime.discovery.extensions:
+        from .sdk_server import sdk_server
+
+        return sdk_server(runtime)
+    return runtime
+
+
+def _sdk(server: Server[Any] | ServerRuntime) -> Server[Any]:
+    """The SDK's server of what ``prepare`` made (made now if it was not)."""
+    if isinstance(server, ServerRuntime):
+        from .sdk_server import sdk_server
+
+        return sdk_server(server)
+    return server
+
+
 def serve(prepared: Prepared, handover: Any = None) -> None:
     """Serve ``prepared`` until the client goes (stdio) or the process is stopped (HTTP);
     ``handover``: what the lean engine's fast boot already read and answered (stdio)."""
-    server, opts, spec, handlers, create, use_uvloop = prepared
+    made, opts, spec, handlers, create, use_uvloop = prepared
     if opts.http:
+        server = _sdk(made)
         import uvicorn
 
         loop = "uvloop" if use_uvloop else "asyncio"
@@ -294,6 +346,7 @@ def serve(prepared: Prepared, handover: Any = None) -> None:
     from .stdio import pipes_available, serve_stdio
 
     async def _run(read: Any, write: Any) -> None:
+        server = _sdk(made)
         await server.run(read, write, server.create_initialization_options())
 
     async def _serve() -> None:
@@ -302,7 +355,8 @@ def serve(prepared: Prepared, handover: Any = None) -> None:
         ):
             from ..lean.stdio import serve_stdio as serve_lean
 
-            await serve_lean(server, runtime_required(server), handover)
+            runtime = made if isinstance(made, ServerRuntime) else runtime_required(made)
+            await serve_lean(partial(_sdk, made), runtime, handover)
             return
         if opts.stdio_transport == "sdk":
             from mcp.server.stdio import stdio_server

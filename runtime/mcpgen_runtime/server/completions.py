@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import mcp.types as types
-from mcp.server.context import ServerRequestContext
-from mcp.shared.exceptions import MCPError
-
 from ..revisions import has_result_type
 from .auth.scopes import require
+from .errors import INTERNAL_ERROR, INVALID_PARAMS, RequestError
 
 if TYPE_CHECKING:
+    import mcp.types as types
+    from mcp.server.context import ServerRequestContext
+
     from .prompts import PromptItem
     from .resources import TemplateItem
     from .serving import Serving
@@ -96,29 +96,29 @@ class Completions:
     async def complete(
         self, ctx: ServerRequestContext[Any, Any], params: types.CompleteRequestParams
     ) -> dict[str, Any]:
+        from mcp_types import PromptReference  # loaded: the params are its models
+
         ref = params.ref
         name = params.argument.name
-        if isinstance(ref, types.PromptReference):
+        if isinstance(ref, PromptReference):
             args = self.table.get(("prompt", ref.name))
             what = f"prompt {ref.name!r}"
             switches = self.serving.prompt_switches
             disabled = switches.disabled if switches is not None else frozenset()
             if args is None or ref.name in disabled:
-                raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {ref.name}")
+                raise RequestError(INVALID_PARAMS, f"Unknown prompt: {ref.name}")
         else:
             uri = str(ref.uri)
             args = self.table.get(("template", uri))
             what = f"resource template {uri!r}"
             if args is None:
-                raise MCPError(
-                    code=types.INVALID_PARAMS, message=f"Unknown resource template: {uri}"
-                )
-        key = ("prompt", ref.name) if isinstance(ref, types.PromptReference) else ("template", uri)
+                raise RequestError(INVALID_PARAMS, f"Unknown resource template: {uri}")
+        key = ("prompt", ref.name) if isinstance(ref, PromptReference) else ("template", uri)
         if self.scopes.get(key):
             require(self.scopes[key], what)
         pair = args.get(name)
         if pair is None:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"{what} has no argument {name!r}")
+            raise RequestError(INVALID_PARAMS, f"{what} has no argument {name!r}")
         handler = self.methods.get(key)
         if handler is not None and name in handler[1]:
             completion = await self._from_handler(ctx, handler[0], what, name, params)
@@ -146,9 +146,8 @@ class Completions:
             f"completion of {what}", method(name, params.argument.value, context, tctx)
         )
         if not isinstance(values, (list, tuple)) or not all(isinstance(v, str) for v in values):
-            raise MCPError(
-                code=types.INTERNAL_ERROR,
-                message=f"The completion of {what} returned something other than strings.",
+            raise RequestError(
+                INTERNAL_ERROR, f"The completion of {what} returned something other than strings."
             )
         return {
             "values": list(values[:MAX_VALUES]),

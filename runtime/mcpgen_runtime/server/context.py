@@ -8,13 +8,14 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mcp.server.context import ServerRequestContext
 from pydantic import BaseModel
 
 from ..revisions import MODERN_REVISIONS, at_least
 from .outcome import LOG_LEVELS, LOGGER, ContentBlock, ToolError, ToolResult
 
 if TYPE_CHECKING:
+    from mcp.server.context import ServerRequestContext
+
     from mcp_wire.v2026_07_28 import CreateMessageResult, Root
 
     from .asking import Elicitation, Question
@@ -235,18 +236,18 @@ class ToolContext:
         """Ask several questions at once (one round trip on 2026-07-28); answers in order:
         ``Elicitation`` for ``Elicit``, ``CreateMessageResult`` for ``Sample``, a list of
         ``Root`` for ``ListRoots``."""
-        from mcp.shared.exceptions import MCPError
-
         from .sealed import InputRequired
 
         missing = [q.kind for q in questions if not self.client_supports(q.kind)]
         if self.protocol_version in MODERN_REVISIONS:
             if missing:
-                raise MCPError(
-                    code=-32021,
-                    message=f"Tool {self._tool_name!r} needs the client capabilities: "
+                from .errors import RequestError
+
+                raise RequestError(
+                    -32021,
+                    f"Tool {self._tool_name!r} needs the client capabilities: "
                     + ", ".join(sorted(set(missing))),
-                    data={"requiredCapabilities": {k: {} for k in sorted(set(missing))}},
+                    {"requiredCapabilities": {k: {} for k in sorted(set(missing))}},
                 )
             inputs = self.call_inputs()
             answers: list[Any] = []
@@ -281,8 +282,10 @@ class ToolContext:
         return [await self._ask_legacy(q) for q in questions]
 
     async def _ask_legacy(self, question: Question) -> Any:
-        import mcp.types as types
-        from mcp.shared.message import ServerMessageMetadata
+        """One server-to-client request on a handshake connection, through the session: the
+        SDK's (its message types come from ``mcp_types``, the same objects as ``mcp.types``),
+        or the lean engine's, which needs no SDK metadata (and so never imports ``mcp``)."""
+        import mcp_types as types
 
         from .asking import parse_answer
 
@@ -293,12 +296,14 @@ class ToolContext:
             "roots": (types.ListRootsRequest, types.ListRootsResult),
         }
         req_cls, res_cls = pairs[question.kind]
+        session = self._request.session
+        extra: dict[str, Any] = {}
+        if getattr(session, "lean_connection", None) is None:  # the SDK's session
+            from mcp.shared.message import ServerMessageMetadata
+
+            extra["metadata"] = ServerMessageMetadata(related_request_id=self._request.request_id)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            res = await self._request.session.send_request(
-                req_cls.model_validate(request),
-                res_cls,
-                metadata=ServerMessageMetadata(related_request_id=self._request.request_id),
-            )
+            res = await session.send_request(req_cls.model_validate(request), res_cls, **extra)
         raw = res.model_dump(mode="json", by_alias=True, exclude_none=True)
         return parse_answer(question, raw)

@@ -7,11 +7,12 @@ Card around them. ``cli`` builds it (and each ``--workers`` process)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-from mcp.server.lowlevel import Server
+from typing import TYPE_CHECKING, Any
 
 from .server_runtime import ServerRuntime, runtime_of
+
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
 
 __all__ = ["http_app", "oauth_settings", "runtime_required"]
 

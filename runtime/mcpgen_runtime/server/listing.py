@@ -28,9 +28,9 @@ def page(
     if cursor is not None:
         digits = cursor[len(prefix) + 1 :] if cursor.startswith(prefix + ":") else ""
         if not (digits.isdigit() and digits.isascii() and 0 < int(digits) < len(items)):
-            from mcp.shared.exceptions import MCPError
+            from .errors import INVALID_PARAMS, RequestError
 
-            raise MCPError(code=-32602, message="Invalid cursor", data=cursor[:200])
+            raise RequestError(INVALID_PARAMS, "Invalid cursor", cursor[:200])
         start = int(digits)
     end = len(items) if not page_size else min(start + page_size, len(items))
     return items[start:end], (f"{prefix}:{end}" if end < len(items) else None)

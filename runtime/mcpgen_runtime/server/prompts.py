@@ -14,16 +14,17 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import mcp.types as types
-from mcp.server.context import ServerRequestContext
-from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from .auth.scopes import require
+from .errors import INVALID_PARAMS, RequestError
 from .listing import finish, page, shape_prompt
 from .requests import run_round, validated
 
 if TYPE_CHECKING:
+    import mcp.types as types
+    from mcp.server.context import ServerRequestContext
+
     from .serving import Serving
 
 __all__ = ["PromptBinding", "PromptContent", "PromptItem", "PromptsRuntime", "fill", "messages"]
@@ -144,15 +145,14 @@ class PromptsRuntime:
         version = ctx.protocol_version
         prompt = self.by_name.get(params.name)
         if prompt is None or params.name in self.disabled:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {params.name}")
+            raise RequestError(INVALID_PARAMS, f"Unknown prompt: {params.name}")
         if prompt.binding.scopes:
             require(prompt.binding.scopes, f"prompt {params.name!r}")
         arguments = dict(params.arguments or {})
         missing = [n for n in prompt.required if n not in arguments]
         if missing:
-            raise MCPError(
-                code=types.INVALID_PARAMS,
-                message=f"Prompt {params.name!r} needs the argument(s) {', '.join(missing)}",
+            raise RequestError(
+                INVALID_PARAMS, f"Prompt {params.name!r} needs the argument(s) {', '.join(missing)}"
             )
         result: dict[str, Any] = {}
         if isinstance(prompt.definition.get("description"), str):

@@ -4,7 +4,8 @@ Tools answer failures with ``isError`` results; ``resources/read`` and ``prompts
 such field, so a handler's failure is a JSON-RPC error: ``ToolError`` carries its message
 (``-32603``), ``NotImplementedError`` says "not implemented yet", and anything unexpected is
 logged with an incident id and answered with a safe text (never the exception's own text).
-``MCPError`` (a precise protocol error the handler chose) and ``InputRequired`` pass through.
+A protocol error the handler chose (the SDK's ``MCPError``, or the runtime's ``RequestError``,
+see ``errors``) and ``InputRequired`` pass through.
 """
 
 from __future__ import annotations
@@ -13,16 +14,16 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import mcp.types as types
-from mcp.server.context import ServerRequestContext
-from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from .context import ToolContext
+from .errors import INTERNAL_ERROR, INVALID_PARAMS, RequestError, protocol_errors
 from .outcome import LOGGER, ToolError
 from .sealed import InputRequired
 
 if TYPE_CHECKING:
+    from mcp.server.context import ServerRequestContext
+
     from .serving import Serving
 
 __all__ = ["Answered", "run_handler", "run_round", "validated"]
@@ -37,9 +38,7 @@ def validated(model: type[BaseModel], data: Mapping[str, Any], what: str) -> Bas
         from .validation import pydantic_problems
 
         problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
-        raise MCPError(
-            code=types.INVALID_PARAMS, message=f"{what}: " + "; ".join(problems)
-        ) from None
+        raise RequestError(INVALID_PARAMS, f"{what}: " + "; ".join(problems)) from None
 
 
 class Answered:
@@ -71,7 +70,7 @@ async def run_round(
 
         opened = open_inputs(serving.state_key, key, raw, arguments)
         if isinstance(opened, dict):  # a genuine but unusable state
-            raise MCPError(code=types.INVALID_PARAMS, message=opened["content"][0]["text"])
+            raise RequestError(INVALID_PARAMS, opened["content"][0]["text"])
         inputs = opened
     tctx = ToolContext(ctx, name, serving, inputs)
     try:
@@ -87,19 +86,18 @@ async def run_handler(what: str, call: Awaitable[object]) -> object:
     """``await call``; ``what`` names the target in messages (``"resource 'test://x'"``)."""
     try:
         return await call
-    except (MCPError, InputRequired):
+    except InputRequired:
+        raise
+    except protocol_errors():
         raise
     except ToolError as exc:
-        raise MCPError(code=types.INTERNAL_ERROR, message=exc.message) from None
+        raise RequestError(INTERNAL_ERROR, exc.message) from None
     except NotImplementedError:
         LOGGER.warning("%s is not implemented (handlers.py)", what)
-        raise MCPError(
-            code=types.INTERNAL_ERROR, message=f"The {what} is not implemented yet."
-        ) from None
+        raise RequestError(INTERNAL_ERROR, f"The {what} is not implemented yet.") from None
     except Exception as exc:
         incident = uuid.uuid4().hex[:12]
         LOGGER.error("%s failed (incident %s)", what, incident, exc_info=exc)
-        raise MCPError(
-            code=types.INTERNAL_ERROR,
-            message=f"The {what} failed with an internal error (incident {incident}).",
+        raise RequestError(
+            INTERNAL_ERROR, f"The {what} failed with an internal error (incident {incident})."
         ) from None

@@ -1,13 +1,14 @@
 """The resources surface of a generated server: ``resources/list``,
 ``resources/templates/list``, ``resources/read``, ``resources/subscribe`` and
-``resources/unsubscribe``, on the SDK's hooks.
+``resources/unsubscribe``, for both engines (the lean engine's tables, the SDK's hooks).
 
 Generated code only declares: a ``ResourceBinding`` per resource (its exact definition and its
 contents: inline text, or a handler method) and a ``TemplateBinding`` per resource template (its
 definition, its handler method and the model of its typed variables). RFC 6570 templates are
 parsed and matched by the SDK's own ``mcp.shared.uri_template`` (expansion and matching, both
-directions). A URI that matches nothing is the error its revision specifies: ``-32602`` on
-2026-07-28 (SEP-2164), ``-32002`` before.
+directions; loaded without importing the SDK: ``sdk_adapter.uri_templates``). A URI that
+matches nothing is the error its revision specifies: ``-32602`` on 2026-07-28 (SEP-2164),
+``-32002`` before.
 """
 
 from __future__ import annotations
@@ -18,19 +19,20 @@ import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import mcp.types as types
-from mcp.server.context import ServerRequestContext
-from mcp.shared.exceptions import MCPError
-from mcp.shared.uri_template import UriTemplate
 from pydantic import BaseModel
 
 from ..revisions import MODERN_REVISIONS
 from .auth.scopes import require
 from .context import ToolContext
+from .errors import INVALID_PARAMS, RequestError
 from .listing import finish, page, shape_definition
 from .requests import run_round, validated
+from .sdk_adapter import uri_templates
 
 if TYPE_CHECKING:
+    import mcp.types as types
+    from mcp.server.context import ServerRequestContext
+
     from .serving import Serving
 
 __all__ = [
@@ -137,7 +139,7 @@ class TemplateItem:
     def __init__(self, binding: TemplateBinding, handlers: object) -> None:
         self.definition: dict[str, Any] = json.loads(binding.definition_json)
         self.binding = binding
-        self.template = UriTemplate.parse(self.definition["uriTemplate"])
+        self.template = uri_templates().UriTemplate.parse(self.definition["uriTemplate"])
         invoke = getattr(handlers, binding.method, None)
         if not callable(invoke):
             raise TypeError(f"handlers have no method {binding.method!r}")
@@ -265,7 +267,7 @@ class ResourcesRuntime:
 
     async def subscribe(
         self, ctx: ServerRequestContext[Any, Any], params: types.SubscribeRequestParams
-    ) -> types.EmptyResult:
+    ) -> dict[str, Any]:
         uri = str(params.uri)
         found = self.find(uri)
         if found is None:
@@ -273,18 +275,18 @@ class ResourcesRuntime:
         if found[0].binding.scopes:
             require(found[0].binding.scopes, f"resource {uri!r}")
         self.serving.notices.subscribe(ctx, uri)
-        return types.EmptyResult()
+        return {}
 
     async def unsubscribe(
         self, ctx: ServerRequestContext[Any, Any], params: types.UnsubscribeRequestParams
-    ) -> types.EmptyResult:
+    ) -> dict[str, Any]:
         self.serving.notices.unsubscribe(ctx, str(params.uri))
-        return types.EmptyResult()
+        return {}
 
 
-def _not_found(uri: str, version: str) -> MCPError:
-    code = types.INVALID_PARAMS if version in MODERN_REVISIONS else RESOURCE_NOT_FOUND
-    return MCPError(code=code, message=f"Resource not found: {uri}", data={"uri": uri})
+def _not_found(uri: str, version: str) -> RequestError:
+    code = INVALID_PARAMS if version in MODERN_REVISIONS else RESOURCE_NOT_FOUND
+    return RequestError(code, f"Resource not found: {uri}", {"uri": uri})
 
 
 def _viewed(item: ResourceItem, items: list[dict[str, Any]]) -> list[dict[str, Any]]:

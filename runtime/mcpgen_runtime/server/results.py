@@ -11,10 +11,10 @@ value that does not fit is a tool error naming each place (``/temperature: ...``
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import mcp.types as types
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 
@@ -48,11 +48,16 @@ def _dump_block(block: ContentBlock) -> dict[str, Any]:
 
 
 def _is_call_result(value: object) -> bool:
-    """A ``CallToolResult`` of the SDK (``mcp.types``) or of ``mcp_wire`` (any revision)."""
+    """A ``CallToolResult`` of the SDK (``mcp.types``, which is ``mcp_types``'s) or of
+    ``mcp_wire`` (any revision). Unless the SDK's types are loaded, a handler cannot have
+    made the SDK's, so they are not imported to tell."""
     cls = type(value)
-    return cls.__name__ == "CallToolResult" and (
-        cls is types.CallToolResult or cls.__module__.startswith("mcp_wire.")
-    )
+    if cls.__name__ != "CallToolResult":
+        return False
+    if cls.__module__.startswith("mcp_wire."):
+        return True
+    sdk_types = sys.modules.get("mcp_types")
+    return sdk_types is not None and cls is getattr(sdk_types, "CallToolResult", None)
 
 
 def to_result(

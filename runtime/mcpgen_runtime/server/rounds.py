@@ -17,11 +17,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import mcp.types as types
-from mcp.shared.exceptions import MCPError
-
 from .asking import Question, parse_answer, question_digest
 from .auth.scopes import principal
+from .errors import INVALID_PARAMS, RequestError
 from .results import error_result
 from .sealed import AnswerError, InputRequired, RequestStateError, RequestStateKey
 
@@ -83,22 +81,22 @@ def open_inputs(
     key: RequestStateKey, tool: str, params: object, arguments: Any
 ) -> CallInputs | dict[str, Any]:
     """This round's answers (``params``: the request's raw params); or the tool error for a
-    genuine but unusable state. A malformed or forged state raises ``MCPError`` -32602."""
+    genuine but unusable state. A malformed or forged state raises ``RequestError`` -32602."""
     raw = params if isinstance(params, Mapping) else {}
     state = raw.get("requestState")
     responses = raw.get("inputResponses")
     if responses is not None and not isinstance(responses, Mapping):
-        raise MCPError(code=types.INVALID_PARAMS, message="inputResponses must be an object")
+        raise RequestError(INVALID_PARAMS, "inputResponses must be an object")
     sealed: dict[str, Any] = {}
     pending: dict[str, str] | None = None
     if state is not None:
         if not isinstance(state, str):
-            raise MCPError(code=types.INVALID_PARAMS, message="requestState must be a string")
+            raise RequestError(INVALID_PARAMS, "requestState must be a string")
         try:
             sealed, pending = key.open(state, tool, args_digest(arguments), principal())
         except RequestStateError as exc:
             if exc.integrity:
-                raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
+                raise RequestError(INVALID_PARAMS, exc.message) from None
             return error_result(exc.message)
     return CallInputs(sealed, responses or {}, pending)
 

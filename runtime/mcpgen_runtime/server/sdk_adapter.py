@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Coroutine, Mapping
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ __all__ = [
     "list_fixups",
     "live_session",
     "settle_idle",
+    "uri_templates",
 ]
 
 TESTED_WITH = "2.3.0"
@@ -139,6 +141,16 @@ SDK_USES: tuple[SdkUse, ...] = (
         "a session the lean engine serves stays alive as long as it would on the SDK's path "
         "(the idle countdown is held while a lean request runs and restarted from its end)",
         "begin_session_request / end_session_request / settle_idle",
+    ),
+    SdkUse(
+        "uri-template-file",
+        "mcp/shared/uri_template.py (UriTemplate, InvalidUriTemplate) imports only the standard "
+        "library, so it loads from its file without running the ``mcp`` package's __init__",
+        "resource templates are matched by the SDK's own RFC 6570 code without importing the "
+        "SDK (half a second): a server on the lean engine never imports it (and ``mcpgen "
+        "check`` stays fast); the normal import is used when the SDK is loaded or the file is not "
+        "as expected",
+        "uri_templates (also mcpgen/uritemplates.py)",
     ),
     SdkUse(
         "client-read-timeout",
@@ -313,6 +325,54 @@ def set_client_read_timeout(session: object, seconds: float | None) -> bool:
         return False
     setattr(session, "_session_read_timeout_seconds", seconds)  # noqa: B010 - the use named above
     return True
+
+
+# -- uri-template-file -----------------------------------------------------------------------
+
+_URI_TEMPLATE = "mcp.shared.uri_template"
+_URI_TEMPLATE_PRIVATE = "_mcpgen_sdk_uri_template"
+
+
+def _uri_template_file() -> ModuleType | None:
+    """``mcp/shared/uri_template.py`` loaded as it is, under a private name (None: not there,
+    or it does not load alone)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("mcp")  # locates the package; does not import it
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "shared" / "uri_template.py"
+    if not path.is_file():
+        return None
+    file_spec = importlib.util.spec_from_file_location(_URI_TEMPLATE_PRIVATE, path)
+    if file_spec is None or file_spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(file_spec)
+    sys.modules[_URI_TEMPLATE_PRIVATE] = module  # dataclasses look it up while the body runs
+    try:
+        file_spec.loader.exec_module(module)
+    except Exception:  # noqa: BLE001 - a changed SDK: the normal import instead
+        del sys.modules[_URI_TEMPLATE_PRIVATE]
+        return None
+    return module
+
+
+def uri_templates() -> ModuleType:
+    """The SDK's RFC 6570 module (``UriTemplate``, ``InvalidUriTemplate``; use
+    ``uri-template-file``): the loaded SDK's own when ``mcp`` is imported, else its file."""
+    import sys
+
+    loaded = sys.modules.get(_URI_TEMPLATE) or sys.modules.get(_URI_TEMPLATE_PRIVATE)
+    if loaded is not None:
+        return loaded
+    module = _uri_template_file()
+    if module is not None:
+        return module
+    import mcp.shared.uri_template as sdk
+
+    return sdk
 
 
 # -- runtime-attribute -----------------------------------------------------------------------

@@ -1,9 +1,11 @@
-"""``ServerRuntime``: what mcpgen adds to one SDK ``Server``, assembled whole
-(``assemble``) before the SDK server is made, in one order that needs no field filled in
-later: the items of each kind, the scope policy over all of them, what they share
-(``serving.Serving``), then the runtimes of each kind, which only ever meet through it.
+"""``ServerRuntime``: what mcpgen serves, assembled whole (``assemble``) without the SDK, in
+one order that needs no field filled in later: the items of each kind, the scope policy over
+all of them, what they share (``serving.Serving``), then the runtimes of each kind, which only
+ever meet through it.
 
-``build`` makes the SDK server around it and keeps it there (``runtime_of`` finds it again).
+The lean engine serves it as it is. ``sdk_server`` makes the SDK's ``Server`` around it when
+something needs the SDK, keeps that server here (``sdk``) and the runtime on the server
+(``runtime_of`` finds it again).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .serving import Serving
 from .tools import ToolsRuntime
 
 if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _catalog)
+    from ..skills_facts import SkillBinding
     from .bindings import CompiledTool, ServerInfo
     from .completions import Completions
     from .prompts import PromptBinding, PromptItem, PromptsRuntime
@@ -50,6 +53,9 @@ class ServerRuntime:
         "toolsets",
         "discovery",
         "replica",
+        "info",
+        "skills",
+        "sdk",
     )
 
     def __init__(
@@ -65,6 +71,8 @@ class ServerRuntime:
         toolsets: dict[str, Any],
         discovery: Discovery,
         replica: Replica | None = None,
+        info: ServerInfo | None = None,
+        skills: tuple[SkillBinding, ...] = (),
     ) -> None:
         self.serving = serving
         self.tools = tools
@@ -82,6 +90,13 @@ class ServerRuntime:
         """What ``initialize`` and ``server/discover`` say (the lean engine answers from it)."""
         self.replica = replica
         """This server on a shared ``--state`` backend (started on the first request)."""
+        self.info = info
+        """The package's ``ServerInfo`` (``list_changed`` as this server announces it): what
+        the SDK's ``Server`` is made from (``sdk_server``)."""
+        self.skills = skills
+        """The skills extension's skills (their methods are the SDK server's)."""
+        self.sdk: Any = None
+        """The SDK's ``Server`` around this runtime, once made (``sdk_server.sdk_server``)."""
 
 
 def runtime_of(server: object) -> ServerRuntime | None:
@@ -107,6 +122,7 @@ def assemble(
     info: ServerInfo,
     list_ttl_ms: int | None = None,
     extensions: Mapping[str, Mapping[str, Any]] | None = None,
+    skills: tuple[SkillBinding, ...] = (),
 ) -> ServerRuntime:
     """The whole runtime of a server serving ``tools`` (compiled) and the manifest's other
     sections with ``handlers``."""
@@ -173,6 +189,8 @@ def assemble(
         toolsets=toolsets,
         discovery=discovery,
         replica=replica,
+        info=info,
+        skills=skills,
     )
 
 

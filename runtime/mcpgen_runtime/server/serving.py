@@ -40,17 +40,34 @@ class Notices:
     its own channel: those seen at ``initialize`` and ``tools/list`` for list changes, those
     subscribed to a URI for its updates (all held weakly). ``sessions``: the Streamable HTTP
     ones by session id (the lean engine reads a session's negotiated revision and the
-    client's capabilities there, ``lean.http_sessions``)."""
+    client's capabilities there, ``lean.http_sessions``).
 
-    __slots__ = ("bus", "connections", "subscribers", "sessions")
+    The bus is made when the SDK's ``subscriptions/listen`` handler first needs it (``bus``):
+    until then no stream can be listening, so nothing is published to it and the SDK is not
+    imported for it (the lean engine on stdio serves without the SDK)."""
+
+    __slots__ = ("_bus", "connections", "subscribers", "sessions")
 
     def __init__(self) -> None:
-        from mcp.server.subscriptions import InMemorySubscriptionBus
-
-        self.bus: InMemorySubscriptionBus = InMemorySubscriptionBus()
+        self._bus: InMemorySubscriptionBus | None = None
         self.connections: _Connections = weakref.WeakValueDictionary()
         self.subscribers: dict[str, _Connections] = {}
         self.sessions: weakref.WeakValueDictionary[str, Connection] = weakref.WeakValueDictionary()
+
+    @property
+    def bus(self) -> InMemorySubscriptionBus:
+        """The SDK's subscription bus of this server's listen streams (made on first use)."""
+        bus = self._bus
+        if bus is None:
+            from mcp.server.subscriptions import InMemorySubscriptionBus
+
+            bus = self._bus = InMemorySubscriptionBus()
+        return bus
+
+    async def publish(self, event: Callable[[], ServerEvent]) -> None:
+        """Publish ``event()`` to the listen streams, if the bus exists (else none listens)."""
+        if self._bus is not None:
+            await self._bus.publish(event())
 
     def remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
         """Remember the handshake-era connection ``ctx`` came on (2026-07-28 has none)."""
@@ -64,9 +81,12 @@ class Notices:
                 self.sessions[session_id] = conn
 
     async def _announce(
-        self, event: ServerEvent, send: Callable[[Connection], Awaitable[None]], what: str
+        self,
+        event: Callable[[], ServerEvent],
+        send: Callable[[Connection], Awaitable[None]],
+        what: str,
     ) -> None:
-        await self.bus.publish(event)
+        await self.publish(event)
         for conn in list(self.connections.values()):
             try:
                 await send(conn)
@@ -75,28 +95,24 @@ class Notices:
 
     async def tools_changed(self) -> None:
         """``notifications/tools/list_changed``."""
-        from mcp.shared.subscriptions import ToolsListChanged
-
         await self._announce(
-            ToolsListChanged(), lambda c: c.send_tool_list_changed(), "tools/list_changed"
+            _event("ToolsListChanged"), lambda c: c.send_tool_list_changed(), "tools/list_changed"
         )
 
     async def resources_changed(self) -> None:
         """``notifications/resources/list_changed``."""
-        from mcp.shared.subscriptions import ResourcesListChanged
-
         await self._announce(
-            ResourcesListChanged(),
+            _event("ResourcesListChanged"),
             lambda c: c.send_resource_list_changed(),
             "resources/list_changed",
         )
 
     async def prompts_changed(self) -> None:
         """``notifications/prompts/list_changed``."""
-        from mcp.shared.subscriptions import PromptsListChanged
-
         await self._announce(
-            PromptsListChanged(), lambda c: c.send_prompt_list_changed(), "prompts/list_changed"
+            _event("PromptsListChanged"),
+            lambda c: c.send_prompt_list_changed(),
+            "prompts/list_changed",
         )
 
     def subscribe(self, ctx: ServerRequestContext[Any, Any], uri: str) -> None:
@@ -114,14 +130,24 @@ class Notices:
     async def updated(self, uri: str) -> None:
         """``notifications/resources/updated`` for ``uri`` to this replica's 2026-07-28
         listeners that asked for it and to every handshake connection subscribed to it."""
-        from mcp.shared.subscriptions import ResourceUpdated
-
-        await self.bus.publish(ResourceUpdated(uri=uri))
+        await self.publish(_event("ResourceUpdated", uri=uri))
         for conn in list((self.subscribers.get(uri) or {}).values()):
             try:
                 await conn.send_resource_updated(uri)
             except Exception as exc:  # a closed connection: forget it
                 LOGGER.debug("resources/updated not delivered: %s", exc)
+
+
+def _event(name: str, **fields: Any) -> Callable[[], ServerEvent]:
+    """The SDK's event ``name`` (``mcp.shared.subscriptions``), made only when published."""
+
+    def make() -> ServerEvent:
+        from mcp.shared import subscriptions
+
+        event: ServerEvent = getattr(subscriptions, name)(**fields)
+        return event
+
+    return make
 
 
 class Serving:

@@ -11,7 +11,8 @@ by ``mcpgen server``). Here they become:
   ``text/markdown``, as the extension says it SHOULD be;
 * the extension's methods, registered on the SDK ``Server`` (``install``); the lean engine has
   no table entry for them, so they reach the SDK through its bridge (stdio) or the SDK's app
-  (HTTP) and are answered by the same handlers;
+  (HTTP) and are answered by the same handlers. This module is the SDK's side (it imports
+  ``mcp``); the resources are made by ``build`` (from ``skills_facts``) without it;
 * the capability: ``capabilities.extensions["io.modelcontextprotocol/skills"]`` with
   ``directoryRead: true`` (``EXTENSION``), beside the ``resources`` capability the extension
   requires (the skill files are resources, so a server with skills always has it).
@@ -24,8 +25,6 @@ skill's tree without trusting paths it derives itself. On 2026-07-28 the three r
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +42,6 @@ from ..skills_facts import (
     skill_entry,
     skill_resource_definitions,
 )
-from .resources import ResourceBinding
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
@@ -59,23 +57,6 @@ __all__ = [
     "install",
     "skill_resource_definitions",
 ]
-
-
-def resource_bindings(skills: Sequence[SkillBinding]) -> list[ResourceBinding]:
-    """A package-file ``ResourceBinding`` per skill file (the definitions above)."""
-    out = []
-    for skill in skills:
-        for definition, (path, _m, blob, _d, _s) in zip(
-            skill_resource_definitions(skill), skill.files, strict=True
-        ):
-            out.append(
-                ResourceBinding(
-                    definition_json=json.dumps(definition, ensure_ascii=False),
-                    file=os.path.join(skill.folder, *path.split("/")),
-                    binary=blob,
-                )
-            )
-    return out
 
 
 class SkillsListParams(types.RequestParams):

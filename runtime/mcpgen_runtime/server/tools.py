@@ -23,9 +23,6 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 import anyio
-import mcp.types as types
-from mcp.server.context import ServerMiddleware, ServerRequestContext
-from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from ..revisions import MODERN_REVISIONS
@@ -33,6 +30,7 @@ from .auth.scopes import require
 from .bindings import CompiledTool, input_check, output_check
 from .context import ToolContext
 from .deadlines import Deadlines, running_task
+from .errors import INVALID_PARAMS, RequestError, protocol_errors
 from .fastpath import validate
 from .flat import flat_scalar_bound
 from .outcome import LOGGER, ToolError
@@ -42,6 +40,9 @@ from .sealed import AnswerError, InputRequired
 from .shaping import has_result_type, shape_call_result, shape_tool
 
 if TYPE_CHECKING:
+    import mcp.types as types
+    from mcp.server.context import ServerMiddleware, ServerRequestContext
+
     from .rounds import CallInputs
     from .serving import Serving
 
@@ -94,7 +95,7 @@ class ToolsRuntime:
                 offset = int(digits)
                 if 0 < offset < len(self.tools):
                     return offset
-        raise MCPError(code=types.INVALID_PARAMS, message="Invalid cursor", data=cursor[:200])
+        raise RequestError(INVALID_PARAMS, "Invalid cursor", cursor[:200])
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -161,7 +162,7 @@ class ToolsRuntime:
 
             key = self.serving.state_key
             return input_required(key, tool.name, arguments, tctx.call_inputs(), exc)
-        except MCPError:
+        except protocol_errors():  # the handler's own JSON-RPC error: the answer
             raise
         except Exception as exc:
             return _error(_failure(tool.name, exc), version)
@@ -169,7 +170,7 @@ class ToolsRuntime:
     def _find(self, name: str) -> CompiledTool:
         tool = self.by_name.get(name)
         if tool is None or name in self.disabled:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}")
+            raise RequestError(INVALID_PARAMS, f"Unknown tool: {name}")
         if tool.scopes:
             require(tool.scopes, f"tool {name!r}")
         return tool
@@ -270,8 +271,11 @@ class ToolsRuntime:
     async def set_level(
         self, ctx: ServerRequestContext[Any, Any], params: types.SetLevelRequestParams
     ) -> types.EmptyResult:
+        """The SDK engine's ``logging/setLevel`` (the lean engine sets the level itself)."""
+        import mcp.types as sdk_types
+
         self.serving.client_log_level = str(params.level)
-        return types.EmptyResult()
+        return sdk_types.EmptyResult()
 
 
 def may_carry_answers(params: object) -> bool:

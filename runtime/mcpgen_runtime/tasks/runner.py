@@ -32,6 +32,7 @@ from mcp.shared.exceptions import MCPError
 
 from ..revisions import MODERN_REVISIONS
 from ..server.auth.scopes import principal
+from ..server.errors import error_fields, protocol_errors
 from ..server.outcome import LOGGER
 from ..server.sealed import InputRequired
 from .changes import asking, ended, lost, rerun, status_message
@@ -235,8 +236,13 @@ class Tasks:
             await self._change(task_id, asking(exc.pending, used, self.settings))
         except asyncio.CancelledError:
             return  # tasks/cancel set the status; a replica shutting down leaves it to others
-        except MCPError as exc:
-            error = exc.error.model_dump(mode="json", by_alias=True, exclude_none=True)
+        except protocol_errors() as exc:  # the SDK's MCPError or the runtime's RequestError
+            fields = error_fields(exc)
+            assert fields is not None
+            code, message, data = fields
+            error = {"code": code, "message": message}
+            if data is not None:
+                error["data"] = data
             await self._change(task_id, ended("failed", self.settings, error=error))
         except Exception as exc:
             result = _error(_failure(tool.name, exc), version)

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 from pathlib import Path
 
-from mcp.server.lowlevel import Server
-from mcpgen_runtime import ServerInfo, ToolBinding, build_server
+from mcpgen_runtime import ServerInfo, ToolBinding, build_runtime, build_server
 from mcpgen_runtime import ResourceBinding
 from mcpgen_runtime import TemplateBinding
 from mcpgen_runtime import PromptBinding
@@ -18,7 +17,8 @@ from .base import ToolsBase
 from .tools import TOOL_DEFINITIONS
 
 if TYPE_CHECKING:
-    from mcpgen_runtime import StartupOptions
+    from mcp.server.lowlevel import Server
+    from mcpgen_runtime import ServerRuntime, StartupOptions
     from typing_extensions import Unpack
 
 SERVER_INFO: Final = ServerInfo(
@@ -152,6 +152,31 @@ def create_server(
     start-up options ``python -m`` reads (``mcpgen_runtime.StartupOptions``), passed on.
     """
     return build_server(
+        handlers,
+        BINDINGS,
+        SERVER_INFO,
+        page_size=page_size,
+        list_ttl_ms=list_ttl_ms,
+        resources=RESOURCES,
+        templates=TEMPLATES,
+        prompts=PROMPTS,
+        skills=SKILLS,
+        **options,
+    )
+
+
+def create_runtime(
+    handlers: ToolsBase,
+    *,
+    page_size: int | None = None,
+    list_ttl_ms: int | None = None,
+    **options: Unpack[StartupOptions],
+) -> ServerRuntime:
+    """The runtime ``create_server`` puts in the SDK's ``Server``, without the SDK: what the
+    lean engine serves on stdio (it makes the SDK's server only when a request needs it).
+    Same arguments as ``create_server``.
+    """
+    return build_runtime(
         handlers,
         BINDINGS,
         SERVER_INFO,

@@ -11,6 +11,7 @@ the process that started the server.
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -48,16 +49,20 @@ class Caller:
 
 
 _auth_var: Any = None
+_AUTH_CONTEXT = "mcp.server.auth.middleware.auth_context"
 
 
 def _user() -> Any:
     """The SDK's ``AuthenticatedUser`` of this request (``front.VerifiedUser`` behind the
-    OAuth front), or None."""
+    OAuth front), or None. The SDK is not imported for it: until an authenticating layer
+    (the SDK's or ``front``'s) has loaded the SDK's context variable, nothing set one (stdio
+    never does)."""
     global _auth_var
     if _auth_var is None:
-        from mcp.server.auth.middleware.auth_context import auth_context_var
-
-        _auth_var = auth_context_var
+        module = sys.modules.get(_AUTH_CONTEXT)
+        if module is None:
+            return None
+        _auth_var = module.auth_context_var
     return _auth_var.get()
 
 
@@ -186,12 +191,11 @@ def require(needed: Sequence[str], what: str) -> None:
     else:
         return
     held = frozenset(scopes)
-    import mcp.types as types
-    from mcp.shared.exceptions import MCPError
+    from ..errors import INVALID_REQUEST, RequestError
 
     missing = [s for s in needed if s not in held]
-    raise MCPError(
-        code=types.INVALID_REQUEST,
-        message=f"Forbidden: {what} needs the scope(s) {' '.join(missing)}",
-        data={"error": "insufficient_scope", "scope": " ".join(needed)},
+    raise RequestError(
+        INVALID_REQUEST,
+        f"Forbidden: {what} needs the scope(s) {' '.join(missing)}",
+        {"error": "insufficient_scope", "scope": " ".join(needed)},
     )
