@@ -271,5 +271,7 @@ def test_the_generated_cli_page_runs(tmp_path: Path) -> None:
             ["bash", "-c", line], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
         )
         assert proc.returncode == 0, f"{line}\n{proc.stdout}\n{proc.stderr}"
-        if line.startswith("python -m weather_cli"):
+        if " skills read " in line:  # a skill's file, as it is: SKILL.md's front matter first
+            assert proc.stdout.startswith("---\nname: reading-forecasts\n"), proc.stdout
+        elif line.startswith("python -m weather_cli"):
             assert proc.stdout.lstrip().startswith("{"), proc.stdout
