@@ -50,7 +50,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive import TRANSPORTS, WIRES, Server, cold_sample, one_run  # noqa: E402
+from drive import TRANSPORTS, WIRES, Server, cold_sample, one_run, pin_driver  # noqa: E402
 from peerset import HANDLERS_PY, generate, peers  # noqa: E402
 from server_instructions import IC_SERVERS, Check, ic_runs, med, print_checks  # noqa: E402
 
@@ -248,6 +248,13 @@ def main() -> int:
         action="store_true",
         help=f"count instructions per call under callgrind instead (default --only {IC_SERVERS})",
     )
+    ap.add_argument(
+        "--pin",
+        choices=("none", "same", "split"),
+        default="none",
+        help="CPU placement of driver and server: none (the scheduler's), same (both on one "
+        "CPU), split (driver on one CPU, the server's process tree on the other)",
+    )
     ap.add_argument("--lo", type=int, default=100, help="--instructions: calls in the short run")
     ap.add_argument("--hi", type=int, default=400, help="--instructions: calls in the long run")
     a = ap.parse_args()
@@ -281,6 +288,7 @@ def main() -> int:
                 )
         else:
             combos = [(t, w) for t in transports for w in wires]
+            print(pin_driver(a.pin))
             print(
                 f"add(a,b), N={a.n} timed calls after {a.warmup} warm-up, {a.repeat} repeats, "
                 f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "

@@ -128,9 +128,38 @@ class Server:
         return wire in self.wires and transport in self.transports
 
 
+# CPU placement (bench_server.py --pin): None leaves it to the scheduler; else the CPUs the
+# server's process tree may run on (the driver pins itself with ``pin_driver``)
+SERVER_CPUS: set[int] | None = None
+
+
+def pin_driver(mode: str) -> str:
+    """Place the driver and (through ``SERVER_CPUS``) every server: ``none``; ``same``, both
+    on CPU 0 (a sequential round trip becomes two context switches on one core, no cross-core
+    wake-up); ``split``, the driver on CPU 0 and the server's whole tree (its threads too) on
+    CPU 1. Returns the line the bench prints about it."""
+    global SERVER_CPUS
+    if mode == "none":
+        SERVER_CPUS = None
+        return "CPU placement: left to the scheduler"
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2 and mode == "split":
+        raise SystemExit("--pin split needs two CPUs this process may use")
+    driver = {cpus[0]}
+    SERVER_CPUS = driver if mode == "same" else {cpus[1]}
+    os.sched_setaffinity(0, driver)
+    return f"CPU placement ({mode}): driver on CPU {cpus[0]}, servers on CPU {min(SERVER_CPUS)}"
+
+
+def _place() -> None:  # runs in the child between fork and exec
+    if SERVER_CPUS is not None:
+        os.sched_setaffinity(0, SERVER_CPUS)
+
+
 def _spawn(cmd: list[str], env: dict[str, str], stdio: bool) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         cmd,
+        preexec_fn=_place if SERVER_CPUS is not None else None,
         stdin=subprocess.PIPE if stdio else subprocess.DEVNULL,
         stdout=subprocess.PIPE if stdio else subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
