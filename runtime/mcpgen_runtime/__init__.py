@@ -17,7 +17,8 @@ The public API (import from here; everything else is internal)::
   ``CallTimeoutError``, ``ConnectionLostError``, ``ConnectError``, ``InvalidResultError``,
   ``ArgumentsError``, ``InputRequiredError``, ``DriftError`` (see ``mcpgen_runtime.client``);
   ``TaskHandle`` and ``TaskCancelledError`` for task tools (the tasks extension).
-* ``run_cli``, ``load_handlers``, ``build_server``, ``ToolBinding``, ``ServerInfo``,
+* ``run_cli``, ``load_handlers``, ``build_runtime``, ``sdk_server``, ``build_server``,
+  ``ToolBinding``, ``ServerInfo``,
   ``StartupOptions``, ``OpenModel``: used by generated packages.
 
 The names are written once, in ``__init__.pyi``: type checkers read that stub, and

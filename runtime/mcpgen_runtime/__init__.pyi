@@ -61,6 +61,7 @@ from .server.resources import ResourceBinding as ResourceBinding
 from .server.resources import ResourceContents as ResourceContents
 from .server.resources import TemplateBinding as TemplateBinding
 from .server.sdk_server import build_server as build_server
+from .server.sdk_server import sdk_server as sdk_server
 from .server.sealed import RequestStateKey as RequestStateKey
 from .server.server_runtime import ServerRuntime as ServerRuntime
 from .skills_facts import SkillBinding as SkillBinding

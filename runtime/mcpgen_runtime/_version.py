@@ -2,7 +2,7 @@
 
 __version__ = "0.4.0"
 
-API_VERSION: tuple[int, int] = (2, 4)
+API_VERSION: tuple[int, int] = (2, 5)
 """The runtime API generated packages are written against: ``(major, minor)``.
 
 A generated package records the API it needs. It imports with this runtime when the majors are
@@ -45,4 +45,5 @@ _FIRST_RELEASE: dict[tuple[int, int], str] = {
     (2, 2): "0.4.0",  # tasks (TaskHandle, ServerInfo.tasks), skills, MCP Apps
     (2, 3): "0.4.0",  # the CLI's skills group (run_tool_cli(skills=...))
     (2, 4): "0.4.0",  # build_runtime, ServerRuntime, RequestError: a start without the SDK
+    (2, 5): "0.4.0",  # sdk_server: the generated create_server wraps create_runtime
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 from pathlib import Path
 
-from mcpgen_runtime import ServerInfo, ToolBinding, build_runtime, build_server
+from mcpgen_runtime import ServerInfo, ToolBinding, build_runtime, sdk_server
 from mcpgen_runtime import ResourceBinding
 from mcpgen_runtime import TemplateBinding
 from mcpgen_runtime import PromptBinding
@@ -137,34 +137,6 @@ SKILLS: Final[tuple[SkillBinding, ...]] = (
 )
 
 
-def create_server(
-    handlers: ToolsBase,
-    *,
-    page_size: int | None = None,
-    list_ttl_ms: int | None = None,
-    **options: Unpack[StartupOptions],
-) -> Server[Any]:
-    """The SDK ``Server`` for these tools, served by ``handlers``.
-
-    ``page_size``: tools per ``tools/list`` page (``None``: all in one page).
-    ``list_ttl_ms``: the ``ttlMs`` hint of cacheable results (``None``: the manifest's
-    ``server.cache``). ``options``: the
-    start-up options ``python -m`` reads (``mcpgen_runtime.StartupOptions``), passed on.
-    """
-    return build_server(
-        handlers,
-        BINDINGS,
-        SERVER_INFO,
-        page_size=page_size,
-        list_ttl_ms=list_ttl_ms,
-        resources=RESOURCES,
-        templates=TEMPLATES,
-        prompts=PROMPTS,
-        skills=SKILLS,
-        **options,
-    )
-
-
 def create_runtime(
     handlers: ToolsBase,
     *,
@@ -172,9 +144,13 @@ def create_runtime(
     list_ttl_ms: int | None = None,
     **options: Unpack[StartupOptions],
 ) -> ServerRuntime:
-    """The runtime ``create_server`` puts in the SDK's ``Server``, without the SDK: what the
-    lean engine serves on stdio (it makes the SDK's server only when a request needs it).
-    Same arguments as ``create_server``.
+    """These tools' runtime, served by ``handlers``, without the SDK: what the lean engine
+    serves on stdio (it makes the SDK's ``Server`` only when a request needs it).
+
+    ``page_size``: tools per ``tools/list`` page (``None``: all in one page).
+    ``list_ttl_ms``: the ``ttlMs`` hint of cacheable results (``None``: the manifest's
+    ``server.cache``). ``options``: the
+    start-up options ``python -m`` reads (``mcpgen_runtime.StartupOptions``), passed on.
     """
     return build_runtime(
         handlers,
@@ -188,3 +164,16 @@ def create_runtime(
         skills=SKILLS,
         **options,
     )
+
+
+def create_server(
+    handlers: ToolsBase,
+    *,
+    page_size: int | None = None,
+    list_ttl_ms: int | None = None,
+    **options: Unpack[StartupOptions],
+) -> Server[Any]:
+    """The SDK ``Server`` for these tools, served by ``handlers``: ``create_runtime``'s
+    runtime (same arguments) in the SDK's ``Server``."""
+    runtime = create_runtime(handlers, page_size=page_size, list_ttl_ms=list_ttl_ms, **options)
+    return sdk_server(runtime)
