@@ -1,18 +1,23 @@
-"""``$ref`` cycles among a schema's own ``$defs`` with no structure in between
-(``A: {$ref: '#/$defs/B'}``, ``B: {$ref: '#/$defs/A'}``, or ``A: {anyOf: [{$ref: A}, ...]}``):
-representable, but no validator can ever finish. ``refs`` reports them as ``REF_CYCLE``; it
-checks cycles among copied schemas itself, as it copies them. A ref into the middle of a def
+"""``$ref`` cycles with no structure in between (``A: {$ref: '#/$defs/B'}``,
+``B: {$ref: '#/$defs/A'}``, or ``A: {anyOf: [{$ref: A}, ...]}``): representable, but no
+validator can ever finish. ``refs`` reports them as ``REF_CYCLE``, found here among a schema's
+own ``$defs`` (``own_def_cycles``) and among the schemas it copies in (``copied_cycles``, on the
+in-place ref edges it records as it copies them). A ref into the middle of a def
 (``#/$defs/B/properties/x``) is not followed: such a cycle is not found."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from mcpgen.manifest.jsonpos import escape
 from mcpgen_runtime.jsonschema_facts import COMBINATORS, unescape_token
 
-__all__ = ["own_def_cycles"]
+__all__ = ["copied_cycles", "own_def_cycles"]
+
+N = TypeVar("N", bound=Hashable)
+C = TypeVar("C")
 
 _INPLACE_KW = frozenset(COMBINATORS)
 _DEFS = "#/$defs/"
@@ -87,3 +92,33 @@ def _cycle_from(start: str, edges: Edges) -> list[tuple[str, str]] | None:
             return None
         on_path.discard(node)
         node, _, index = stack.pop()
+
+
+def copied_cycles(
+    direct: Mapping[N, Sequence[tuple[N, C, str]]],
+) -> list[tuple[list[N], C, str]]:
+    """Cycles among copied schemas: ``direct`` maps each copied schema to its in-place refs
+    (the schema referred to, the ref's context and pointer). One entry per cycle, searched
+    from each schema in ``direct``'s order (a schema already on a reported cycle starts none):
+    the schemas around it from the start, and the context and pointer of the ref that closes
+    it."""
+    out: list[tuple[list[N], C, str]] = []
+    reported: set[N] = set()
+    for start in list(direct):
+        stack = [(start, iter(direct.get(start, ())))]
+        on_path = {start}
+        while stack:
+            node, edges = stack[-1]
+            edge = next(edges, None)
+            if edge is None:
+                on_path.discard(node)
+                stack.pop()
+                continue
+            target, ctx, ptr = edge
+            if target == start and start not in reported:
+                reported.update(on_path)
+                out.append(([n for n, _ in stack], ctx, ptr))
+            elif target not in on_path and target in direct:
+                on_path.add(target)
+                stack.append((target, iter(direct[target])))
+    return out

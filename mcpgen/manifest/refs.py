@@ -39,7 +39,7 @@ from mcpgen.diagnostics import Diagnostic, Location, Severity
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.jsonpos import escape
 from mcpgen.manifest.model import Dependency
-from mcpgen.manifest.refcycles import own_def_cycles
+from mcpgen.manifest.refcycles import copied_cycles, own_def_cycles
 from mcpgen.manifest.reffiles import RefFiles
 from mcpgen.manifest.sourcemap import Document
 from mcpgen_runtime.jsonschema_facts import (
@@ -358,45 +358,23 @@ class _ToolBundle:
 
     def _check_cycles(self) -> None:
         """REF_CYCLE for copied schemas that reach themselves through in-place refs only."""
-        reported: set[Target] = set()
-        for start in list(self.direct):
-            stack = [(start, iter(self.direct.get(start, ())))]
-            on_path = {start}
-            while stack:
-                node, edges = stack[-1]
-                edge = next(edges, None)
-                if edge is None:
-                    on_path.discard(node)
-                    stack.pop()
-                    continue
-                target, ctx, ptr = edge
-                if target == start and start not in reported:
-                    reported.update(on_path)
-                    self.b.report(
-                        "REF_CYCLE",
-                        ctx,
-                        ptr,
-                        f"$ref cycle with no schema in between "
-                        f"({' -> '.join(self.names[n] for n, _ in stack)} -> "
-                        f"{self.names[start]}): no validator can finish; give the "
-                        "recursion a structure (properties/items)",
-                    )
-                elif target not in on_path and target in self.direct:
-                    on_path.add(target)
-                    stack.append((target, iter(self.direct[target])))
+        for path, ctx, ptr in copied_cycles(self.direct):
+            names = [self.names[n] for n in (*path, path[0])]
+            self.b.report("REF_CYCLE", ctx, ptr, _cycle_message(names))
 
     def _check_own_cycles(self, ctx: _Ctx) -> None:
         """REF_CYCLE for the schema's own ``$defs`` that reach themselves through in-place
         refs only: refs the schema resolves itself stay as written, so ``direct`` never sees
         them."""
         for names, ptr in own_def_cycles(self.own_defs, self.pointer):
-            self.b.report(
-                "REF_CYCLE",
-                ctx,
-                ptr,
-                f"$ref cycle with no schema in between ({' -> '.join(names)}): no validator "
-                "can finish; give the recursion a structure (properties/items)",
-            )
+            self.b.report("REF_CYCLE", ctx, ptr, _cycle_message(names))
+
+
+def _cycle_message(names: list[str]) -> str:
+    return (
+        f"$ref cycle with no schema in between ({' -> '.join(names)}): no validator can "
+        "finish; give the recursion a structure (properties/items)"
+    )
 
 
 def _manifest_defs(value: Any) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""``refcycles.own_def_cycles``: cycles among a schema's own ``$defs`` with nothing in between."""
+"""``refcycles``: cycles with nothing in between, among a schema's own ``$defs``
+(``own_def_cycles``) and among the schemas bundling copies in (``copied_cycles``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mcpgen.manifest.refcycles import own_def_cycles
+from mcpgen.manifest.refcycles import copied_cycles, own_def_cycles
 
 P = "/tools/0/inputSchema"
 
@@ -60,3 +61,22 @@ def test_cycles_found(defs: dict[str, Any], want: Any) -> None:
 )
 def test_no_cycle(defs: dict[str, Any]) -> None:
     assert own_def_cycles(defs, P) == []
+
+
+def test_copied_cycles_one_per_cycle_with_the_closing_ref() -> None:
+    """A -> B -> A is one cycle (reported from A, B starts none), C -> C another; D's edge
+    leads into the cycle without closing one of its own."""
+    direct = {
+        "A": [("B", "ctx-a", "/a/$ref")],
+        "B": [("A", "ctx-b", "/b/$ref")],
+        "C": [("C", "ctx-c", "/c/$ref")],
+        "D": [("A", "ctx-d", "/d/$ref")],
+    }
+    assert copied_cycles(direct) == [
+        (["A", "B"], "ctx-b", "/b/$ref"),
+        (["C"], "ctx-c", "/c/$ref"),
+    ]
+
+
+def test_copied_cycles_none_without_a_way_back() -> None:
+    assert copied_cycles({"A": [("B", None, "/a")], "B": [("C", None, "/b")]}) == []

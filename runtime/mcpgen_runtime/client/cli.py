@@ -1,5 +1,6 @@
 """The command line of a generated CLI package (``mcpgen cli``): a click group on the typed
-client, one subcommand per tool, built from the table the package generates.
+client, one subcommand per tool, built from the table the package generates (and the
+``skills``, ``resources`` and ``prompts`` groups: ``cli_skills``, ``cli_surface``).
 
 Exit codes: 0 the call answered; 1 the server answered an error: the tool's result says
 ``isError``, or the request was refused with a JSON-RPC error (an unknown resource or prompt,
@@ -252,60 +253,13 @@ def _surface_commands(resources: bool, prompts: bool, skills: bool) -> list[clic
         from .cli_skills import skills_group
 
         out.append(skills_group(_call))
-    if resources:
-        group = click.Group("resources", help="The server's resources.")
+    if resources or prompts:
+        from .cli_surface import prompts_group, resources_group
 
-        @group.command("list", help="resources/list (every page).")
-        @click.pass_context
-        def list_resources(ctx: click.Context) -> None:
-            async def body(client: ToolClient) -> Any:
-                found: list[Any] = []
-                cursor: str | None = None
-                for _ in range(1000):
-                    page = await client.mcp.list_resources(cursor=cursor)
-                    found.extend(page.resources)
-                    cursor = page.next_cursor
-                    if cursor is None:
-                        break
-                return {
-                    "resources": [
-                        r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in found
-                    ]
-                }
-
-            _call(ctx.find_root(), body)
-
-        @group.command("read", help="resources/read URI.")
-        @click.argument("uri")
-        @click.pass_context
-        def read_resource(ctx: click.Context, uri: str) -> None:
-            async def body(client: ToolClient) -> Any:
-                return await client.resources.read(uri)  # type: ignore[attr-defined]
-
-            _call(ctx.find_root(), body)
-
-        out.append(group)
-    if prompts:
-        group = click.Group("prompts", help="The server's prompts.")
-
-        @group.command("get", help="prompts/get NAME with --arg KEY=VALUE (repeatable).")
-        @click.argument("name")
-        @click.option("--arg", "pairs", multiple=True, metavar="KEY=VALUE")
-        @click.pass_context
-        def get_prompt(ctx: click.Context, name: str, pairs: tuple[str, ...]) -> None:
-            arguments: dict[str, str] = {}
-            for pair in pairs:
-                key, sep, value = pair.partition("=")
-                if not sep:
-                    raise click.BadParameter("use KEY=VALUE", param_hint="--arg")
-                arguments[key] = value
-
-            async def body(client: ToolClient) -> Any:
-                return await client.prompts.get(name, arguments)  # type: ignore[attr-defined]
-
-            _call(ctx.find_root(), body)
-
-        out.append(group)
+        if resources:
+            out.append(resources_group(_call))
+        if prompts:
+            out.append(prompts_group(_call))
     return out
 
 

@@ -11,7 +11,8 @@ handlers, contexts, limits, auth checks, state backends and error mapping (the r
 * ``discovery``: the answers that do not depend on the caller (``initialize``,
   ``server/discover``, the lists), computed from the package's facts; the generator writes
   them into the package (``_generated/discovery.py``) and the engine uses the same function.
-* ``engine``: the eras (handshake / 2026-07-28), the initialize gate, dispatch.
+* ``engine``: the eras (handshake / 2026-07-28), the initialize gate, dispatch; ``methods``:
+  the handlers of the methods it serves itself, on the runtimes.
 * ``context``: the request context handlers' ``ToolContext`` wraps (progress, logging, asking).
 * ``bridge``: everything the engine does not take goes to the SDK's server in the same
   process (started on first need: the SDK is imported then, and not before).

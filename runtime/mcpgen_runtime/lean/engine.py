@@ -16,15 +16,16 @@ engine does not serve go to the SDK (``bridge``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import jsonrpc
-from .checks import FAST_CHECKS, error_answer, paginated, plain, surface_check, typed
-from .context import LeanConnection, LeanRequest, Params, log_floor
+from .checks import FAST_CHECKS, error_answer, surface_check
+from .context import LeanConnection, LeanRequest, log_floor
 from .discovery import LATEST_HANDSHAKE, MODERN, Discovery
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal, enveloped, negotiate
+from .methods import Handler, Methods
 
 if TYPE_CHECKING:
     from ..server.server_runtime import ServerRuntime
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 __all__ = ["Engine"]
 
 
-Handler = Callable[[LeanRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
 _SDK_SESSION_METHODS = frozenset(("resources/subscribe", "resources/unsubscribe"))
 
 
@@ -61,7 +61,7 @@ class Engine:
         self._asked: dict[str, asyncio.Future[Any]] = {}
         self._next_ask = 0
         self._answers = {**discovery.answers()}
-        self._legacy, self._modern = self._tables(runtime)
+        self._legacy, self._modern = Methods(runtime, self._answers).tables()
         self._cacheable = frozenset(
             m
             for m in (
@@ -90,27 +90,6 @@ class Engine:
         self.client_capabilities = client_capabilities
 
     # -- routing -------------------------------------------------------------------------
-
-    def _tables(self, rt: ServerRuntime) -> tuple[dict[str, Handler], dict[str, Handler]]:
-        common: dict[str, Handler] = {
-            "tools/list": self._tools_list,
-            "tools/call": self._tools_call,
-        }
-        if rt.resources is not None:
-            common["resources/list"] = self._resources_list
-            common["resources/templates/list"] = self._templates_list
-            common["resources/read"] = self._resources_read
-        if rt.prompts is not None:
-            common["prompts/list"] = self._prompts_list
-            common["prompts/get"] = self._prompts_get
-        if rt.completions is not None:
-            common["completion/complete"] = self._complete
-        legacy = {**common, "ping": self._ping, "logging/setLevel": self._set_level}
-        if rt.resources is not None:
-            legacy["resources/subscribe"] = self._subscribe
-            legacy["resources/unsubscribe"] = self._unsubscribe
-        modern = {**common, "server/discover": self._discover}
-        return legacy, modern
 
     def receive(self, line: bytes) -> None:
         """One line from the client."""
@@ -362,61 +341,3 @@ class Engine:
             waiter.cancel()
         if self.bridge is not None and self.bridge.started:
             await self.bridge.close()
-
-    # -- methods -------------------------------------------------------------------------
-
-    async def _ping(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        return {}
-
-    async def _discover(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        result = dict(self._answers["server/discover"])
-        del result["_meta"]
-        return result
-
-    async def _set_level(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        self.runtime.serving.client_log_level = params["level"]  # checked: surface_check
-        return {}
-
-    async def _tools_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        return await self.runtime.tools.list_tools(req, paginated(params))  # type: ignore[arg-type]
-
-    async def _tools_call(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        return await self.runtime.tools.call_tool(req, Params(params))  # type: ignore[arg-type]
-
-    async def _resources_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.runtime.resources is not None
-        return await self.runtime.resources.list_resources(req, paginated(params))  # type: ignore[arg-type]
-
-    async def _templates_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.runtime.resources is not None
-        return await self.runtime.resources.list_templates(req, paginated(params))  # type: ignore[arg-type]
-
-    async def _resources_read(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.runtime.resources is not None
-        sdk_params = typed("ReadResourceRequestParams", params)
-        result: Any = await self.runtime.resources.read_resource(req, sdk_params)  # type: ignore[arg-type]
-        return plain(result)
-
-    async def _subscribe(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.runtime.resources is not None
-        await self.runtime.resources.subscribe(req, typed("SubscribeRequestParams", params))  # type: ignore[arg-type]
-        return {}
-
-    async def _unsubscribe(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.runtime.resources is not None
-        await self.runtime.resources.unsubscribe(req, typed("UnsubscribeRequestParams", params))  # type: ignore[arg-type]
-        return {}
-
-    async def _prompts_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.runtime.prompts is not None
-        return await self.runtime.prompts.list_prompts(req, paginated(params))  # type: ignore[arg-type]
-
-    async def _prompts_get(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.runtime.prompts is not None
-        sdk_params = typed("GetPromptRequestParams", params)
-        return plain(await self.runtime.prompts.get_prompt(req, sdk_params))  # type: ignore[arg-type]
-
-    async def _complete(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.runtime.completions is not None
-        sdk_params = typed("CompleteRequestParams", params)
-        return plain(await self.runtime.completions.complete(req, sdk_params))  # type: ignore[arg-type]

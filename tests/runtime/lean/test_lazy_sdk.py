@@ -9,16 +9,12 @@ modules the process has imported. On the code before this change the SDK was imp
 start (the bridge needed a built SDK ``Server``), so the first test failed there.
 
 The protocol errors a handler raises, the runtime's ``RequestError`` and the SDK's
-``MCPError``, are answered alike by both engines.
+``MCPError``, are answered alike by both engines. Bridged methods on the weather example:
+``test_bridge_stdio``.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import select
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,10 +23,8 @@ from typing import Any
 import pytest
 
 from tests.runtime.lean.driver import MODERN_META
+from tests.runtime.lean.stdio_session import Session, initialize, text
 from tests.server.helpers import write_package
-
-REPO = Path(__file__).resolve().parents[3]
-WEATHER = REPO / "examples" / "weather"
 
 MANIFEST = """\
 server:
@@ -148,93 +142,11 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-class Session:
-    """One server process over stdio, driven a line at a time."""
-
-    def __init__(self, package_dir: Path, package: str, engine: str = "lean") -> None:
-        env = dict(os.environ, PYTHONPATH=str(package_dir), MCPGEN_ENGINE=engine)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", package],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-            cwd=package_dir,
-        )
-        self.buf = b""
-        self.early: list[dict[str, Any]] = []
-        """Messages read while waiting for another (kept for ``next``)."""
-
-    def send(self, msg: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
-        self.proc.stdin.flush()
-
-    def next(self, timeout: float = 30.0) -> dict[str, Any]:
-        """The next message from the server."""
-        if self.early:
-            return self.early.pop(0)
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        deadline = time.monotonic() + timeout
-        while b"\n" not in self.buf:
-            left = deadline - time.monotonic()
-            assert left > 0, "no answer in time"
-            ready, _, _ = select.select([fd], [], [], left)
-            if ready:
-                chunk = os.read(fd, 1 << 16)
-                assert chunk, "the server closed its output"
-                self.buf += chunk
-        line, _, self.buf = self.buf.partition(b"\n")
-        out: dict[str, Any] = json.loads(line)
-        return out
-
-    def answer(self, rid: Any, timeout: float = 30.0) -> dict[str, Any]:
-        """The answer to request ``rid`` (other messages are kept for ``next``)."""
-        skipped: list[dict[str, Any]] = []
-        while True:
-            msg = self.next(timeout)
-            if msg.get("id") == rid and "method" not in msg:
-                self.early = skipped + self.early
-                return msg
-            skipped.append(msg)
-
-    def call(self, rid: Any, method: str, params: dict[str, Any] | None = None) -> Any:
-        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-        return self.answer(rid)
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-
 @pytest.fixture
 def session(package: Path) -> Iterator[Session]:
     s = Session(package, "lazy_server")
     yield s
     s.close()
-
-
-def _initialize(s: Session, capabilities: dict[str, Any] | None = None) -> None:
-    init = s.call(
-        "init",
-        "initialize",
-        {
-            "protocolVersion": "2025-11-25",
-            "capabilities": capabilities or {},
-            "clientInfo": {"name": "lazy-test", "version": "1"},
-        },
-    )
-    assert "serverInfo" in init["result"], init
-    s.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
 
 def _sdk_modules(s: Session, rid: Any, meta: dict[str, Any] | None = None) -> str:
@@ -246,19 +158,14 @@ def _sdk_modules(s: Session, rid: Any, meta: dict[str, Any] | None = None) -> st
     return text
 
 
-def _text(answer: dict[str, Any]) -> str:
-    text: str = answer["result"]["content"][0]["text"]
-    return text
-
-
 def test_a_handshake_session_of_lean_methods_never_imports_the_sdk(session: Session) -> None:
     s = session
-    _initialize(s, {"elicitation": {}})
+    initialize(s, {"elicitation": {}})
     for rid, method in enumerate(
         ("tools/list", "resources/list", "resources/templates/list", "prompts/list", "ping")
     ):
         assert "result" in s.call(f"list-{rid}", method), method
-    assert _text(s.call(1, "tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}})) == "3"
+    assert text(s.call(1, "tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}})) == "3"
     read = s.call(2, "resources/read", {"uri": "lazy://notes"})
     assert read["result"]["contents"][0]["text"] == "a note"
     read = s.call(3, "resources/read", {"uri": "lazy://items/pear"})
@@ -301,7 +208,7 @@ def test_a_handshake_session_of_lean_methods_never_imports_the_sdk(session: Sess
             "result": {"action": "accept", "content": {"name": "Ada"}},
         }
     )
-    assert _text(s.answer(13)) == "hello Ada"
+    assert text(s.answer(13)) == "hello Ada"
     # the client answers the question with an error: the call gets that error
     s.send({"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": {"name": "ask_name"}})
     ask = s.next()
@@ -317,7 +224,7 @@ def test_a_2026_session_of_lean_methods_never_imports_the_sdk(session: Session) 
     assert "result" in s.call(1, "server/discover", {"_meta": meta})
     assert "result" in s.call(2, "tools/list", {"_meta": meta})
     added = s.call(3, "tools/call", {"name": "add", "arguments": {"a": 2, "b": 2}, "_meta": meta})
-    assert _text(added) == "4"
+    assert text(added) == "4"
     read = s.call(4, "resources/read", {"uri": "lazy://items/fig", "_meta": meta})
     assert read["result"]["contents"][0]["text"] == "item fig"
     got = s.call(5, "prompts/get", {"name": "greet", "arguments": {"who": "Al"}, "_meta": meta})
@@ -331,7 +238,7 @@ def test_the_sdk_engine_imports_the_sdk(package: Path) -> None:
     """The probe sees the SDK where it is loaded (so an empty answer above means something)."""
     s = Session(package, "lazy_server", engine="sdk")
     try:
-        _initialize(s)
+        initialize(s)
         assert "mcp.server.lowlevel" in _sdk_modules(s, 1).split()
     finally:
         s.close()
@@ -345,7 +252,7 @@ def test_the_first_bridged_method_imports_the_sdk(package: Path, wire: str) -> N
     try:
         meta: dict[str, Any] | None = None
         if wire == "handshake":
-            _initialize(s)
+            initialize(s)
         else:
             meta = dict(MODERN_META)
         assert _sdk_modules(s, 1, meta) == ""
@@ -355,43 +262,9 @@ def test_the_first_bridged_method_imports_the_sdk(package: Path, wire: str) -> N
         added = {"name": "add", "arguments": {"a": 1, "b": 1}}
         if meta is not None:
             added["_meta"] = meta
-        assert _text(s.call(4, "tools/call", added)) == "2"  # the engine goes on
+        assert text(s.call(4, "tools/call", added)) == "2"  # the engine goes on
     finally:
         s.close()
-
-
-@pytest.mark.parametrize("wire", ["handshake", "2026-07-28"])
-def test_a_bridged_method_starts_the_sdk_and_is_answered(wire: str) -> None:
-    """skills/list (the skills extension: registered on the SDK's server, bridged by the lean
-    engine) on the weather example: the SDK is imported when it comes, not before, and it is
-    answered as the SDK engine answers it."""
-    answers = {}
-    for engine in ("lean", "sdk"):
-        s = Session(WEATHER, "weather_server", engine=engine)
-        try:
-            meta: dict[str, Any] | None = None
-            if wire == "handshake":
-                _initialize(s)
-            else:
-                meta = {
-                    **MODERN_META,
-                    "io.modelcontextprotocol/clientCapabilities": {
-                        "extensions": {"io.modelcontextprotocol/skills": {}}
-                    },
-                }
-            params: dict[str, Any] = {"name": "get_weather", "arguments": {"city": "Paris"}}
-            if meta is not None:
-                params["_meta"] = meta
-            assert "result" in s.call(1, "tools/call", params)
-            listed = s.call(2, "skills/list", {"_meta": meta} if meta is not None else {})
-            answers[engine] = listed
-            again = s.call(3, "skills/list", {"_meta": meta} if meta is not None else {})
-            assert again == {**listed, "id": 3}
-        finally:
-            s.close()
-    assert answers["lean"] == answers["sdk"]
-    assert "result" in answers["lean"], answers["lean"]
-    assert "reading-forecasts" in json.dumps(answers["lean"]["result"]["skills"])
 
 
 @pytest.mark.parametrize("wire", ["handshake", "2026-07-28"])
@@ -406,7 +279,7 @@ def test_protocol_errors_from_handlers_are_answered_alike_by_both_engines(
         try:
             meta: dict[str, Any] | None = None
             if wire == "handshake":
-                _initialize(s)
+                initialize(s)
             else:
                 meta = dict(MODERN_META)
             got = []
@@ -430,36 +303,3 @@ def test_protocol_errors_from_handlers_are_answered_alike_by_both_engines(
         }
     )
     assert unknown["error"] == {"code": -32602, "message": "Unknown tool: nope"}
-
-
-def test_a_bridged_request_written_before_end_of_input_is_answered() -> None:
-    """A client that writes its requests and closes its end gets every answer, the bridged
-    ones too (the bridge waits for them before it stops the SDK, as the engine waits for its
-    own; before, the SDK was stopped with the request unanswered)."""
-    lines = [
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "lazy-test", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}},
-        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
-    ]
-    env = dict(os.environ, PYTHONPATH=str(WEATHER), MCPGEN_ENGINE="lean")
-    out = subprocess.run(
-        [sys.executable, "-m", "weather_server"],
-        input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
-        capture_output=True,
-        env=env,
-        cwd=WEATHER,
-        timeout=60,
-        check=True,
-    )
-    answered = {json.loads(line)["id"] for line in out.stdout.splitlines()}
-    assert answered == {0, 1, 2}
