@@ -20,6 +20,13 @@ spawn->tools/list samples tighten the stdio cold-start median, and the tables sh
   .venv/bin/python bench/bench_server.py                  # everything: N=2000, W=200, 3 repeats
   .venv/bin/python bench/bench_server.py --transport stdio --wire modern --only generated,lowlevel
   .venv/bin/python bench/bench_server.py -n 5000 --repeat 5 --json out.json
+  .venv/bin/python bench/bench_server.py --pin same       # driver and servers on one CPU
+
+Where the driver and the server run decides a sequential round trip on a small virtual machine:
+a wake-up across cores costs tens of microseconds there, more than the servers' own work.
+``--pin same`` puts both on one CPU (calls/s then follows the CPU both spend per call, plus two
+context switches), ``--pin split`` the driver on one CPU and the server's whole process tree on
+the other (every call pays two cross-core wake-ups); the default leaves it to the scheduler.
 
 Printed per transport and wire: the table, then the generated server's calls/s and server CPU per
 call against every peer, as ratios, and the targets: generated >= 0.9x lowlevel calls/s, >= 1.2x
