@@ -16,6 +16,7 @@ engine does not serve go to the SDK (``bridge``).
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,12 @@ __all__ = ["Engine"]
 
 
 _SDK_SESSION_METHODS = frozenset(("resources/subscribe", "resources/unsubscribe"))
+
+# Python 3.12+: a request's task starts at once and runs up to its first wait (``eager_start``,
+# what ``asyncio.eager_task_factory`` does); a call that never waits, most tools, is answered
+# before ``receive`` returns, with no task scheduled and nothing to forget. On 3.11 each request
+# is a task the loop runs next (docs/lean-engine.md, "Where the time goes").
+_EAGER = sys.version_info >= (3, 12)
 
 
 class Engine:
@@ -176,7 +183,13 @@ class Engine:
         self._spawn(rid, self._serve(handler, req, params, True))
 
     def _spawn(self, rid: Any, work: Coroutine[Any, Any, None]) -> None:
-        task: asyncio.Task[None] = self._loop.create_task(work)
+        task: asyncio.Task[None]
+        if _EAGER:
+            task = asyncio.Task(work, loop=self._loop, eager_start=True)  # type: ignore[call-arg,unused-ignore]
+            if task.done():
+                return
+        else:
+            task = self._loop.create_task(work)
         self.tasks[rid] = task
         task.add_done_callback(partial(self._forget, rid))
 
