@@ -71,7 +71,9 @@ def build_runtime(
     non-recursive ``$ref``s inlined and ``$defs`` dropped (``schemainline``; None:
     ``$MCPGEN_INLINE_SCHEMA_REFS``); calls are still checked against the schema as written.
     ``skills``: ``skills.SkillBinding`` each (the skills extension: their files join
-    ``resources``; their methods are registered on the SDK's server)."""
+    ``resources``; their methods are registered on the SDK's server). A tool whose
+    ``execution`` allows tasks joins the tasks extension here (``tasks.runner.join``; its
+    ``tasks/*`` methods are registered on the SDK's server)."""
     from .state import State as _State
     from .state import open_state
 
@@ -102,7 +104,7 @@ def build_runtime(
 
         resources = (*resources, *_skill_files(skills))
         extensions[EXTENSION] = SETTINGS
-    return assemble(
+    runtime = assemble(
         handlers,
         compiled,
         resources=resources,
@@ -120,6 +122,11 @@ def build_runtime(
         extensions=extensions,
         skills=tuple(skills),
     )
+    if TASKS in extensions:
+        from ..tasks.runner import join
+
+        join(runtime, info.tasks)
+    return runtime
 
 
 def _skill_files(skills: Sequence[SkillBinding]) -> list[ResourceBinding]:

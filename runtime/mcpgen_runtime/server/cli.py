@@ -235,7 +235,7 @@ def prepare(
     server: Server[Any] | ServerRuntime
     try:
         if make is not None:
-            server = _lazy_sdk(make(handlers, page_size=opts.page_size, **_startup(spec)))
+            server = make(handlers, page_size=opts.page_size, **_startup(spec))
         else:
             server = create(handlers, page_size=opts.page_size, **_startup(spec))
     except toolsets.SelectionError as exc:
@@ -278,19 +278,6 @@ def _runtime_factory(create: Callable[..., Any]) -> Callable[..., ServerRuntime]
     module = sys.modules.get(getattr(create, "__module__", None) or "")
     make = getattr(module, "create_runtime", None)
     return make if callable(make) else None
-
-
-def _lazy_sdk(runtime: ServerRuntime) -> Server[Any] | ServerRuntime:
-    """``runtime`` as the lean engine serves it: alone, the SDK's server made when a request
-    first needs it. A server with task tools gets its SDK server now: the tasks extension is
-    joined to the runtime where its methods are registered on the SDK's server."""
-    from ..tasks.settings import EXTENSION as TASKS
-
-    if TASKS in runtime.discovery.extensions:
-        from .sdk_server import sdk_server
-
-        return sdk_server(runtime)
-    return runtime
 
 
 def _sdk(server: Server[Any] | ServerRuntime) -> Server[Any]:

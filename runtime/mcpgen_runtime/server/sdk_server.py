@@ -99,7 +99,7 @@ def sdk_server(runtime: ServerRuntime) -> Server[Any]:
     if TASKS in runtime.discovery.extensions:
         from ..tasks.methods import install as install_tasks
 
-        install_tasks(server, runtime, info.tasks)
+        install_tasks(server, runtime)
     if info.list_changed:
         announce_tools_list_changed(server)
     attach_runtime(server, runtime)

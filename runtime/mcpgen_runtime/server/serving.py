@@ -64,10 +64,12 @@ class Notices:
             bus = self._bus = InMemorySubscriptionBus()
         return bus
 
-    async def publish(self, event: Callable[[], ServerEvent]) -> None:
-        """Publish ``event()`` to the listen streams, if the bus exists (else none listens)."""
+    async def publish(self, event: Callable[[], object]) -> None:
+        """Publish ``event()`` to the listen streams, if the bus exists (else none listens):
+        the SDK's events, and the tasks extension's ``TaskChanged``, which its listen handler
+        reads (``tasks.listen``)."""
         if self._bus is not None:
-            await self._bus.publish(event())
+            await self._bus.publish(event())  # type: ignore[arg-type]
 
     def remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
         """Remember the handshake-era connection ``ctx`` came on (2026-07-28 has none)."""

@@ -1,6 +1,7 @@
 """The extension's methods on a server: ``tasks/get``, ``tasks/update``, ``tasks/cancel``
 (registered on the SDK ``Server``; the lean engine reaches them through its bridge), and
-``install``, which joins ``Tasks`` to a built server.
+``install``, which registers them on the SDK's server of a runtime ``runner.join`` joined
+``Tasks`` to (when the SDK's server is made: on the lean engine's stdio, on first need).
 
 Every method checks, in order: the revision (the extension applies on 2026-07-28 only:
 ``-32601`` elsewhere), the request's declaration of the extension (``-32021``), the task id
@@ -21,7 +22,7 @@ from pydantic import ConfigDict
 from ..revisions import MODERN_REVISIONS
 from ..server.auth.scopes import principal
 from .runner import LOG, Tasks, unavailable
-from .settings import EXTENSION, TaskSettings, declared, missing_extension
+from .settings import EXTENSION, declared, missing_extension
 from .store import TERMINAL, Record, TaskStoreDown, wire
 
 if TYPE_CHECKING:
@@ -227,27 +228,19 @@ def answer_problem(request: Mapping[str, Any], raw: Any) -> str | None:
     return None
 
 
-def install(server: Server[Any], runtime: ServerRuntime, raw_settings: Any) -> Tasks:
-    """Serve the tasks extension on ``server`` (some tool supports tasks; ``build_server``
-    put the extension in the capabilities): the methods, and task status notifications on
-    ``subscriptions/listen``."""
+def install(server: Server[Any], runtime: ServerRuntime) -> Tasks:
+    """Serve the tasks extension on ``server``, the SDK's server around ``runtime`` (whose
+    tools ``runner.join`` runs as tasks; ``build_server`` put the extension in the
+    capabilities): the methods, and task status notifications on ``subscriptions/listen``."""
+    import mcp.types as types
+
     from .listen import TaskListenHandler
 
-    backend = runtime.serving.backend
-    tasks = Tasks(
-        runtime.tools,
-        TaskSettings.of(raw_settings),
-        backend.task_store(),
-        backend,
-        runtime.serving.notices.bus,
-    )
-    runtime.tools.tasks = tasks
+    tasks: Tasks = runtime.tools.tasks
     methods = TaskMethods(tasks)
     server.add_request_handler("tasks/get", _TaskParams, methods.get)
     server.add_request_handler("tasks/update", _TaskParams, methods.update)
     server.add_request_handler("tasks/cancel", _TaskParams, methods.cancel)
-    import mcp.types as types
-
     server.add_request_handler(
         "subscriptions/listen",
         types.SubscriptionsListenRequestParams,

@@ -28,11 +28,9 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from mcp.shared.exceptions import MCPError
-
 from ..revisions import MODERN_REVISIONS
 from ..server.auth.scopes import principal
-from ..server.errors import error_fields, protocol_errors
+from ..server.errors import RequestError, error_fields, protocol_errors
 from ..server.outcome import LOGGER
 from ..server.sealed import InputRequired
 from .changes import asking, ended, lost, rerun, status_message
@@ -44,10 +42,12 @@ from .store import CapReached, Record, TaskStore, TaskStoreDown, wire
 if TYPE_CHECKING:
     from ..server.bindings import CompiledTool
     from ..server.rounds import CallInputs
+    from ..server.server_runtime import ServerRuntime
+    from ..server.serving import Notices
     from ..server.state import State
     from ..server.tools import ToolsRuntime
 
-__all__ = ["Tasks", "TaskChanged", "unavailable"]
+__all__ = ["Tasks", "TaskChanged", "join", "unavailable"]
 
 LOG = LOGGER.getChild("tasks")
 
@@ -61,13 +61,30 @@ class TaskChanged:
         self.task_id, self.owner, self.detailed = task_id, owner, detailed
 
 
-def unavailable(exc: BaseException) -> MCPError:
+def unavailable(exc: BaseException) -> RequestError:
     LOG.warning("task state unavailable: %s", str(exc)[:200])
-    return MCPError(
+    return RequestError(
         code=-32603,
         message="Task state unavailable: the server cannot reach its shared state store right "
         "now; no task was created or changed. Plain tool calls still work; try again shortly.",
     )
+
+
+def join(runtime: ServerRuntime, raw_settings: Any) -> Tasks:
+    """Run ``runtime``'s task tools as tasks (``ToolsRuntime.tasks``; ``build_runtime`` calls
+    this when a tool supports tasks), without the SDK: the lean engine serves a task-augmented
+    ``tools/call`` itself; ``tasks/*`` are registered on the SDK's server when it is made
+    (``methods.install``). ``raw_settings``: the manifest's ``server.tasks``."""
+    backend = runtime.serving.backend
+    tasks = Tasks(
+        runtime.tools,
+        TaskSettings.of(raw_settings),
+        backend.task_store(),
+        backend,
+        runtime.serving.notices,
+    )
+    runtime.tools.tasks = tasks
+    return tasks
 
 
 class Tasks:
@@ -79,15 +96,17 @@ class Tasks:
         settings: TaskSettings,
         store: TaskStore,
         backend: State,
-        bus: Any,
+        notices: Notices,
     ) -> None:
-        self.tools, self.settings, self.store, self.backend, self.bus = (
+        self.tools, self.settings, self.store, self.backend, self.notices = (
             tools,
             settings,
             store,
             backend,
-            bus,
+            notices,
         )
+        """``notices``: the listen streams' bus, published to once the SDK made it (no stream
+        listens before: ``Notices.publish``)."""
         self.support = {
             t.name: s for t in tools.tools if (s := support_of(t.definition)) != "forbidden"
         }
@@ -107,7 +126,7 @@ class Tasks:
         if version not in MODERN_REVISIONS:
             if support == "required":
                 LOG.info("tool %r refused on %s: it runs only as a task", tool.name, version)
-                raise MCPError(
+                raise RequestError(
                     code=-32601,
                     message=f"Tool {tool.name!r} runs only as a task ({EXTENSION}, on "
                     f"2026-07-28); this connection negotiated {version}, which has no tasks",
@@ -154,7 +173,7 @@ class Tasks:
             await self.store.create(record, s.max_live_per_caller, s.max_live)
         except CapReached as exc:
             LOG.info("tool %r: task refused: %s", tool.name, exc)
-            raise MCPError(
+            raise RequestError(
                 code=-32000,
                 message=f"Too many unfinished tasks: {exc}; wait for one to finish or cancel one",
                 data={"maxLivePerCaller": s.max_live_per_caller, "maxLive": s.max_live},
@@ -282,8 +301,8 @@ class Tasks:
 
     async def announce(self, record: Record) -> None:
         s = self.settings
-        await self.bus.publish(
-            TaskChanged(
+        await self.notices.publish(
+            lambda: TaskChanged(
                 record["id"], record["owner"], wire(record, s.keep_s, s.poll_ms, detailed=True)
             )
         )
@@ -301,11 +320,11 @@ class Tasks:
             if local is not None:
                 local.cancel()
             return
-        record = await self.store.get(task_id)
-        if record is not None:
-            s = self.settings
-            await self.bus.publish(
-                TaskChanged(
+        found = await self.store.get(task_id)
+        if found is not None:
+            record, s = found, self.settings
+            await self.notices.publish(
+                lambda: TaskChanged(
                     task_id, record["owner"], wire(record, s.keep_s, s.poll_ms, detailed=True)
                 )
             )

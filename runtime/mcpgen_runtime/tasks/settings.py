@@ -8,7 +8,10 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..server.errors import RequestError
 
 __all__ = [
     "EXTENSION",
@@ -69,11 +72,11 @@ def declared(params: object) -> bool:
     return isinstance(extensions, Mapping) and isinstance(extensions.get(EXTENSION), Mapping)
 
 
-def missing_extension(what: str) -> Any:
-    """The ``-32021`` (Missing Required Client Capability) ``MCPError`` for ``what``."""
-    from mcp.shared.exceptions import MCPError
+def missing_extension(what: str) -> RequestError:
+    """The ``-32021`` (Missing Required Client Capability) error for ``what``."""
+    from ..server.errors import RequestError
 
-    return MCPError(
+    return RequestError(
         code=MISSING_CAPABILITY,
         message=f"Missing required client capability: {what} needs the {EXTENSION} extension "
         "declared in this request's _meta clientCapabilities.extensions",
