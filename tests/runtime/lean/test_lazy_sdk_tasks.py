@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.runtime.lean.driver import MODERN_META
-from tests.runtime.lean.test_lazy_sdk import Session, _initialize
+from tests.runtime.lean.stdio_session import Session, initialize
 from tests.server.helpers import write_package
 
 EXT = "io.modelcontextprotocol/tasks"
@@ -181,7 +181,7 @@ def test_a_tasks_package_serves_without_the_sdk_until_a_tasks_method(package: Pa
 def test_a_handshake_session_of_a_tasks_package_never_imports_the_sdk(package: Path) -> None:
     s = Session(package, "lazytasks_server")
     try:
-        _initialize(s)
+        initialize(s)
         listed = s.call(1, "tools/list")
         assert [t["name"] for t in listed["result"]["tools"]][:2] == ["add", "work"]
         assert s.call(2, "tools/call", {"name": "add", "arguments": {"a": 2, "b": 2}})["result"]
@@ -263,7 +263,7 @@ def test_a_tasks_method_on_the_handshake_wire_is_answered_as_by_the_sdk_engine(
     for engine in ("lean", "sdk"):
         s = Session(package, "lazytasks_server", engine=engine)
         try:
-            _initialize(s)
+            initialize(s)
             answers[engine] = s.call(1, "tasks/get", {"taskId": "x"})
         finally:
             s.close()
