@@ -10,7 +10,7 @@ from typing import Any
 from .settings import TaskSettings
 from .store import TERMINAL, Record
 
-__all__ = ["asking", "ended", "lost", "rerun", "status_message"]
+__all__ = ["TaskChanged", "asking", "ended", "lost", "rerun", "status_message"]
 
 
 def status_message(message: str) -> Any:
@@ -92,3 +92,12 @@ def lost(dead: Any, error: dict[str, Any], s: TaskSettings) -> Any:
         }
 
     return change
+
+
+class TaskChanged:
+    """A task's new state, for the ``subscriptions/listen`` streams that asked for it."""
+
+    __slots__ = ("task_id", "owner", "detailed")
+
+    def __init__(self, task_id: str, owner: str, detailed: dict[str, Any]) -> None:
+        self.task_id, self.owner, self.detailed = task_id, owner, detailed

@@ -30,9 +30,10 @@ from pydantic import BaseModel
 
 from ..server.auth.scopes import principal
 from ..server.sdk_adapter import honored_filter
-from .runner import TaskChanged, Tasks, unavailable
+from .changes import TaskChanged
+from .runner import Tasks
 from .settings import declared, missing_extension
-from .store import TaskStoreDown
+from .store import TaskStoreDown, unavailable
 
 __all__ = ["TaskListenHandler"]
 

@@ -21,9 +21,9 @@ from pydantic import ConfigDict
 
 from ..revisions import MODERN_REVISIONS
 from ..server.auth.scopes import principal
-from .runner import LOG, Tasks, unavailable
+from .runner import LOG, Tasks
 from .settings import EXTENSION, declared, missing_extension
-from .store import TERMINAL, Record, TaskStoreDown, wire
+from .store import TERMINAL, Record, TaskStoreDown, unavailable, wire
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server

@@ -13,7 +13,7 @@ same tasks.
   tasks); a ``working`` task whose runner has no lease is orphaned (``runner.Tasks.orphaned``).
 
 Redis unreachable: every operation raises ``TaskStoreDown``; task calls get a clear error
-(``runner.unavailable``) and plain tool calls do not touch this store.
+(``store.unavailable``) and plain tool calls do not touch this store.
 """
 
 from __future__ import annotations

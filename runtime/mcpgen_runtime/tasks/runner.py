@@ -33,11 +33,11 @@ from ..server.auth.scopes import principal
 from ..server.errors import RequestError, error_fields, protocol_errors
 from ..server.outcome import LOGGER
 from ..server.sealed import InputRequired
-from .changes import asking, ended, lost, rerun, status_message
+from .changes import TaskChanged, asking, ended, lost, rerun, status_message
 from .request import TaskRequest, TaskSession
 from .settings import CAPABILITIES_KEY, EXTENSION, TaskSettings, declared, missing_extension
 from .settings import task_support as support_of
-from .store import CapReached, Record, TaskStore, TaskStoreDown, wire
+from .store import CapReached, Record, TaskStore, TaskStoreDown, unavailable, wire
 
 if TYPE_CHECKING:
     from ..server.bindings import CompiledTool
@@ -47,27 +47,9 @@ if TYPE_CHECKING:
     from ..server.state import State
     from ..server.tools import ToolsRuntime
 
-__all__ = ["Tasks", "TaskChanged", "join", "unavailable"]
+__all__ = ["Tasks", "join"]
 
 LOG = LOGGER.getChild("tasks")
-
-
-class TaskChanged:
-    """A task's new state, for the ``subscriptions/listen`` streams that asked for it."""
-
-    __slots__ = ("task_id", "owner", "detailed")
-
-    def __init__(self, task_id: str, owner: str, detailed: dict[str, Any]) -> None:
-        self.task_id, self.owner, self.detailed = task_id, owner, detailed
-
-
-def unavailable(exc: BaseException) -> RequestError:
-    LOG.warning("task state unavailable: %s", str(exc)[:200])
-    return RequestError(
-        code=-32603,
-        message="Task state unavailable: the server cannot reach its shared state store right "
-        "now; no task was created or changed. Plain tool calls still work; try again shortly.",
-    )
 
 
 def join(runtime: ServerRuntime, raw_settings: Any) -> Tasks:

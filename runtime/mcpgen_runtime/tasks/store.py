@@ -22,6 +22,9 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
+from ..server.errors import RequestError
+from ..server.outcome import LOGGER
+
 __all__ = [
     "LIVE",
     "TERMINAL",
@@ -30,6 +33,7 @@ __all__ = [
     "Record",
     "TaskStore",
     "TaskStoreDown",
+    "unavailable",
     "wire",
 ]
 
@@ -166,3 +170,13 @@ class MemoryTaskStore(TaskStore):
 
     async def drop(self, task_id: str) -> None:
         self._records.pop(task_id, None)
+
+
+def unavailable(exc: BaseException) -> RequestError:
+    """The JSON-RPC error of a task request the store could not serve (``TaskStoreDown``)."""
+    LOGGER.getChild("tasks").warning("task state unavailable: %s", str(exc)[:200])
+    return RequestError(
+        code=-32603,
+        message="Task state unavailable: the server cannot reach its shared state store right "
+        "now; no task was created or changed. Plain tool calls still work; try again shortly.",
+    )
