@@ -44,6 +44,10 @@ def test_init_check_server_call(tmp_path: Path) -> None:
     made = mcpgen("init", project, "--no-wheels")
     assert made.returncode == 0, made.stderr
     assert not (project / "wheels").exists()
+    # this mcpgen came from a checkout: the next step needs an index that has it, and init says so
+    assert "mcpgen: note: --no-wheels: the next step installs mcpgen and mcpgen-runtime" in (
+        made.stderr
+    )
     package = "my_weather_server"
     for rel in (
         "tools.yaml",

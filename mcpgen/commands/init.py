@@ -88,6 +88,13 @@ def init(
     if local:
         for wheel in wheelhouse.put_wheels(found, directory):
             _echo(f"mcpgen: wheel {wheel} (mcpgen came from a checkout or a local wheel)")
+    elif no_wheels and wheelhouse.needs_wheels(found):
+        _echo(
+            "mcpgen: note: --no-wheels: the next step installs mcpgen and mcpgen-runtime from "
+            "your package index, and they are not on PyPI yet; without --no-wheels, init puts "
+            f"their wheels in {directory / wheelhouse.WHEELS_DIR} and the next step installs "
+            "from there"
+        )
     _echo(registration_text(project.server_name, launch_for(project.package, directory)))
     _echo(
         f"Next: {next_step(directory, wheels=local)}\n"
