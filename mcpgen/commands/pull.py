@@ -204,7 +204,8 @@ def pull(
             path=str(output),
         )
     click.echo(
-        f"mcpgen: wrote {output} ({count} tools from {live.label}, protocol {live.protocol})",
+        f"mcpgen: wrote {output} ({count} tool{'' if count == 1 else 's'} from {live.label}, "
+        f"protocol {live.protocol})",
         err=True,
     )
     click.echo(f"next: {_client_command(output, str(live.server.get('name', '')))}", err=True)

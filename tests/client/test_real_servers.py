@@ -179,6 +179,8 @@ def test_pull_check_generate_call_drift(
     assert f"protocol {PROTOCOLS[name]}" in pulled.stderr
     doc = yaml.safe_load(manifest.read_text())
     assert len(doc["tools"]) == TOOL_COUNTS[name] and doc["protocol"] == [PROTOCOLS[name]]
+    count = TOOL_COUNTS[name]
+    assert f"({count} tool{'' if count == 1 else 's'} from " in pulled.stderr
     counts = tuple(len(doc.get(k, [])) for k in ("resources", "resourceTemplates", "prompts"))
     assert counts == SURFACE_COUNTS[name]
 
