@@ -325,6 +325,9 @@ class Engine:
         self._write(jsonrpc.encode(msg))
         try:
             answer = await waiter
+        except asyncio.CancelledError:
+            self._write(jsonrpc.encode(jsonrpc.courtesy_cancel(rid)))
+            raise
         finally:
             self._asked.pop(rid, None)
         if "error" in answer:

@@ -41,6 +41,7 @@ not always in key order (the SDK re-dumps results through its per-revision model
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.streamable_http import REQUEST_CANCELLED
@@ -271,6 +272,10 @@ class _Asking:
         try:
             await self.stream.event(jsonrpc.encode_body(msg))
             answer = await waiter
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):  # the stream may be gone with its session
+                await self.stream.event(jsonrpc.encode_body(jsonrpc.courtesy_cancel(rid)))
+            raise
         finally:
             sessions.asked.pop(rid, None)
         if isinstance(answer, JSONRPCError):

@@ -23,6 +23,7 @@ __all__ = [
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
     "Invalid",
+    "courtesy_cancel",
     "decode",
     "dumps",
     "encode",
@@ -76,6 +77,14 @@ def error(rid: Any, code: int, message: str, data: Any = None) -> dict[str, Any]
     if data is not None:
         err["data"] = data
     return {"jsonrpc": "2.0", "id": rid, "error": err}
+
+
+def courtesy_cancel(asked: str) -> dict[str, Any]:
+    """What the server sends when a handler waiting for the client's answer to its own request
+    ``asked`` is cancelled: the spec's ``notifications/cancelled``, so the client stops working
+    on it; the SDK's dispatcher sends the same (its reason too)."""
+    params = {"requestId": asked, "reason": "caller cancelled"}
+    return {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params}
 
 
 def dumps(value: Any) -> str:

@@ -209,6 +209,7 @@ def _script(w: Wire, sse: bool) -> list[Any]:
     out.append(w.post(rpc(38, "tools/list"), Host="evil.example"))
     if sse:
         out.append(_elicit(w))
+        out.append(_elicit_cancelled(w))
     out.append(_cancel(w))
     out.append(_delete_mid_call(w))
     out.append(w.post(rpc(40, "tools/list")))
@@ -237,6 +238,35 @@ def _elicit(w: Wire) -> list[Any]:
             re.sub(rb"(?m)^data: .*\r$", b"data: <json>\r", head + rest),
             [_norm(json.loads(m)) for m in re.findall(rb"^data: (.*)\r$", head + rest, re.M)],
         ]
+    finally:
+        conn.close()
+
+
+def _elicit_cancelled(w: Wire) -> list[Any]:
+    """A handler cancelled while it waits for the client's answer: the server's courtesy
+    ``notifications/cancelled`` for its own question goes out on the call's stream."""
+    conn, r = w.send(rpc(51, "tools/call", name="test_elicitation", arguments={"message": "hi"}))
+    try:
+        head = b""
+        while b"elicitation/create" not in head:
+            head += r.readline()
+        asked = json.loads(re.search(rb'data: (\{.*"elicitation/create".*\})', head)[1])  # type: ignore[index]
+        cancel = {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": 51},
+        }
+        cancelled = w.post(cancel)
+        data = head + r.read()
+        messages = [_norm(json.loads(m)) for m in re.findall(rb"^data: (.*)\r$", data, re.M)]
+        for m in messages:  # the question's id, which each engine mints its own way
+            if m.get("params", {}).get("requestId") == asked["id"]:
+                m["params"]["requestId"] = "<asked>"
+        courtesy = {"requestId": "<asked>", "reason": "caller cancelled"}
+        assert {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": courtesy} in (
+            messages
+        ), messages
+        return [cancelled, re.sub(rb"(?m)^data: .*\r$", b"data: <json>\r", data), messages]
     finally:
         conn.close()
 
