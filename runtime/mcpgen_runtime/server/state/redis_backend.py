@@ -12,7 +12,8 @@
 * **One-time keys** (DPoP proofs' ``jti``): ``SET NX PX``, one round trip: the first replica
   to see a key wins, every later use on any replica is a replay.
 * **Resumable streams**: one Redis stream per SSE stream (``XADD`` with ``MAXLEN ~``, a TTL
-  renewed on each event); an event ID names its stream, so any replica can replay it.
+  renewed on each event); an event ID names its stream, so any replica can replay it
+  (``redis_events``, imported for ``--resumable`` only: it is the SDK's ``EventStore``).
 
 **Outages.** A rate-limited call while Redis is unreachable is judged by a token bucket in
 this replica (logged once per outage): the limit then holds per replica, so N replicas admit
@@ -30,23 +31,23 @@ import logging
 import math
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
-from mcp.server.streamable_http import EventCallback, EventMessage, EventStore
-from mcp.types import JSONRPCMessage, jsonrpc_message_adapter
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from ..resume import scoped, split_scope
 from .base import Limiter, Message, State, StateError, StateUnavailable
 from .lane import ACQUIRE, WINDOW, Lane
 from .memory import LocalLimiter, OnceCache
 
-__all__ = ["RedisEventStore", "RedisState"]
+if TYPE_CHECKING:
+    from mcp.server.streamable_http import EventStore
+
+__all__ = ["RedisState"]
 
 LOGGER = logging.getLogger("mcpgen.state")
 TIMEOUT_S = 2.0
@@ -57,7 +58,7 @@ PROBE_S = 1.0
 this often."""
 
 
-class _Outage:
+class Outage:
     """Logs an outage once when it starts and once when it ends; while it lasts, ``wait()``
     says whether to spare a caller the trip to Redis (one probe per ``PROBE_S``)."""
 
@@ -120,10 +121,10 @@ class RedisState(State):
         super().__init__()
         self.url, self.prefix = url, namespace
         self.channel = f"{namespace}:announce"
-        self.limits_outage = _Outage("rate limits")
-        self.listen_outage = _Outage("announcements")
-        self.writes_outage = _Outage("shared switches")
-        self.once_outage = _Outage("one-time keys")
+        self.limits_outage = Outage("rate limits")
+        self.listen_outage = Outage("announcements")
+        self.writes_outage = Outage("shared switches")
+        self.once_outage = Outage("one-time keys")
         self._local_once = OnceCache()
         self._client: aioredis.Redis | None = None
         self._lane: Lane | None = None
@@ -244,7 +245,7 @@ class RedisState(State):
             self.writes_outage.failed(exc)
             raise StateUnavailable() from None
         self.writes_outage.ok()
-        return frozenset(_text(m) for m in result[-1])
+        return frozenset(text_of(m) for m in result[-1])
 
     async def members(self, name: str) -> frozenset[str]:
         try:
@@ -252,7 +253,7 @@ class RedisState(State):
         except (RedisError, OSError) as exc:
             self.writes_outage.failed(exc)
             raise StateUnavailable() from None
-        return frozenset(_text(m) for m in found)
+        return frozenset(text_of(m) for m in found)
 
     async def publish(self, message: Message) -> None:
         data = json.dumps({**message, "replica": self.replica}, separators=(",", ":"))
@@ -273,7 +274,7 @@ class RedisState(State):
         except (RedisError, OSError) as exc:
             self.writes_outage.failed(exc)
             return None
-        return None if found is None else _text(found)
+        return None if found is None else text_of(found)
 
     async def remember_once(self, key: str, ttl_s: float) -> bool:
         if self.once_outage.wait():
@@ -289,6 +290,8 @@ class RedisState(State):
         return bool(first)
 
     def event_store(self, max_events: int = 10_000, ttl_s: int = 3600) -> EventStore:
+        from .redis_events import RedisEventStore  # the SDK's EventStore: --resumable only
+
         return RedisEventStore(self, max_events, ttl_s)
 
     def task_store(self) -> Any:
@@ -297,57 +300,5 @@ class RedisState(State):
         return RedisTaskStore(self)
 
 
-class RedisEventStore(EventStore):
-    """SSE events in Redis streams. An event ID is ``<scope>.<stream id>~<entry id>`` (the
-    session's scope, see ``resume``)."""
-
-    def __init__(self, state: RedisState, max_events: int, ttl_s: int) -> None:
-        self.state, self.max_events, self.ttl_s = state, max_events, ttl_s
-        self.outage = _Outage("resumable streams")
-
-    def _key(self, stream_id: str) -> str:
-        return f"{self.state.prefix}:events:{stream_id}"
-
-    async def store_event(self, stream_id: str, message: JSONRPCMessage | None) -> str:
-        data = b"" if message is None else jsonrpc_message_adapter.dump_json(message, by_alias=True)
-        stream_id = scoped(stream_id)  # this session's stream (see resume)
-        key = self._key(stream_id)
-        try:
-            async with self.state.client.pipeline(transaction=False) as pipe:
-                pipe.xadd(key, {"m": data}, maxlen=self.max_events, approximate=True)
-                pipe.expire(key, self.ttl_s)
-                entry, _ = await pipe.execute()
-        except (RedisError, OSError) as exc:
-            self.outage.failed(exc)
-            return f"{stream_id}~unstored"  # sent all the same; not resumable past this event
-        self.outage.ok()
-        return f"{stream_id}~{_text(entry)}"
-
-    async def replay_events_after(
-        self, last_event_id: str, send_callback: EventCallback
-    ) -> str | None:
-        stream_id, sep, entry = last_event_id.rpartition("~")
-        if not sep or not stream_id or not _entry_id(entry):
-            return None  # malformed: not an ID this store issued
-        try:
-            found: Any = await self.state.client.xrange(self._key(stream_id), min="(" + entry)
-        except (RedisError, OSError) as exc:
-            self.outage.failed(exc)
-            return None
-        if not found and not await self.state.client.exists(self._key(stream_id)):
-            return None  # expired or never existed
-        for event_id, fields in found:
-            raw = fields.get(b"m", b"")
-            if raw:
-                message = jsonrpc_message_adapter.validate_json(raw)
-                await send_callback(EventMessage(message, f"{stream_id}~{_text(event_id)}"))
-        return split_scope(stream_id)
-
-
-def _entry_id(text: str) -> bool:
-    ms, sep, seq = text.partition("-")
-    return bool(sep) and ms.isdigit() and seq.isdigit() and ms.isascii() and seq.isascii()
-
-
-def _text(value: Any) -> str:
+def text_of(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
