@@ -43,6 +43,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from .base import Limiter, Message, State, StateError, StateUnavailable
 from .lane import ACQUIRE, WINDOW, Lane
 from .memory import LocalLimiter, OnceCache
+from .redis_outage import Outage, text_of
 
 if TYPE_CHECKING:
     from mcp.server.streamable_http import EventStore
@@ -53,37 +54,6 @@ LOGGER = logging.getLogger("mcpgen.state")
 TIMEOUT_S = 2.0
 RESYNC_S = 10.0
 """Each replica reloads the shared sets this often, whatever it heard."""
-PROBE_S = 1.0
-"""In an outage, rate-limited calls are judged here at once; one of them tries Redis again
-this often."""
-
-
-class Outage:
-    """Logs an outage once when it starts and once when it ends; while it lasts, ``wait()``
-    says whether to spare a caller the trip to Redis (one probe per ``PROBE_S``)."""
-
-    def __init__(self, what: str) -> None:
-        self.what, self.down, self.probe_at = what, False, 0.0
-
-    def failed(self, exc: BaseException) -> None:
-        self.probe_at = time.monotonic() + PROBE_S
-        if not self.down:
-            self.down = True
-            LOGGER.warning("Redis unreachable (%s): %s", self.what, str(exc)[:200])
-
-    def ok(self) -> None:
-        if self.down:
-            self.down = False
-            LOGGER.warning("Redis reachable again (%s)", self.what)
-
-    def wait(self) -> bool:
-        if not self.down:
-            return False
-        now = time.monotonic()
-        if now < self.probe_at:
-            return True
-        self.probe_at = now + PROBE_S  # this caller probes; the others keep waiting
-        return False
 
 
 class RedisLimiter(Limiter):
@@ -298,7 +268,3 @@ class RedisState(State):
         from ...tasks.redis_store import RedisTaskStore
 
         return RedisTaskStore(self)
-
-
-def text_of(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)

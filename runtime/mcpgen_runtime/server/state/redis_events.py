@@ -5,17 +5,26 @@ stream, so any replica can replay it. Apart from ``redis_backend`` because it is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from mcp.server.streamable_http import EventCallback, EventMessage, EventStore
 from mcp.types import JSONRPCMessage, jsonrpc_message_adapter
 from redis.exceptions import RedisError
 
 from ..resume import scoped, split_scope
-from .redis_backend import Outage, text_of
+from .redis_outage import Outage, text_of
 
-if TYPE_CHECKING:
-    from .redis_backend import RedisState
+
+class _Redis(Protocol):
+    """What the store uses of ``redis_backend.RedisState`` (not imported: it imports this
+    module when a server is resumable)."""
+
+    @property
+    def client(self) -> Any: ...
+
+    @property
+    def prefix(self) -> str: ...
+
 
 __all__ = ["RedisEventStore"]
 
@@ -24,7 +33,7 @@ class RedisEventStore(EventStore):
     """SSE events in Redis streams. An event ID is ``<scope>.<stream id>~<entry id>`` (the
     session's scope, see ``resume``)."""
 
-    def __init__(self, state: RedisState, max_events: int, ttl_s: int) -> None:
+    def __init__(self, state: _Redis, max_events: int, ttl_s: int) -> None:
         self.state, self.max_events, self.ttl_s = state, max_events, ttl_s
         self.outage = Outage("resumable streams")
 
