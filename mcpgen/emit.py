@@ -114,7 +114,7 @@ def _bytes(content: str | bytes) -> bytes:
     return content.encode("utf-8") if isinstance(content, str) else content
 
 
-def _marker_text(
+def marker_text(
     files: Mapping[str, str | bytes],
     digest: str,
     dependencies: Mapping[str, str] | None = None,
@@ -179,7 +179,7 @@ def write_owned_tree(
             else:
                 with open(target, "w", encoding="utf-8", newline="\n") as fh:
                     fh.write(text)
-        marker = _marker_text(files, digest, dependencies, dependency_targets, facts)
+        marker = marker_text(files, digest, dependencies, dependency_targets, facts)
         (staging / MARKER).write_text(marker, encoding="utf-8")
         if owned.exists():
             backup = owned.parent / f".{owned.name}.old-{os.getpid()}"
@@ -234,11 +234,17 @@ def create_user_files(root: Path, files: dict[str, str], result: EmitResult) -> 
 
 
 def diff_owned_tree(
-    owned: Path, files: Mapping[str, str | bytes], *, label: str | None = None
+    owned: Path,
+    files: Mapping[str, str | bytes],
+    *,
+    label: str | None = None,
+    marker: str | None = None,
 ) -> str:
     """Unified diff from what is on disk under ``owned`` to ``files``; "" when identical.
     Files on disk that would be removed show as deletions; package data (bytes) that differs
-    shows as one line."""
+    shows as one line. ``marker``: the marker text a write would put beside them
+    (``marker_text``), compared too, so that ``--check`` calls a tree up to date exactly when
+    writing it would change no byte (a stale inputs digest is a difference)."""
     label = label or str(owned)
     on_disk: dict[str, str | bytes] = {}
     if owned.is_dir():
@@ -257,6 +263,12 @@ def diff_owned_tree(
                         on_disk[rel] = data.decode("utf-8")
                     except UnicodeDecodeError:
                         on_disk[rel] = "<unreadable>\n"
+    if marker is not None:
+        files = {**files, MARKER: marker}
+        try:
+            on_disk[MARKER] = (owned / MARKER).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            pass
     chunks: list[str] = []
     for rel in sorted(set(on_disk) | set(files)):
         old = on_disk.get(rel)

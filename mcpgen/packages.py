@@ -29,6 +29,7 @@ from mcpgen.emit import (
     diff_owned_tree,
     inputs_digest,
     is_up_to_date,
+    marker_text,
     read_marker,
     write_owned_tree,
 )
@@ -277,7 +278,17 @@ def build(
     loaded, outcome.findings = checked_manifest(manifest)
     rendered = render(spec, manifest, package, generate, parts, loaded)
     if check:
-        outcome.diff = diff_owned_tree(owned, rendered.owned)
+        outcome.diff = diff_owned_tree(
+            owned,
+            rendered.owned,
+            marker=marker_text(
+                rendered.owned,
+                rendered.digest,
+                {**rendered.dependencies, manifest.name: manifest_sha},
+                rendered.targets,
+                rendered.facts,
+            ),
+        )
         outcome.up_to_date = not outcome.diff
         return outcome
     write_owned_tree(

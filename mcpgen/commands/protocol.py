@@ -72,7 +72,7 @@ def generate(
     revisions: tuple[str, ...], source: Path | None, out: Path, check: bool, docstrings: bool
 ) -> None:
     """Compile the pinned schemas into typed pydantic v2 models under OUT/mcp_wire/."""
-    from mcpgen.emit import diff_owned_tree, write_owned_tree
+    from mcpgen.emit import diff_owned_tree, marker_text, write_owned_tree
     from mcpgen.protocol.package import PACKAGE, build_package, package_digest
     from mcpgen.protocol.pins import load_pins, select
 
@@ -85,15 +85,15 @@ def generate(
             existing = owned / f"{pin.module}.py"
             if pin.module not in built and existing.is_file():
                 files[existing.name] = existing.read_text(encoding="utf-8")
+    digest = package_digest(list(load_pins().values()), docstrings)
     if check:
-        diff = diff_owned_tree(owned, files)
+        diff = diff_owned_tree(owned, files, marker=marker_text(files, digest))
         if diff:
             sys.stdout.write(diff)
             click.echo(f"mcpgen: {owned} is out of date; run `mcpgen protocol generate`", err=True)
             raise SystemExit(EXIT_FINDINGS)
         click.echo(f"{owned}: up to date ({len(pins)} revisions)", err=True)
         return
-    digest = package_digest(list(load_pins().values()), docstrings)
     write_owned_tree(owned, files, digest)
     click.echo(f"wrote {owned} ({', '.join(p.revision for p in pins)})", err=True)
 
