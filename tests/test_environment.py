@@ -44,7 +44,7 @@ SENSITIVE = [
 def _persons_block() -> str:
     text = CI_RUN.read_text(encoding="utf-8")
     match = re.search(r"# --- a person's environment ---\n(.*?)\n# ---\n", text, re.S)
-    assert match, ".ci/run has no \"a person's environment\" block"
+    assert match, '.ci/run has no "a person\'s environment" block'
     return match.group(1)
 
 

@@ -15,6 +15,7 @@ import tomllib
 import yaml
 
 from mcpgen_runtime import __version__ as runtime_version
+from tests.mypy_cache import strict_args
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -39,7 +40,7 @@ def _call_greet(project: Path, package: str, name: str) -> object:
     return anyio.run(go)
 
 
-def test_init_check_server_call(tmp_path: Path) -> None:
+def test_init_check_server_call(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     project = tmp_path / "my-weather"
     made = mcpgen("init", project, "--no-wheels")
     assert made.returncode == 0, made.stderr
@@ -96,7 +97,7 @@ def test_init_check_server_call(tmp_path: Path) -> None:
     assert schema.is_file() and json.loads(schema.read_text())["$schema"].endswith("2020-12/schema")
 
     typed = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", package],
+        [sys.executable, *strict_args(tmp_path_factory, tmp_path / "mypy"), "-p", package],
         cwd=project,
         capture_output=True,
         text=True,

@@ -16,6 +16,7 @@ from mcpgen.client.ir import RESERVED_METHODS
 from mcpgen.render import docstring
 from tests.client.helpers import REPO, WEATHER, mcpgen_cmd
 from tests.client.regen_golden import GOLDEN, golden_files
+from tests.mypy_cache import strict_args
 
 
 def test_golden_weather_client() -> None:
@@ -82,16 +83,13 @@ def test_weather_client_shape() -> None:
     assert lines < 400
 
 
-def test_mypy_strict_on_generated_weather_client(tmp_path: Path) -> None:
+def test_mypy_strict_on_generated_weather_client(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     proc = subprocess.run(
         [
             sys.executable,
-            "-m",
-            "mypy",
-            "--strict",
-            "--no-incremental",
-            "--cache-dir",
-            str(tmp_path / "c"),
+            *strict_args(tmp_path_factory, tmp_path),
             "-p",
             "weather_client",
         ],
@@ -186,7 +184,9 @@ def test_docstring_filter_cannot_be_broken(text: str, indent: int) -> None:
     assert norm(value) == norm(text.strip().replace("\r", "")) or "\r" in text or "\u2028" in text
 
 
-def test_edge_schemas_generate_typed_methods(tmp_path: Path) -> None:
+def test_edge_schemas_generate_typed_methods(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """A root ``anyOf`` input (RootModel: one ``arguments`` dict), formats, arrays, unions,
     nullable types, an array outputSchema (2026-07-28) and a tool without parameters."""
     from tests.client.helpers import imported, write_client
@@ -196,12 +196,7 @@ def test_edge_schemas_generate_typed_methods(tmp_path: Path) -> None:
     proc = subprocess.run(
         [
             sys.executable,
-            "-m",
-            "mypy",
-            "--strict",
-            "--no-incremental",
-            "--cache-dir",
-            str(tmp_path / "c"),
+            *strict_args(tmp_path_factory, tmp_path),
             "-p",
             "edge_client",
         ],

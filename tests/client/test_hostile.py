@@ -17,10 +17,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.client.helpers import imported, write_client
+from tests.mypy_cache import strict_args
 from tests.server.test_hostile import NASTY as SERVER_NASTY
 
 NASTY = [
@@ -165,17 +167,14 @@ FIXED = {
 }
 
 
-def test_fixed_hostile_manifest_passes_mypy_strict(tmp_path: Path) -> None:
+def test_fixed_hostile_manifest_passes_mypy_strict(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     pkg, package = _generate(FIXED, tmp_path)
     proc = subprocess.run(
         [
             sys.executable,
-            "-m",
-            "mypy",
-            "--strict",
-            "--no-incremental",
-            "--cache-dir",
-            str(tmp_path / "c"),
+            *strict_args(tmp_path_factory, tmp_path),
             "-p",
             package,
         ],

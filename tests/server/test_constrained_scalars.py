@@ -15,6 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from tests.client.helpers import write_client
+from tests.mypy_cache import strict_args
 from tests.server.helpers import DATA, REPO, imported, write_package
 from tests.server.test_runtime import _call
 
@@ -62,7 +63,9 @@ def _bench_manifest(tmp: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_no_scalar_root_models_and_mypy_strict_accepts_plain_values(tmp_path: Path) -> None:
+def test_no_scalar_root_models_and_mypy_strict_accepts_plain_values(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     write_package(DATA / "constrained.yaml", tmp_path, "notes_server", HANDLERS)
     write_client(DATA / "constrained.yaml", tmp_path, "notes_client")
     (tmp_path / "use_notes").mkdir()
@@ -75,7 +78,7 @@ def test_no_scalar_root_models_and_mypy_strict_accepts_plain_values(tmp_path: Pa
     for pkg in packages[:2] + packages[3:]:
         models = (tmp_path / pkg / "_generated" / "models.py").read_text()
         assert not SCALAR_ROOT.search(models), f"{pkg}: {SCALAR_ROOT.search(models)}"
-    args = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+    args = [sys.executable, *strict_args(tmp_path_factory, tmp_path)]
     for pkg in packages:
         args += ["-p", pkg]
     proc = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path)

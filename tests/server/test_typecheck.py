@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import pytest
 
+from tests.mypy_cache import strict_args
 from tests.server.helpers import (
     DATA,
     WEATHER,
@@ -22,7 +23,9 @@ from tests.server.helpers import (
 
 
 @pytest.mark.slow
-def test_mypy_strict_on_generated_packages(tmp_path: Path) -> None:
+def test_mypy_strict_on_generated_packages(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     write_package(WEATHER, tmp_path, "weather_typed", WEATHER_HANDLERS.read_text())
     write_package(DATA / "hostile.json", tmp_path, "hostile_typed")
     write_package(
@@ -34,10 +37,7 @@ def test_mypy_strict_on_generated_packages(tmp_path: Path) -> None:
     proc = subprocess.run(
         [
             sys.executable,
-            "-m",
-            "mypy",
-            "--strict",
-            "--no-incremental",
+            *strict_args(tmp_path_factory, tmp_path),
             "-p",
             "weather_typed",
             "-p",
@@ -92,7 +92,9 @@ class Handlers(ToolsBase):
 
 
 @pytest.mark.slow
-def test_wrapper_models_with_defaults_type_check_and_run(tmp_path: Path) -> None:
+def test_wrapper_models_with_defaults_type_check_and_run(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """A manifest whose models need wrapper classes (a map output) and has `$ref` enums with
     defaults: the fields are the enums' literals (mypy --strict clean), and the defaults
     arrive as plain values."""
@@ -100,7 +102,7 @@ def test_wrapper_models_with_defaults_type_check_and_run(tmp_path: Path) -> None
     manifest.write_text(WRAPPED)
     write_package(manifest, tmp_path, "wrapped_typed", WRAPPED_HANDLERS)
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "wrapped_typed"],
+        [sys.executable, *strict_args(tmp_path_factory, tmp_path), "-p", "wrapped_typed"],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -148,7 +150,9 @@ class Handlers(ToolsBase):
 
 
 @pytest.mark.slow
-def test_a_manifest_whose_only_model_is_a_map(tmp_path: Path) -> None:
+def test_a_manifest_whose_only_model_is_a_map(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """No model derives from the runtime's base class (the only root is a map, a RootModel):
     generation used to stop with "unexpected base-class import layout" (found by fuzzing
     ``mcpgen pull`` with hostile servers). Now it type-checks and serves."""
@@ -156,7 +160,7 @@ def test_a_manifest_whose_only_model_is_a_map(tmp_path: Path) -> None:
     manifest.write_text(MAP_ONLY)
     write_package(manifest, tmp_path, "tally_typed", MAP_ONLY_HANDLERS)
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "tally_typed"],
+        [sys.executable, *strict_args(tmp_path_factory, tmp_path), "-p", "tally_typed"],
         capture_output=True,
         text=True,
         cwd=tmp_path,
