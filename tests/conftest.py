@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from mcpgen_runtime.revisions import KNOWN_REVISIONS
 
@@ -26,6 +27,12 @@ DEPS_MODE = os.environ.get("MCPGEN_DEPS", "locked")
 _LOCK = {"locked": "test.txt", "lowest": "lowest.txt"}.get(DEPS_MODE)
 if _LOCK is not None and "PIP_CONSTRAINT" not in os.environ:
     os.environ["PIP_CONSTRAINT"] = str(REPO_ROOT / "constraints" / _LOCK)
+
+# Hypothesis: what decides a verdict is the examples, never the wall clock. Its timing checks
+# (the per-example deadline, "input generation is slow") measure the machine: on 2 cores shared
+# by xdist workers and the servers they start, they failed tests that were correct.
+settings.register_profile("mcpgen", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mcpgen")
 
 REVISIONS = KNOWN_REVISIONS  # schema/revisions.json, through the generated mcp_wire
 
@@ -57,3 +64,31 @@ def spec_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT
+
+
+# --- pytest-xdist: which tests must share a worker ---
+# The suite runs on every core (``-n auto --dist loadgroup`` in pyproject.toml). Tests are
+# spread one by one, except those that share something expensive that lives in one process:
+# * a module-scoped fixture (a generated package, a started server, a built wheel): the
+#   module's tests that use one stay together, so it is built once, not once per worker;
+# * the session fixtures named here, too costly to build on every worker.
+# Work that is cheap to share across processes is shared instead (``tests.shared_once``).
+SESSION_GROUPS = {"suite_runs": "conformance-suite"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        group = None
+        for name in item.fixturenames:
+            for fixturedef in info.name2fixturedefs.get(name, ()):
+                if name in SESSION_GROUPS:
+                    group = SESSION_GROUPS[name]
+                elif fixturedef.scope in ("module", "class") and group is None:
+                    group = item.nodeid.split("::", 1)[0]
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))

@@ -144,10 +144,13 @@ def test_runtime_drift_rules_agree_with_mcpgen_breaking(
 
 
 @pytest.mark.slow
-def test_generated_client_runs_on_the_runtime_wheel_alone(tmp_path: Path) -> None:
+def test_generated_client_runs_on_the_runtime_wheel_alone(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    from tests.server.helpers import shared_runtime_wheel_python
     from tests.server.test_standalone import GENERATOR_ONLY
 
-    py = _runtime_venv(tmp_path)
+    py = shared_runtime_wheel_python(tmp_path_factory)
     write_client(WEATHER, tmp_path, "weather_alone_client")
     clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     code = (
@@ -170,13 +173,6 @@ def test_generated_client_runs_on_the_runtime_wheel_alone(tmp_path: Path) -> Non
     assert proc.returncode == 0, proc.stderr
     city, proto, loaded, found = json.loads(proc.stdout)
     assert city == "Lima" and proto == "2026-07-28" and loaded == [] and found == []
-
-
-def _runtime_venv(tmp_path: Path) -> Path:
-    """The runtime wheel alone in a fresh venv (as tests/server/test_standalone)."""
-    from tests.server.helpers import runtime_wheel_venv
-
-    return runtime_wheel_venv(tmp_path)
 
 
 def test_yaml_dump_of_pulled_manifest_round_trips(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import jsonschema
@@ -24,6 +24,9 @@ from mcp_types import jsonrpc_message_adapter
 from mcpgen.emit import EmitResult, create_user_files, write_owned_tree
 from mcpgen.server.build import RenderedPackage
 from mcpgen.server.build import render_package as _render_package
+
+if TYPE_CHECKING:
+    import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -53,6 +56,14 @@ def runtime_wheel_venv(root: Path) -> Path:
     )
     assert install.returncode == 0, install.stdout + install.stderr
     return py
+
+
+def shared_runtime_wheel_python(factory: pytest.TempPathFactory) -> Path:
+    """``runtime_wheel_venv``'s python, built once per test run and shared by every test (and
+    xdist worker) that only runs code in it (``tests.shared_once``)."""
+    from tests.shared_once import once
+
+    return once(factory, "runtime-wheel-venv", runtime_wheel_venv) / "venv" / "bin" / "python"
 
 
 WEATHER = REPO / "examples" / "weather" / "tools.yaml"

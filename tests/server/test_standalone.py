@@ -17,7 +17,7 @@ from tests.server.helpers import (
     REPO,
     WEATHER,
     WEATHER_HANDLERS,
-    runtime_wheel_venv,
+    shared_runtime_wheel_python,
     write_package,
 )
 
@@ -26,7 +26,7 @@ GENERATOR_ONLY = ("mcpgen", "jinja2", "datamodel_code_generator", "black", "ruff
 
 @pytest.fixture(scope="module")
 def runtime_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return runtime_wheel_venv(tmp_path_factory.mktemp("runtime-venv"))
+    return shared_runtime_wheel_python(tmp_path_factory)
 
 
 @pytest.mark.slow
