@@ -24,7 +24,9 @@ SHARED_SPEC = REPO_ROOT.parent / "shared" / "mcp-spec"
 # The dependency mode of this run (.ci/run's MCPGEN_DEPS). Installs made by the tests themselves
 # (wheel venvs, pre-commit's hook environment) get the same versions as the suite's own venv.
 DEPS_MODE = os.environ.get("MCPGEN_DEPS", "locked")
-_LOCK = {"locked": "test.txt", "lowest": "lowest.txt"}.get(DEPS_MODE)
+# The locked mode's lock of this Python (3.10, the oldest declared, has its own: lock.sh).
+LOCKED = "test.txt" if sys.version_info >= (3, 11) else "test-py3.10.txt"
+_LOCK = {"locked": LOCKED, "lowest": "lowest.txt"}.get(DEPS_MODE)
 if _LOCK is not None and "PIP_CONSTRAINT" not in os.environ:
     os.environ["PIP_CONSTRAINT"] = str(REPO_ROOT / "constraints" / _LOCK)
 

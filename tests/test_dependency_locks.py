@@ -4,16 +4,21 @@ locks stay inside the ranges users install with, and the README's range table ma
 from __future__ import annotations
 
 import re
+import sys
 from importlib import metadata
 
 import pytest
-import tomllib
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from tests.conftest import DEPS_MODE, REPO_ROOT
+from tests.conftest import DEPS_MODE, LOCKED, REPO_ROOT
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the oldest declared Python
+    import tomli as tomllib
 
 LOCKS = REPO_ROOT / "constraints"
 OURS = {"mcpgen", "mcpgen-runtime"}
@@ -63,14 +68,14 @@ def test_each_lock_is_inside_the_declared_ranges(lock: str) -> None:
 
 @pytest.mark.skipif(DEPS_MODE != "locked", reason="checks the locked mode's environment")
 def test_this_environment_is_the_lock() -> None:
-    pins = _lock("test.txt")
+    pins = _lock(LOCKED)
     installed = {
         canonicalize_name(d.metadata["Name"]): Version(d.version) for d in metadata.distributions()
     }
     wrong = {n: (str(v), str(pins[n])) for n, v in installed.items() if n in pins and v != pins[n]}
-    assert not wrong, f"installed != constraints/test.txt: {wrong}"
+    assert not wrong, f"installed != constraints/{LOCKED}: {wrong}"
     unlocked = set(installed) - set(pins) - OURS - NOT_LOCKED
-    assert not unlocked, f"installed but not in constraints/test.txt: {sorted(unlocked)}"
+    assert not unlocked, f"installed but not in constraints/{LOCKED}: {sorted(unlocked)}"
 
 
 def test_readme_states_the_tested_ends() -> None:

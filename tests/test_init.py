@@ -9,9 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the oldest declared Python
+    import tomli as tomllib
+
 import anyio
 import pytest
-import tomllib
 import yaml
 
 from mcpgen_runtime import __version__ as runtime_version
