@@ -78,8 +78,26 @@ def repo_root() -> Path:
 SESSION_GROUPS = {"suite_runs": "conformance-suite"}
 
 
+# --- the inner loop: `pytest -m fast` ---
+# Every test not marked `slow` or `interop` is `fast`. Besides the marks in the test files, the
+# tests below are slow (a few seconds or more each, measured with --durations on the full suite:
+# real peers, servers under load, wheels, whole corpora); tests/test_inner_loop.py checks that
+# each entry still names collected tests.
+SLOW_TESTS = (
+)
+
+
+def _mark_speed(item: pytest.Item) -> None:
+    if item.nodeid.startswith(SLOW_TESTS):
+        item.add_marker(pytest.mark.slow)
+    if item.get_closest_marker("slow") is None and item.get_closest_marker("interop") is None:
+        item.add_marker(pytest.mark.fast)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by the marks set here
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        _mark_speed(item)
         if item.get_closest_marker("xdist_group") is not None:
             continue
         info = getattr(item, "_fixtureinfo", None)

@@ -86,3 +86,16 @@ def test_sensitive_tests_also_pass_with_the_machines_variables(tmp_path: Path) -
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout
+
+
+def test_the_classifiers_name_the_pythons_ci_runs() -> None:
+    """3.11 runs the whole suite; ``other_python`` lines run 3.12's lean tests and the inner
+    loop on the oldest and newest declared Python. The classifiers of both distributions say
+    exactly those, and ``requires-python`` starts at the oldest."""
+    text = CI_RUN.read_text(encoding="utf-8")
+    tested = {11} | {int(m) for m in re.findall(r"^  other_python (\d+) ", text, re.M)}
+    for pyproject in (REPO / "pyproject.toml", REPO / "runtime" / "pyproject.toml"):
+        body = pyproject.read_text(encoding="utf-8")
+        named = {int(m) for m in re.findall(r'"Programming Language :: Python :: 3\.(\d+)"', body)}
+        assert named == tested, (pyproject, named, tested)
+        assert f'requires-python = ">=3.{min(tested)}"' in body, pyproject

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.runtime.lean.conftest import Factory
 from tests.runtime.lean.driver import MODERN_META
 
 WEATHER = Path(__file__).resolve().parents[3] / "examples" / "weather"
@@ -156,49 +157,17 @@ def test_lean_front_answers_as_the_sdk_does(extra: list[str]) -> None:
     assert {200, 400, 421} <= statuses  # results, JSON-RPC errors and the SDK's own refusals
 
 
-def test_the_front_serves_the_happy_path_itself() -> None:
+def test_the_front_serves_the_happy_path_itself(lean_http_app: Factory) -> None:
     """In process: the front answers a plain 2026-07-28 call and list without the SDK's app,
     and hands a request with a progress token (an SSE stream) to it."""
     import anyio
     import httpx
 
-    sys.path.insert(0, str(WEATHER))
-    try:
-        from weather_server._generated import create_server
-        from weather_server.handlers import Handlers
-
-        from mcpgen_runtime.lean.http import LeanHttpFront
-        from mcpgen_runtime.server.http_app import http_app
-
-        server = create_server(Handlers())
-        spec = {
-            "host": "127.0.0.1",
-            "port": 8000,
-            "path": "/mcp",
-            "stateless": False,
-            "json_response": True,
-            "tokens": [],
-            "oauth": {},
-            "engine": "lean",
-        }
-        app = http_app(server, spec)
-    finally:
-        sys.path.remove(str(WEATHER))
-    front = app
-    while not isinstance(front, LeanHttpFront):
-        front = front.app
-    passed: list[str] = []
-    inner = front.app
-
-    async def counting(scope: Any, receive: Any, send: Any) -> None:
-        passed.append(scope["path"])
-        await inner(scope, receive, send)
-
-    front.app = counting
+    made = lean_http_app("weather", json_response=True, counted="path")
+    passed = made.passed
 
     async def go() -> list[httpx.Response]:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as c:
+        async with made.client() as c:
             out = []
             for body, headers in (POSTS[0], POSTS[1], POSTS[2], POSTS[6]):
                 out.append(await c.post("/mcp", content=body, headers=headers))

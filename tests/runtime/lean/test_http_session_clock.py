@@ -6,49 +6,28 @@ compared with the SDK's in ``test_http_sessions``."""
 from __future__ import annotations
 
 import re
-import sys
 from typing import Any
 
-from tests.runtime.lean.test_http_sessions import EXAMPLE, V, rpc
+from tests.runtime.lean.conftest import Factory
+from tests.runtime.lean.test_http_sessions import V, rpc
 
 
-def test_a_session_used_only_through_the_front_expires_as_the_sdk_would() -> None:
+def test_a_session_used_only_through_the_front_expires_as_the_sdk_would(
+    lean_http_app: Factory,
+) -> None:
     """The session's idle clock: calls answered by the front keep a session alive past its
     idle timeout, and once the client stops, the session ends one timeout after its last call
     (the SDK's 404 then, and the front does not answer for it)."""
     import anyio
-    import httpx
 
-    sys.path.insert(0, str(EXAMPLE))
-    try:
-        from conformance_server._generated import create_server
-        from conformance_server.handlers import Handlers
-
-        from mcpgen_runtime.server.http_app import http_app
-
-        server = create_server(Handlers())
-        spec = {
-            "host": "127.0.0.1",
-            "port": 8000,
-            "path": "/mcp",
-            "stateless": False,
-            "json_response": True,
-            "tokens": [],
-            "oauth": {},
-            "engine": "lean",
-        }
-        app = http_app(server, spec)
-    finally:
-        sys.path.remove(str(EXAMPLE))
+    made = lean_http_app("conformance", json_response=True)
+    server = made.server
     server.session_manager.session_idle_timeout = 0.6
     base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
     async def go() -> list[int]:
         async with server.session_manager.run():
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(
-                transport=transport, base_url="http://127.0.0.1:8000"
-            ) as c:
+            async with made.client() as c:
                 init = rpc(
                     1,
                     "initialize",

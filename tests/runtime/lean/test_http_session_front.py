@@ -5,59 +5,23 @@ SDK's app. The answers themselves are compared with the SDK's in ``test_http_ses
 
 from __future__ import annotations
 
-import sys
-from typing import Any
-
-from tests.runtime.lean.test_http_sessions import EXAMPLE, V, rpc
+from tests.runtime.lean.conftest import Factory
+from tests.runtime.lean.test_http_sessions import V, rpc
 
 
-def test_the_happy_path_never_reaches_the_sdk_app() -> None:
+def test_the_happy_path_never_reaches_the_sdk_app(lean_http_app: Factory) -> None:
     """In process: after ``initialize`` and ``notifications/initialized`` (the SDK's), calls,
     lists, reads and pings of the session are answered by the front alone."""
     import anyio
     import httpx
 
-    sys.path.insert(0, str(EXAMPLE))
-    try:
-        from conformance_server._generated import create_server
-        from conformance_server.handlers import Handlers
-
-        from mcpgen_runtime.lean.http import LeanHttpFront
-        from mcpgen_runtime.server.http_app import http_app
-
-        server = create_server(Handlers())
-        spec = {
-            "host": "127.0.0.1",
-            "port": 8000,
-            "path": "/mcp",
-            "stateless": False,
-            "json_response": False,
-            "tokens": [],
-            "oauth": {},
-            "engine": "lean",
-        }
-        app = http_app(server, spec)
-    finally:
-        sys.path.remove(str(EXAMPLE))
-    front = app
-    while not isinstance(front, LeanHttpFront):
-        front = front.app
-    passed: list[str] = []
-    inner = front.app
-
-    async def counting(scope: Any, receive: Any, send: Any) -> None:
-        passed.append(scope["method"])
-        await inner(scope, receive, send)
-
-    front.app = counting
+    made = lean_http_app("conformance", json_response=False)
+    server, passed = made.server, made.passed
     base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
     async def go() -> list[httpx.Response]:
         async with server.session_manager.run():
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(
-                transport=transport, base_url="http://127.0.0.1:8000"
-            ) as c:
+            async with made.client() as c:
                 init = rpc(
                     1,
                     "initialize",
