@@ -99,3 +99,23 @@ def test_the_classifiers_name_the_pythons_ci_runs() -> None:
         named = {int(m) for m in re.findall(r'"Programming Language :: Python :: 3\.(\d+)"', body)}
         assert named == tested, (pyproject, named, tested)
         assert f'requires-python = ">=3.{min(tested)}"' in body, pyproject
+
+
+def test_every_slow_entry_names_collected_tests() -> None:
+    """``SLOW_TESTS`` in tests/conftest.py (the inner loop leaves them out): an entry that no
+    longer names a test (renamed, moved) would silently put a slow test back in the loop's
+    place or hide a typo."""
+    from tests.conftest import SLOW_TESTS
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0"]
+        + ["-p", "no:cacheprovider"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
+    ids = [line for line in proc.stdout.splitlines() if "::" in line]
+    assert len(ids) > 1000, proc.stdout[-2000:] + proc.stderr[-2000:]
+    stale = [entry for entry in SLOW_TESTS if not any(i.startswith(entry) for i in ids)]
+    assert not stale, stale
