@@ -22,7 +22,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,6 +120,7 @@ def marker_text(
     dependencies: Mapping[str, str] | None = None,
     dependency_targets: Mapping[str, str] | None = None,
     facts: Mapping[str, object] | None = None,
+    writer: str | None = None,
 ) -> str:
     listing = {rel: hashlib.sha256(_bytes(text)).hexdigest() for rel, text in sorted(files.items())}
     body: dict[str, object] = {
@@ -133,19 +134,9 @@ def marker_text(
         body["dependency_targets"] = dict(sorted(dependency_targets.items()))
     if facts:
         body["facts"] = dict(facts)
+    if writer is not None:
+        body["writer"] = writer
     return json.dumps(body, indent=2, sort_keys=True) + "\n"
-
-
-def _guard_owned(owned: Path) -> None:
-    if owned.exists() and not owned.is_dir():
-        raise McpgenError(f"{owned} exists and is not a directory; refusing to replace it")
-    if owned.is_dir() and read_marker(owned) is None:
-        entries = [p for p in owned.iterdir() if p.name != "__pycache__"]
-        if entries:
-            raise McpgenError(
-                f"{owned} is not empty and was not written by mcpgen (no {MARKER}); "
-                "refusing to overwrite it"
-            )
 
 
 def write_owned_tree(
@@ -156,14 +147,22 @@ def write_owned_tree(
     dependencies: Mapping[str, str] | None = None,
     dependency_targets: Mapping[str, str] | None = None,
     facts: Mapping[str, object] | None = None,
+    writer: str,
+    force: bool = False,
+    inputs: Sequence[Path] = (),
 ) -> list[str]:
     """Replace directory ``owned`` with exactly ``files`` (relative POSIX paths -> text, or
     bytes for package data),
     atomically with respect to failures during writing. ``dependencies`` (input file relative
     to the manifest's directory -> sha256) and ``dependency_targets`` (input file -> the file it
     resolved to, where different) go into the marker for ``current_dependencies``; ``facts``
-    (what the generator decided, as data) go into it for later runs' reports."""
-    _guard_owned(owned)
+    (what the generator decided, as data) go into it for later runs' reports. ``writer``: the
+    command (recorded in the marker; a tree another command wrote is refused, as
+    ``mcpgen.outputs.guard_tree`` says, unless ``force``, which keeps it as ``owned.bak``);
+    ``inputs``: the manifest and the files it reads, never replaced."""
+    from mcpgen.outputs import guard_tree, move_to_backup
+
+    forced = guard_tree(owned, writer, force=force, inputs=inputs)
     owned.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{owned.name}.staging-", dir=owned.parent))
     umask = os.umask(0)
@@ -179,8 +178,10 @@ def write_owned_tree(
             else:
                 with open(target, "w", encoding="utf-8", newline="\n") as fh:
                     fh.write(text)
-        marker = marker_text(files, digest, dependencies, dependency_targets, facts)
+        marker = marker_text(files, digest, dependencies, dependency_targets, facts, writer)
         (staging / MARKER).write_text(marker, encoding="utf-8")
+        if forced:
+            move_to_backup(owned)
         if owned.exists():
             backup = owned.parent / f".{owned.name}.old-{os.getpid()}"
             if backup.exists():
@@ -195,6 +196,26 @@ def write_owned_tree(
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
     return sorted(files)
+
+
+def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """``write_text_atomic`` for bytes."""
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise McpgenError(
+            f"cannot write: {exc.strerror or exc}", path=str(exc.filename or path)
+        ) from None
 
 
 def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
