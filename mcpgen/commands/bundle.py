@@ -62,7 +62,7 @@ def _require_current(manifest: Path, out_dir: Path, package: str) -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a directory: mcpgen.outputs refuses it, in one line
     default=None,
     help="The .mcpb to write (default: NAME-VERSION.mcpb in the current directory).",
 )

@@ -56,7 +56,7 @@ def write_reference(
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a file: mcpgen.outputs refuses it, in one line
     help="Directory for README.md and index.html (mcpgen's own: a non-empty directory it did "
     "not write is refused).",
 )

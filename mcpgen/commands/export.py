@@ -51,7 +51,7 @@ def export() -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a directory: mcpgen.outputs refuses it, in one line
     default=None,
     help="Write here (default: standard output).",
 )
@@ -89,7 +89,7 @@ def summary(manifest: Path, output: Path | None, force: bool) -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a directory: mcpgen.outputs refuses it, in one line
     default=None,
     help="Write here, e.g. server.json (default: standard output).",
 )

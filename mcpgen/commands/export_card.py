@@ -33,7 +33,7 @@ from mcpgen.errors import McpgenError
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a directory: mcpgen.outputs refuses it, in one line
     default=None,
     help="Write here (default: standard output).",
 )

@@ -30,7 +30,7 @@ def _names(values: tuple[str, ...]) -> frozenset[str]:
     "-o",
     "--output",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a directory: mcpgen.outputs refuses it, in one line
     help="The manifest to write (YAML).",
 )
 @click.option("--include-tags", multiple=True, metavar="A,B", help="Only operations with a tag.")
@@ -86,12 +86,19 @@ def openapi(
     from mcpgen.openapi.convert import Selection, convert
     from mcpgen.openapi.load import load_openapi
 
-    previous = _previous(output)
-    if previous is not None and not previous.startswith(HEADER_START) and not force and not check:
-        raise McpgenError(
-            f"{output} exists and was not written by mcpgen import: pass --force to overwrite "
-            "it (keep curation in an --overlay file, which every import applies)"
+    backup = False
+    if not check:
+        from mcpgen.outputs import guard_file
+
+        spec_path = () if "://" in spec else (Path(spec),)
+        backup = guard_file(
+            output,
+            "import openapi",
+            lambda data: data.startswith(HEADER_START.encode()),
+            force=force,
+            inputs=(*spec_path, *((overlay,) if overlay else ())),
         )
+    previous = _previous(output)
     sources = load_openapi(spec, allow_external_refs=allow_external_refs)
     doc = sources.main
     selection = Selection(
@@ -126,9 +133,9 @@ def openapi(
     if check:
         _report_upstream(output, previous, text)
         return
-    from mcpgen.emit import write_text_atomic
+    from mcpgen.outputs import write_file
 
-    write_text_atomic(output, text)
+    write_file(output, text.encode("utf-8"), backup=backup)
     removed = f" ({len(applied.removed)} removed by the overlay)" if applied.removed else ""
     click.echo(f"mcpgen: wrote {output}: {len(manifest['tools'])} tools{removed}", err=True)
     for skipped in converted.skipped:

@@ -20,7 +20,7 @@ from mcpgen.commands._package import echo, package_options, report
     "--docs",
     "docs_dir",
     default=None,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Also write the server's reference (README.md and index.html, as `mcpgen docs`) "
     "here, e.g. OUT/PACKAGE-docs.",
 )
