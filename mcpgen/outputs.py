@@ -52,7 +52,7 @@ __all__ = [
 BUNDLE_COMMENT = b"written by mcpgen bundle"
 SERVER_JSON_TOOL = "mcpgen export server-json"
 PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided"
-_FORCE = "pass --force to replace it (the old one is kept as {bak})"
+_FORCE = "refusing to replace it (--force replaces it and keeps the old one as {bak})"
 
 
 class OutputRefused(McpgenError):
