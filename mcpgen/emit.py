@@ -28,8 +28,28 @@ from pathlib import Path
 
 from mcpgen import __version__
 from mcpgen.errors import McpgenError
+from mcpgen.outputs import (  # noqa: E402 - re-exported: their home is mcpgen.outputs
+    MARKER,
+    guard_tree,
+    move_to_backup,
+    read_marker,
+    write_bytes_atomic,
+)
 
-MARKER = ".mcpgen.json"
+__all__ = [
+    "MARKER",
+    "EmitResult",
+    "create_user_files",
+    "current_dependencies",
+    "diff_owned_tree",
+    "file_sha256",
+    "inputs_digest",
+    "is_up_to_date",
+    "read_marker",
+    "write_bytes_atomic",
+    "write_owned_tree",
+    "write_text_atomic",
+]
 
 
 def inputs_digest(*parts: bytes | str) -> str:
@@ -48,14 +68,6 @@ class EmitResult:
     written: list[str] = field(default_factory=list)
     created_user_files: list[str] = field(default_factory=list)
     kept_user_files: list[str] = field(default_factory=list)
-
-
-def read_marker(owned: Path) -> dict[str, object] | None:
-    try:
-        data = json.loads((owned / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
 
 
 def file_sha256(path: Path) -> str | None:
@@ -160,8 +172,6 @@ def write_owned_tree(
     command (recorded in the marker; a tree another command wrote is refused, as
     ``mcpgen.outputs.guard_tree`` says, unless ``force``, which keeps it as ``owned.bak``);
     ``inputs``: the manifest and the files it reads, never replaced."""
-    from mcpgen.outputs import guard_tree, move_to_backup
-
     forced = guard_tree(owned, writer, force=force, inputs=inputs)
     owned.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{owned.name}.staging-", dir=owned.parent))
@@ -198,30 +208,9 @@ def write_owned_tree(
     return sorted(files)
 
 
-def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """``write_text_atomic`` for bytes."""
-    tmp: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-        raise McpgenError(
-            f"cannot write: {exc.strerror or exc}", path=str(exc.filename or path)
-        ) from None
-
-
 def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
     """Write one file whole or not at all (a temporary file in the same folder, fsynced,
     renamed over ``path``); folders are created. ``McpgenError`` when it cannot be written."""
-    from mcpgen.errors import McpgenError
 
     tmp: str | None = None
     try:

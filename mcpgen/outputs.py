@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from mcpgen.errors import McpgenError
 
 __all__ = [
     "BUNDLE_COMMENT",
+    "MARKER",
     "OutputRefused",
     "PUBLISHER_META",
     "SERVER_JSON_TOOL",
@@ -45,10 +47,13 @@ __all__ = [
     "is_server_json",
     "is_summary",
     "move_to_backup",
+    "read_marker",
     "tree_writer",
+    "write_bytes_atomic",
     "write_file",
 ]
 
+MARKER = ".mcpgen.json"
 BUNDLE_COMMENT = b"written by mcpgen bundle"
 SERVER_JSON_TOOL = "mcpgen export server-json"
 PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided"
@@ -57,6 +62,36 @@ _FORCE = "refusing to replace it (--force replaces it and keeps the old one as {
 
 class OutputRefused(McpgenError):
     """An output path a command may not replace (exit 2)."""
+
+
+def read_marker(owned: Path) -> dict[str, object] | None:
+    """The ``.mcpgen.json`` marker of a generated tree, or None (absent, unreadable)."""
+    try:
+        data = json.loads((owned / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write one file whole or not at all (a temporary file in the same folder, fsynced,
+    renamed over ``path``); folders are created. ``McpgenError`` when it cannot be written."""
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise McpgenError(
+            f"cannot write: {exc.strerror or exc}", path=str(exc.filename or path)
+        ) from None
 
 
 def backup_path(path: Path) -> Path:
@@ -105,8 +140,6 @@ def tree_writer(marker: dict[str, object] | None) -> str | None:
 
 def _user_file_note(path: Path) -> str:
     """Why a file is a person's, when it is one of a generated package's own files."""
-    from mcpgen.emit import MARKER
-
     if (path.parent / "_generated" / MARKER).is_file() and path.suffix == ".py":
         return f" (a file of the package {path.parent.name} that mcpgen never overwrites)"
     return ""
@@ -172,8 +205,6 @@ def guard_file(
 def write_file(path: Path, data: bytes, *, backup: bool) -> None:
     """Write ``data`` to ``path`` whole or not at all (mode 0644); with ``backup`` (what
     ``guard_file`` returned) the old path is first moved to ``PATH.bak``."""
-    from mcpgen.emit import write_bytes_atomic
-
     if backup:
         bak = backup_path(path)
         if bak.is_dir() and not bak.is_symlink():
@@ -187,8 +218,6 @@ def guard_tree(owned: Path, writer: str, *, force: bool, inputs: Iterable[Path] 
     absent, or an empty directory). Returns True when ``--force`` lets it replace a tree it
     would refuse (``move_to_backup`` moves it to ``owned.bak`` before the new tree goes in).
     No side effect."""
-    from mcpgen.emit import MARKER, read_marker
-
     _refuse_inputs(owned, inputs, f"the output of mcpgen {writer}")
     if not owned.exists() and not owned.is_symlink():
         return False

@@ -175,7 +175,7 @@ def compute_digest(
 def checked_manifest(manifest: Path) -> tuple[Manifest, str]:
     """The loaded manifest and ``mcpgen check``'s warnings about it (text format, collapsed as
     check collapses them), when check finds no error; else ``FindingsError`` listing the errors
-    (exit 1, nothing generated). Same rules, config (``[tool.mcpgen.check]``) and inline
+    (exit 2, nothing generated). Same rules, config (``[tool.mcpgen.check]``) and inline
     ignores as ``mcpgen check``."""
     from mcpgen.check import catalog
     from mcpgen.check.config import load_config

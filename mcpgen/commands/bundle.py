@@ -32,11 +32,6 @@ host starts it (manifest.json's command); it must answer an MCP initialize, and 
 must name exactly the tools manifest.json lists.
 The file is byte-for-byte the same on every run with the same inputs; its zip comment records
 that mcpgen bundle wrote it: an -o file it did not write is refused (exit 2) unless --force.
-
-\b
-Exit codes: 0 written; 1 the bundled server does not start, or lists other tools (nothing
-written); 2 usage or input error (the manifest fails mcpgen check, no such package, a stale
-package, an output path it may not replace); 3 internal error.
 """
 
 

@@ -1,7 +1,7 @@
 """``mcpgen docs MANIFEST --out DIR [--check]``: a reference of one server for its users.
 
 Thin: ``mcpgen.docs.build`` builds ``README.md`` and ``index.html`` from the checked manifest
-(check's errors refuse it, exit 1; unreadable input, exit 2; nothing written either way) and
+(check's errors refuse it, exit 2; unreadable input, exit 2; nothing written either way) and
 writes them as one directory, whole or not at all.
 """
 
@@ -72,5 +72,5 @@ def docs(manifest: Path, out_dir: Path, check: bool, force: bool) -> None:
     the authorization it requires, every tool (inputs and outputs as tables with types,
     constraints, defaults and examples; annotations, scopes, toolsets), resource, resource
     template and prompt. The same manifest always gives the same bytes. Refuses a manifest
-    `mcpgen check` rejects (exit 1), with check's errors."""
+    `mcpgen check` rejects (exit 2), with check's errors."""
     write_reference(manifest, out_dir, check, force=force)

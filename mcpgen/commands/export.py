@@ -59,7 +59,7 @@ def export() -> None:
 def summary(manifest: Path, output: Path | None, force: bool) -> None:
     """The server's static capability summary as JSON: its identity and revisions, every tool,
     resource, resource template and prompt as the server lists them, its toolsets and the OAuth
-    scopes each item needs. Refuses a manifest `mcpgen check` rejects (exit 1)."""
+    scopes each item needs. Refuses a manifest `mcpgen check` rejects (exit 2)."""
     from mcpgen.outputs import is_summary
     from mcpgen.packages import checked_manifest
     from mcpgen.summary import capability_summary
@@ -103,7 +103,7 @@ def server_json(
     remote. Validated against the registry's pinned schema and its other rules (one version
     everywhere, no ranges or `latest`, a reverse-DNS name, `mcp-name: NAME` in the README
     PyPI shows) before anything is written: each problem is reported where it is, and nothing
-    is written (exit 2). Refuses a manifest `mcpgen check` rejects (exit 1)."""
+    is written (exit 2). Refuses a manifest `mcpgen check` rejects (exit 2)."""
     from mcpgen.outputs import is_server_json
     from mcpgen.packages import checked_manifest
     from mcpgen.publish.registry_entry import build_server_json

@@ -43,7 +43,7 @@ def server_card(
 ) -> None:
     """The Server Card (SEP-2127, a draft) of the manifest's server: name (server.registry or
     --name), version, title, description, websiteUrl, icons and, with --remote, the endpoint
-    and the protocol revisions it speaks. Exit 1: the manifest fails mcpgen check; exit 2: the
+    and the protocol revisions it speaks. Exit 2: the manifest fails mcpgen check, or the
     card breaks the Server Card schema (one located error per problem; nothing written)."""
     from mcpgen.commands.export import guard_output, write_output
     from mcpgen.outputs import card_text, is_server_card

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from mcpgen.emit import write_text_atomic
-from mcpgen.errors import EXIT_FINDINGS, McpgenError
+from mcpgen.errors import EXIT_USAGE, McpgenError
 from mcpgen.install.targets import CLIENTS, Target
 
 _HELP = """Add this server to an MCP client's configuration: claude-desktop, claude-code,
@@ -31,10 +31,6 @@ The file is edited in place: other servers, comments (VS Code, Gemini CLI) and f
 kept; the old file is saved beside it as FILE.bak, and the new one replaces it atomically.
 A FILE that is a symlink stays one: its target is edited (a dangling link is refused).
 An entry of the same name that differs is replaced only with --force. --dry-run prints the diff.
-
-\b
-Exit codes: 0 written (or already there); 1 an entry of that name exists and differs;
-2 bad input (unreadable or invalid file, unknown client, read-only directory).
 """
 
 
@@ -105,7 +101,7 @@ def install(
             "--name, or --force to replace it",
             err=True,
         )
-        sys.exit(EXIT_FINDINGS)
+        sys.exit(EXIT_USAGE)  # refusing to replace what is there: an input error
     new = set_entry(text, shown, target.container, key, entry).text
     if dry_run:
         sys.stdout.writelines(

@@ -228,7 +228,7 @@ def test_check_errors_refuse_the_manifest(tmp_path: Path) -> None:
         "    inputSchema: {type: object}\n"
     )
     proc = mcpgen("docs", "tools.yaml", "--out", "ref", cwd=tmp_path)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "tools.yaml:3:11: error TOOL_NAME_CHARSET" in proc.stderr
     assert "mcpgen check found 1 error; nothing was generated" in proc.stderr
     assert not (tmp_path / "ref").exists()

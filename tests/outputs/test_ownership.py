@@ -9,6 +9,7 @@ each case runs on a copy of it, in-process."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -77,9 +78,7 @@ def snapshot(root: Path) -> dict[str, tuple[str, bytes | str, int]]:
 OWN: dict[str, bytes] = {
     "bundle": zip_bytes({"manifest.json": b"{}"}, BUNDLE_COMMENT),
     "summary": b'{\n  "format": "mcpgen.capabilities/v1"\n}\n',
-    "server-json": (
-        '{"_meta": {"%s": {"tool": "%s"}}}\n' % (PUBLISHER_META, SERVER_JSON_TOOL)
-    ).encode(),
+    "server-json": json.dumps({"_meta": {PUBLISHER_META: {"tool": SERVER_JSON_TOOL}}}).encode(),
     "server-card": b"",  # written by the real command below
     "import": b"# Imported by `mcpgen import openapi` from api.yaml.\nserver: {}\n",
     "pull": b"# Pulled by `mcpgen pull` from x (protocol 2025-06-18, 0 tools): as sent.\n",
