@@ -35,7 +35,14 @@ from ..server.outcome import LOGGER
 from ..server.sealed import InputRequired
 from .changes import TaskChanged, asking, ended, lost, rerun, status_message
 from .request import TaskRequest, TaskSession
-from .settings import CAPABILITIES_KEY, EXTENSION, TaskSettings, declared, missing_extension
+from .settings import (
+    CAP_REACHED,
+    CAPABILITIES_KEY,
+    EXTENSION,
+    TaskSettings,
+    declared,
+    missing_extension,
+)
 from .settings import task_support as support_of
 from .store import CapReached, Record, TaskStore, TaskStoreDown, unavailable, wire
 
@@ -156,7 +163,7 @@ class Tasks:
         except CapReached as exc:
             LOG.info("tool %r: task refused: %s", tool.name, exc)
             raise RequestError(
-                code=-32000,
+                code=CAP_REACHED,
                 message=f"Too many unfinished tasks: {exc}; wait for one to finish or cancel one",
                 data={"maxLivePerCaller": s.max_live_per_caller, "maxLive": s.max_live},
             ) from None
