@@ -77,6 +77,11 @@ def install(
     from mcpgen.install.jsonedit import get_entry, set_entry
 
     target = CLIENTS[client]
+    if name is not None and not name.strip():
+        raise McpgenError(
+            "--name is empty: give the entry's name, or leave --name out to use "
+            "the manifest's server.name"
+        )
     key = name or _server_name(manifest)
     entry, note = _entry(target, url, out_dir, package, env_pairs, manifest)
     scope = scope or target.default_scope
@@ -167,6 +172,15 @@ def _entry(
             "give the generated package (--out DIR --package NAME, as for mcpgen server) or "
             "--url URL"
         )
+    from mcpgen.naming import package_name_problem
+
+    problem = package_name_problem(package)
+    if problem is not None:  # `python -m` takes a module name, never a path: as mcpgen server
+        hint = ""
+        if "/" in package or "\\" in package:
+            where = Path(package)
+            hint = f" (for a path, give --out {where.parent} --package {where.name})"
+        raise McpgenError(f"--package {package!r} {problem}{hint}")
     if not (out_dir / package / "__main__.py").is_file():
         raise McpgenError(
             f"{out_dir / package} is not a generated server: run "
