@@ -108,6 +108,10 @@ def openapi(
         paths=tuple(path_globs),
     )
 
+    if selection.include_tags:
+        from mcpgen.openapi.selection import require_tags
+
+        require_tags(doc.value, selection.include_tags)
     converted = convert(sources, selection, name_max_length)
     info: Any = doc.value.get("info") or {}
     manifest: dict[str, Any] = {"server": _server(info, server_name)}
@@ -129,7 +133,11 @@ def openapi(
 
     text = manifest_text(manifest, output, header)
     for key in applied.stale:
-        click.echo(f"{overlay}: warning: no operation {key} any more (stale curation)", err=True)
+        line, col = applied.stale_at.get(key, (1, 1))
+        click.echo(
+            f"{overlay}:{line}:{col}: warning: no operation {key} any more (stale curation)",
+            err=True,
+        )
     if check:
         _report_upstream(output, previous, text)
         return
@@ -137,7 +145,8 @@ def openapi(
 
     write_file(output, text.encode("utf-8"), backup=backup)
     removed = f" ({len(applied.removed)} removed by the overlay)" if applied.removed else ""
-    click.echo(f"mcpgen: wrote {output}: {len(manifest['tools'])} tools{removed}", err=True)
+    n = len(manifest["tools"])
+    click.echo(f"mcpgen: wrote {output}: {n} tool{'' if n == 1 else 's'}{removed}", err=True)
     for skipped in converted.skipped:
         where, line, col = sources.where(skipped.pointer)
         click.echo(f"{where}:{line}:{col}: skipped {skipped.operation}: {skipped.reason}", err=True)
