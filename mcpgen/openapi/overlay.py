@@ -104,5 +104,6 @@ def apply_overlay(manifest: Mapping[str, Any], overlay: Any, path: str, locate: 
         for k, p in patches.items()
         if isinstance(p, Mapping) and isinstance(p.get("name"), str)
     }
-    require_unique_names(tools, renamed, path, locate)
+    named = [(operation_key(t) or "?", str(t.get("name"))) for t in tools]
+    require_unique_names(named, renamed, path, locate)
     return applied

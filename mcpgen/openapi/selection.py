@@ -44,18 +44,16 @@ def require_tags(doc: Mapping[str, Any], include: Iterable[str]) -> None:
 
 
 def require_unique_names(
-    tools: list[Mapping[str, Any]],
+    tools: list[tuple[str, str]],
     renamed: Mapping[str, str],
     path: str,
     locate: Callable[..., tuple[int, int]],
 ) -> None:
     """``McpgenError`` at the overlay's line when it names a tool as another is named.
-    ``renamed``: operation key -> the name the overlay gives it."""
-    from mcpgen.openapi.overlay import operation_key
-
+    ``tools``: (operation key, name) of each tool after the overlay; ``renamed``: operation
+    key -> the name the overlay gives it."""
     seen: dict[str, str] = {}
-    for tool in tools:
-        name, key = str(tool.get("name")), operation_key(tool) or "?"
+    for key, name in tools:
         if name in seen:
             by_overlay = key if renamed.get(key) == name else seen[name]
             other = seen[name] if by_overlay == key else key
