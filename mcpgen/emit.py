@@ -286,8 +286,10 @@ def diff_owned_tree(
         if old == new:
             continue
         if isinstance(old, bytes) or isinstance(new, bytes):
-            chunks.append(f"Binary file {label}/{rel} differs (package data)\n")
-            continue
+            old, new = _as_text(old), _as_text(new)
+            if isinstance(old, bytes) or isinstance(new, bytes):  # not UTF-8 text
+                chunks.append(f"Binary file {label}/{rel} differs (package data)\n")
+                continue
         chunks.extend(
             difflib.unified_diff(
                 [] if old is None else old.splitlines(keepends=True),
@@ -297,3 +299,14 @@ def diff_owned_tree(
             )
         )
     return "".join(c if c.endswith("\n") else c + "\n" for c in chunks)
+
+
+def _as_text(data: str | bytes | None) -> str | bytes | None:
+    """Package data (a skill's Markdown, a view's HTML) as text when it is UTF-8, so a change
+    shows as a diff; bytes when it is not."""
+    if not isinstance(data, bytes):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
