@@ -127,9 +127,10 @@ def user_file_warnings(
         if "_generated" not in source:
             continue
         for b in broken_imports(source, package, names_of, runtime_names):
+            why = " (the runtime is the mcpgen-runtime package now)" if b.to_runtime else ""
             warnings.append(
-                f"{path}:{b.line}:{b.col}: `{b.statement}` no longer resolves "
-                f"(the runtime is the mcpgen-runtime package now); use: {b.replacement}"
+                f"{path}:{b.line}:{b.col}: `{b.statement}` no longer resolves{why}; "
+                f"{'use: ' if b.replacement.startswith('from ') else ''}{b.replacement}"
             )
     handlers = pkg_dir / "handlers.py"
     try:
