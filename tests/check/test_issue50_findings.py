@@ -96,3 +96,20 @@ def test_a_newline_in_a_skill_file_name_is_refused(tmp_path: Path) -> None:
 
     assert _unservable("ref/a\nb.md") == "the character '\\n'"
     assert _unservable("references/units.md") is None
+
+
+def test_an_unparsable_server_json_beside_the_manifest_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "tools.yaml").write_text(
+        "server: {name: t, version: 1.0.0, registry: io.github.u/t}\ntools:\n"
+        "  - {name: a, description: A., inputSchema: {type: object}}\n"
+    )
+    (tmp_path / "server.json").write_text('{\n  "version": "1.0.0",\n  oops\n}\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpgen", "check", "tools.yaml"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    (line,) = [x for x in done.stdout.splitlines() if "REGISTRY_VERSION_AGREEMENT" in x]
+    assert line.startswith("server.json:3:3: warning REGISTRY_VERSION_AGREEMENT"), line
+    assert "is not JSON" in line and "cannot be checked" in line
