@@ -150,3 +150,21 @@ def test_an_internal_error_is_3(
     assert err.strip().splitlines() == [
         "mcpgen: internal error: RuntimeError: a bug (rerun with --debug for details)"
     ]
+
+
+@pytest.mark.parametrize("command", ALL)
+def test_a_bug_anywhere_is_3_for_every_command(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever a command does, an exception mcpgen did not mean is one line and exit 3."""
+    cmd = dict(_commands())[command]
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cmd, "make_context", boom)
+    code, err = run(capsys, *command.split())
+    assert code == 3, err
+    assert err.strip().splitlines() == [
+        "mcpgen: internal error: RuntimeError: a bug (rerun with --debug for details)"
+    ]
