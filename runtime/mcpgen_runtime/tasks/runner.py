@@ -35,14 +35,7 @@ from ..server.outcome import LOGGER
 from ..server.sealed import InputRequired
 from .changes import TaskChanged, asking, ended, lost, rerun, status_message
 from .request import TaskRequest, TaskSession
-from .settings import (
-    CAP_REACHED,
-    CAPABILITIES_KEY,
-    EXTENSION,
-    TaskSettings,
-    declared,
-    missing_extension,
-)
+from .settings import CAPABILITIES_KEY, EXTENSION, TaskSettings, declared, missing_extension
 from .settings import task_support as support_of
 from .store import CapReached, Record, TaskStore, TaskStoreDown, unavailable, wire
 
@@ -163,6 +156,8 @@ class Tasks:
             await self._keep_lease()
             await self.store.create(record, s.max_live_per_caller, s.max_live)
         except CapReached as exc:
+            from .settings import CAP_REACHED
+
             LOG.info("tool %r: task refused: %s", tool.name, exc)
             raise RequestError(
                 code=CAP_REACHED,
