@@ -45,6 +45,7 @@ __all__ = [
     "file_sha256",
     "inputs_digest",
     "is_up_to_date",
+    "marker_text",
     "read_marker",
     "write_bytes_atomic",
     "write_owned_tree",

@@ -293,6 +293,7 @@ def build(
                 {**rendered.dependencies, manifest.name: manifest_sha},
                 rendered.targets,
                 rendered.facts,
+                spec.kind,
             ),
         )
         outcome.up_to_date = not outcome.diff
