@@ -204,14 +204,15 @@ def pull(
     from mcpgen.client.pull import write_manifest
     from mcpgen.outputs import backup_path, guard_file
 
-    if guard_file(output, "pull", _pulled, force=force):
-        import os
-
-        os.replace(output, backup_path(output))  # the old file kept, as --force says
+    backup = guard_file(output, "pull", _pulled, force=force)
     target = parse_target(stdio, url, _credentials(**sign_in))
     live = fetch_live(target, mode=mode, timeout=timeout)
     for warning in live.warnings:
         click.echo(f"mcpgen: warning: {warning}", err=True)
+    if backup:  # only once the server answered: a failed pull leaves the file where it was
+        import os
+
+        os.replace(output, backup_path(output))
     count, errors = write_manifest(live, output)
     if errors:
         first = errors[0]
