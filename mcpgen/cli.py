@@ -94,6 +94,18 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+def _add_exit_codes(name: str, cmd: click.Command) -> None:
+    """End ``--help`` of ``cmd`` (and of a group's subcommands) with its row of the exit-code
+    table (``mcpgen.exitcodes``), so the help, the docs and the code say the same."""
+    from mcpgen.exitcodes import EXIT_CODES, epilog
+
+    if isinstance(cmd, click.Group):
+        for sub_name, sub in cmd.commands.items():
+            _add_exit_codes(f"{name} {sub_name}", sub)
+    elif name in EXIT_CODES:
+        cmd.epilog = epilog(name)
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_COMMANDS)
@@ -104,6 +116,7 @@ class LazyGroup(click.Group):
             return None
         module = importlib.import_module(spec[0])
         cmd: click.Command = getattr(module, spec[1])
+        _add_exit_codes(cmd_name, cmd)
         return cmd
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -22,14 +22,35 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcpgen import __version__
 from mcpgen.errors import McpgenError
+from mcpgen.outputs import (  # noqa: E402 - re-exported: their home is mcpgen.outputs
+    MARKER,
+    guard_tree,
+    move_to_backup,
+    read_marker,
+    write_bytes_atomic,
+)
 
-MARKER = ".mcpgen.json"
+__all__ = [
+    "MARKER",
+    "EmitResult",
+    "create_user_files",
+    "current_dependencies",
+    "diff_owned_tree",
+    "file_sha256",
+    "inputs_digest",
+    "is_up_to_date",
+    "marker_text",
+    "read_marker",
+    "write_bytes_atomic",
+    "write_owned_tree",
+    "write_text_atomic",
+]
 
 
 def inputs_digest(*parts: bytes | str) -> str:
@@ -48,14 +69,6 @@ class EmitResult:
     written: list[str] = field(default_factory=list)
     created_user_files: list[str] = field(default_factory=list)
     kept_user_files: list[str] = field(default_factory=list)
-
-
-def read_marker(owned: Path) -> dict[str, object] | None:
-    try:
-        data = json.loads((owned / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
 
 
 def file_sha256(path: Path) -> str | None:
@@ -120,6 +133,7 @@ def marker_text(
     dependencies: Mapping[str, str] | None = None,
     dependency_targets: Mapping[str, str] | None = None,
     facts: Mapping[str, object] | None = None,
+    writer: str | None = None,
 ) -> str:
     listing = {rel: hashlib.sha256(_bytes(text)).hexdigest() for rel, text in sorted(files.items())}
     body: dict[str, object] = {
@@ -133,19 +147,9 @@ def marker_text(
         body["dependency_targets"] = dict(sorted(dependency_targets.items()))
     if facts:
         body["facts"] = dict(facts)
+    if writer is not None:
+        body["writer"] = writer
     return json.dumps(body, indent=2, sort_keys=True) + "\n"
-
-
-def _guard_owned(owned: Path) -> None:
-    if owned.exists() and not owned.is_dir():
-        raise McpgenError(f"{owned} exists and is not a directory; refusing to replace it")
-    if owned.is_dir() and read_marker(owned) is None:
-        entries = [p for p in owned.iterdir() if p.name != "__pycache__"]
-        if entries:
-            raise McpgenError(
-                f"{owned} is not empty and was not written by mcpgen (no {MARKER}); "
-                "refusing to overwrite it"
-            )
 
 
 def write_owned_tree(
@@ -156,14 +160,20 @@ def write_owned_tree(
     dependencies: Mapping[str, str] | None = None,
     dependency_targets: Mapping[str, str] | None = None,
     facts: Mapping[str, object] | None = None,
+    writer: str,
+    force: bool = False,
+    inputs: Sequence[Path] = (),
 ) -> list[str]:
     """Replace directory ``owned`` with exactly ``files`` (relative POSIX paths -> text, or
     bytes for package data),
     atomically with respect to failures during writing. ``dependencies`` (input file relative
     to the manifest's directory -> sha256) and ``dependency_targets`` (input file -> the file it
     resolved to, where different) go into the marker for ``current_dependencies``; ``facts``
-    (what the generator decided, as data) go into it for later runs' reports."""
-    _guard_owned(owned)
+    (what the generator decided, as data) go into it for later runs' reports. ``writer``: the
+    command (recorded in the marker; a tree another command wrote is refused, as
+    ``mcpgen.outputs.guard_tree`` says, unless ``force``, which keeps it as ``owned.bak``);
+    ``inputs``: the manifest and the files it reads, never replaced."""
+    forced = guard_tree(owned, writer, force=force, inputs=inputs)
     owned.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{owned.name}.staging-", dir=owned.parent))
     umask = os.umask(0)
@@ -179,8 +189,10 @@ def write_owned_tree(
             else:
                 with open(target, "w", encoding="utf-8", newline="\n") as fh:
                     fh.write(text)
-        marker = marker_text(files, digest, dependencies, dependency_targets, facts)
+        marker = marker_text(files, digest, dependencies, dependency_targets, facts, writer)
         (staging / MARKER).write_text(marker, encoding="utf-8")
+        if forced:
+            move_to_backup(owned)
         if owned.exists():
             backup = owned.parent / f".{owned.name}.old-{os.getpid()}"
             if backup.exists():
@@ -200,7 +212,6 @@ def write_owned_tree(
 def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
     """Write one file whole or not at all (a temporary file in the same folder, fsynced,
     renamed over ``path``); folders are created. ``McpgenError`` when it cannot be written."""
-    from mcpgen.errors import McpgenError
 
     tmp: str | None = None
     try:
@@ -276,8 +287,10 @@ def diff_owned_tree(
         if old == new:
             continue
         if isinstance(old, bytes) or isinstance(new, bytes):
-            chunks.append(f"Binary file {label}/{rel} differs (package data)\n")
-            continue
+            old, new = _as_text(old), _as_text(new)
+            if isinstance(old, bytes) or isinstance(new, bytes):  # not UTF-8 text
+                chunks.append(f"Binary file {label}/{rel} differs (package data)\n")
+                continue
         chunks.extend(
             difflib.unified_diff(
                 [] if old is None else old.splitlines(keepends=True),
@@ -287,3 +300,14 @@ def diff_owned_tree(
             )
         )
     return "".join(c if c.endswith("\n") else c + "\n" for c in chunks)
+
+
+def _as_text(data: str | bytes | None) -> str | bytes | None:
+    """Package data (a skill's Markdown, a view's HTML) as text when it is UTF-8, so a change
+    shows as a diff; bytes when it is not."""
+    if not isinstance(data, bytes):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data

@@ -1,9 +1,10 @@
 """Errors that end a command with one clear line (never a traceback).
 
-Exit codes (documented in the README):
+Exit codes (``mcpgen.exitcodes`` has each command's row; docs/reference/commands.md shows them):
   0  success / clean
   1  findings at or above --fail-on, or generated files out of date (--check)
-  2  usage error or unreadable input (bad file, bad schema, hash mismatch, unknown revision)
+  2  usage error or unreadable input (bad file, bad schema, hash mismatch, unknown revision,
+     a manifest a generator refuses, an output path a command may not replace)
   3  internal error (a bug in mcpgen; rerun with --debug for the traceback)
 """
 
@@ -53,10 +54,11 @@ class McpgenError(Exception):
 
 
 class FindingsError(McpgenError):
-    """``mcpgen server``/``client`` on a manifest that ``mcpgen check`` rejects: the findings,
-    in check's text format, are printed before the one-line error; exit 1 (findings)."""
+    """A generator (``server``, ``client``, ``docs``, ``export``, ``bundle``) on a manifest that
+    ``mcpgen check`` rejects: the findings, in check's text format, are printed before the
+    one-line error; exit 2 (an input the command refuses; ``mcpgen.exitcodes``)."""
 
-    exit_code = EXIT_FINDINGS
+    exit_code = EXIT_USAGE
 
     def __init__(self, message: str, findings: str) -> None:
         super().__init__(message)

@@ -175,7 +175,7 @@ def compute_digest(
 def checked_manifest(manifest: Path) -> tuple[Manifest, str]:
     """The loaded manifest and ``mcpgen check``'s warnings about it (text format, collapsed as
     check collapses them), when check finds no error; else ``FindingsError`` listing the errors
-    (exit 1, nothing generated). Same rules, config (``[tool.mcpgen.check]``) and inline
+    (exit 2, nothing generated). Same rules, config (``[tool.mcpgen.check]``) and inline
     ignores as ``mcpgen check``."""
     from mcpgen.check import catalog
     from mcpgen.check.config import load_config
@@ -249,16 +249,22 @@ def build(
     check: bool,
     generate: Generate,
     warnings: Notes | None = None,
+    force: bool = False,
 ) -> Outcome:
     """Generate (or with ``check``, compare) ``out_dir/package``. Raises ``McpgenError`` on bad
     input, leaving the tree as it was. ``warnings(pkg_dir, facts)``: notes about the
-    user's files, after writing (or on a no-op run)."""
+    user's files, after writing (or on a no-op run). A ``_generated/`` another command wrote
+    (a server's, for ``client``) is refused (exit 2) unless ``force`` (kept as ``.bak``)."""
     problem = package_name_problem(package)
     if problem is not None:
         raise McpgenError(f"--package {package!r} {problem}")
     pkg_dir = out_dir / package
     owned = pkg_dir / OWNED_DIR
     outcome = Outcome(pkg_dir=pkg_dir)
+    if not check:
+        from mcpgen.outputs import guard_tree
+
+        guard_tree(owned, spec.kind, force=force, inputs=(manifest,))
     parts, manifest_sha = base_parts(spec, manifest, package)
 
     marker = read_marker(owned)
@@ -287,6 +293,7 @@ def build(
                 {**rendered.dependencies, manifest.name: manifest_sha},
                 rendered.targets,
                 rendered.facts,
+                spec.kind,
             ),
         )
         outcome.up_to_date = not outcome.diff
@@ -298,6 +305,9 @@ def build(
         dependencies={**rendered.dependencies, manifest.name: manifest_sha},
         dependency_targets=rendered.targets,
         facts=rendered.facts,
+        writer=spec.kind,
+        force=force,
+        inputs=(manifest,),
     )
     result = EmitResult()
     create_user_files(pkg_dir, rendered.user, result)

@@ -10,6 +10,8 @@ checked in, so they cannot go stale).
   puts this folder on ``sys.path`` while it loads the hook). A rule whose example stops
   producing its finding fails the build.
 * ``reference/manifest-schema.md`` from ``schema/manifest.schema.json``.
+* ``reference/commands.md``'s exit-code table, from ``mcpgen.exitcodes`` (where the page says
+  ``<!-- mcpgen exit codes -->``).
 * ``lean-engine.md``: a placeholder only while the real page (another change) is not in docs/.
 """
 
@@ -188,9 +190,16 @@ def _runtime_api() -> str:
     return "\n".join(out)
 
 
+EXIT_CODES_MARKER = "<!-- mcpgen exit codes -->"
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     if RUNTIME_API_MARKER in markdown:
         return markdown.replace(RUNTIME_API_MARKER, _runtime_api())
+    if EXIT_CODES_MARKER in markdown:
+        from mcpgen.exitcodes import markdown_table
+
+        return markdown.replace(EXIT_CODES_MARKER, markdown_table())
     return markdown
 
 

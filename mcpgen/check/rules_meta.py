@@ -89,7 +89,8 @@ rule(
     "ANNOTATION_REDUNDANT",
     LINT,
     I,
-    "destructiveHint/idempotentHint mean nothing when readOnlyHint is true.",
+    "destructiveHint/idempotentHint mean nothing when readOnlyHint is true (but idempotentHint "
+    "does on a task tool: it decides whether a task is run again after its replica dies).",
     since("2025-03-26"),
     why="Info: harmless; clients ignore the extra hints.",
 )
@@ -97,7 +98,7 @@ rule(
     "EXECUTION_TASK_SUPPORT",
     LINT,
     E,
-    "execution.taskSupport is forbidden, optional or required.",
+    "execution holds only taskSupport, which is forbidden, optional or required.",
     since("2025-11-25"),
     why=SPEC,
 )
@@ -247,7 +248,14 @@ def check_annotations(ctx: ToolCtx) -> None:
                 "readOnlyHint: true contradicts destructiveHint: true (a read-only tool "
                 "cannot destroy anything); clients will pick one",
             )
+        # a task tool's idempotentHint decides whether a task is run again after its replica
+        # dies (mcpgen_runtime.tasks): never meaningless there
+        from mcpgen_runtime.tasks.settings import task_support
+
+        task_tool = task_support(ctx.raw) != "forbidden"
         for key in ("destructiveHint", "idempotentHint"):
+            if key == "idempotentHint" and task_tool:
+                continue
             if key in ann and not (key == "destructiveHint" and ann[key] is True):
                 ctx.emit(
                     "ANNOTATION_REDUNDANT",
@@ -284,6 +292,14 @@ def check_execution(ctx: ToolCtx) -> None:
     if not isinstance(ex, dict):
         ctx.emit("EXECUTION_TASK_SUPPORT", "/execution", "execution must be an object")
         return
+    for key in ex:
+        if key != "taskSupport":
+            ctx.emit(
+                "EXECUTION_TASK_SUPPORT",
+                f"/execution/{esc(str(key))}",
+                _unknown_execution(str(key)),
+                key=True,
+            )
     ts = ex.get("taskSupport")
     if ts is not None and ts not in _TASK_SUPPORT:
         ctx.emit(
@@ -291,6 +307,18 @@ def check_execution(ctx: ToolCtx) -> None:
             "/execution/taskSupport",
             f"execution.taskSupport {ts!r} must be forbidden, optional or required",
         )
+
+
+def _unknown_execution(key: str) -> str:
+    """A member of ``execution`` the spec does not define (``ToolExecution`` has only
+    ``taskSupport``): the tool would run as a plain call and ``tools/list`` serve the typo."""
+    import difflib  # only on this rare path
+
+    close = difflib.get_close_matches(key.lower(), ["tasksupport"], n=1, cutoff=0.6)
+    hint = " (did you mean 'taskSupport'?)" if close else ""
+    if key.lower() in ("ttl", "keepseconds", "timeout"):
+        hint = " (a task's lifetime is server.tasks.keepSeconds)"
+    return f"unknown execution member {key!r}{hint}; execution has only taskSupport"
 
 
 @checker("SERVER_NAME_BLANK", "MANIFEST_NO_TOOLS", scope="manifest")

@@ -26,14 +26,28 @@ rule(
 )
 
 
-def _server_json_versions(path: Path) -> list[tuple[Location, str]]:
-    """``version`` and each pypi package's ``version`` of ``path``, located (an unreadable or
-    malformed file has none: ``mcpgen export server-json`` rewrites it)."""
+def _server_json_versions(
+    path: Path, broken: list[tuple[Location, str]]
+) -> list[tuple[Location, str]]:
+    """``version`` and each pypi package's ``version`` of ``path``, located. A file that is
+    not JSON has none; it is added to ``broken`` (where, why), since its versions cannot be
+    checked (``mcpgen export server-json`` rewrites it)."""
     from mcpgen.manifest.jsonpos import JsonSyntaxError, parse_json
 
     try:
-        doc, loc = parse_json(path.read_text(encoding="utf-8"), 64)
-    except (OSError, UnicodeDecodeError, JsonSyntaxError, RecursionError):
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        broken.append((Location(str(path), 1, 1, ""), f"cannot be read ({exc})"))
+        return []
+    try:
+        doc, loc = parse_json(text, 64)
+    except JsonSyntaxError as exc:
+        line = text.count("\n", 0, exc.offset) + 1
+        col = exc.offset - (text.rfind("\n", 0, exc.offset) + 1) + 1
+        broken.append((Location(str(path), line, col, ""), f"is not JSON ({exc.message})"))
+        return []
+    except RecursionError:
+        broken.append((Location(str(path), 1, 1, ""), "is nested too deeply to read"))
         return []
     if not isinstance(doc, dict):
         return []
@@ -94,7 +108,15 @@ def check_registry_versions(ctx: ManifestCtx) -> None:
         if real in seen or not candidate.is_file():
             continue
         seen.add(real)
-        others += _server_json_versions(candidate)
+        broken: list[tuple[Location, str]] = []
+        others += _server_json_versions(candidate, broken)
+        for where, why in broken:
+            ctx.sink.emit_at(
+                "REGISTRY_VERSION_AGREEMENT",
+                where,
+                f"server.json {why}: its versions cannot be checked against the manifest's "
+                f"{version!r} (mcpgen export server-json -o {where.path} rewrites it)",
+            )
     wrong = [(where, value) for where, value in others if value != version]
     if not wrong:
         return

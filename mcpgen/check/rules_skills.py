@@ -13,8 +13,8 @@ rule(
     LOAD,
     E,
     "A skill's `path` is a folder inside the manifest's directory with a SKILL.md; every file "
-    "in it is a regular file inside the folder (no symlink out), at most 16 MiB, and a skill "
-    "holds at most 512 files and 16 MiB.",
+    "in it is a regular file inside the folder (no symlink out), at most 16 MiB, named without "
+    "#, ?, %, \\, spaces or control characters, and a skill holds at most 512 files and 16 MiB.",
     why="The folder is copied into the generated package byte for byte: a file outside the "
     "project or a huge one is never what a server should ship, and hosts refuse larger skills.",
 )

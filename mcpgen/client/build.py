@@ -59,9 +59,13 @@ def _generate_cli(loaded: Manifest, package: str, manifest_name: str) -> Generat
     return Generated(owned=dict(files.owned), user=files.user)
 
 
-def build_cli_package(manifest: Path, out_dir: Path, package: str, *, check: bool) -> Outcome:
+def build_cli_package(
+    manifest: Path, out_dir: Path, package: str, *, check: bool, force: bool = False
+) -> Outcome:
     """``mcpgen cli``: the client package plus ``_generated/cli.py`` and, once, ``__main__.py``."""
-    return packages.build(CLI_SPEC, manifest, out_dir, package, check=check, generate=_generate_cli)
+    return packages.build(
+        CLI_SPEC, manifest, out_dir, package, check=check, generate=_generate_cli, force=force
+    )
 
 
 def render_cli(manifest: Path, package: str) -> Rendered:
@@ -74,7 +78,11 @@ def render_client(manifest: Path, package: str) -> Rendered:
     return packages.render(SPEC, manifest, package, _generate)
 
 
-def build_client_package(manifest: Path, out_dir: Path, package: str, *, check: bool) -> Outcome:
+def build_client_package(
+    manifest: Path, out_dir: Path, package: str, *, check: bool, force: bool = False
+) -> Outcome:
     """Generate (or with ``check``, compare) ``out_dir/package``. Raises ``McpgenError`` on bad
     input, leaving the tree as it was."""
-    return packages.build(SPEC, manifest, out_dir, package, check=check, generate=_generate)
+    return packages.build(
+        SPEC, manifest, out_dir, package, check=check, generate=_generate, force=force
+    )

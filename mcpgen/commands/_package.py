@@ -21,11 +21,24 @@ def echo(msg: str) -> None:
     click.echo(msg, err=True)
 
 
+def force_option(what: str) -> Callable[[F], F]:
+    """``--force``: replace an output this command did not write (``what``), keeping it as
+    ``.bak``."""
+    return click.option(
+        "--force",
+        is_flag=True,
+        help=f"Replace {what} even if this command did not write it (another command's "
+        "output, a file of yours, a read-only file, a symlink); the old one is kept as .bak. "
+        "Never the manifest.",
+    )
+
+
 def package_options(example: str) -> Callable[[F], F]:
-    """MANIFEST, ``--out``, ``--package`` (``example``: a package name for the help) and
-    ``--check``."""
+    """MANIFEST, ``--out``, ``--package`` (``example``: a package name for the help),
+    ``--check`` and ``--force``."""
 
     def apply(fn: F) -> F:
+        fn = force_option("PACKAGE/_generated")(fn)
         fn = click.option(
             "--check",
             is_flag=True,

@@ -8,12 +8,11 @@ result once as a host would (``mcpgen.publish.probe``) and only then writes the 
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import click
 
+from mcpgen.commands._package import force_option
 from mcpgen.errors import McpgenError
 
 _HELP = """Write an MCP Bundle (.mcpb) of the server `mcpgen server` generated: give the same
@@ -22,47 +21,33 @@ prompts, and user_config for the credentials the server reads from its environme
 package, and its dependencies vendored under server/lib for this platform and Python version.
 
 \b
-Before anything is written, the bundle is unpacked into a temporary directory and started as a
-host starts it (manifest.json's command); it must answer an MCP initialize.
-The file is byte-for-byte the same on every run with the same inputs.
+The package must be what `mcpgen server` generates from MANIFEST now (else: run it first). Of
+the package, the bundle carries its Python sources, py.typed and _generated/ (with the skills'
+files and the views), nothing else: no dotfiles (.env), no __pycache__, no build output, no
+earlier .mcpb; --include GLOB adds more.
 
 \b
-Exit codes: 0 written; 1 the manifest fails mcpgen check, or the bundled server does not start
-(nothing written); 2 bad input (no such package, unreadable file, unwritable output).
+Before anything is written, the bundle is unpacked into a temporary directory and started as a
+host starts it (manifest.json's command); it must answer an MCP initialize, and its tools/list
+must name exactly the tools manifest.json lists.
+The file is byte-for-byte the same on every run with the same inputs; its zip comment records
+that mcpgen bundle wrote it: an -o file it did not write is refused (exit 2) unless --force.
 """
 
 
-def _package_files(pkg_dir: Path) -> dict[str, bytes]:
-    if not (pkg_dir / "__main__.py").is_file():
+def _require_current(manifest: Path, out_dir: Path, package: str) -> None:
+    """Refuse (exit 2) a package ``mcpgen server --check`` calls out of date: a bundle of it
+    would list tools its server does not have."""
+    from mcpgen.server.build import build_server_package
+
+    if not (out_dir / package / "__main__.py").is_file():
+        return  # package_files says so, in its words
+    if build_server_package(manifest, out_dir, package, check=True).diff:
         raise McpgenError(
-            "no generated server package here (no __main__.py); run mcpgen server first",
-            path=str(pkg_dir),
+            f"the package is out of date with {manifest} (mcpgen server --check differs); run: "
+            f"mcpgen server {manifest} --out {out_dir} --package {package}",
+            path=str(out_dir / package),
         )
-    out: dict[str, bytes] = {}
-    for path in sorted(pkg_dir.rglob("*")):
-        rel = path.relative_to(pkg_dir).as_posix()
-        if path.is_file() and "__pycache__" not in rel.split("/") and path.suffix != ".pyc":
-            out[rel] = path.read_bytes()
-    return out
-
-
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    tmp: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-        raise McpgenError(
-            f"cannot write: {exc.strerror or exc}", path=str(exc.filename or path)
-        ) from None
 
 
 @click.command("bundle", help=_HELP)
@@ -72,11 +57,20 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a directory: mcpgen.outputs refuses it, in one line
     default=None,
     help="The .mcpb to write (default: NAME-VERSION.mcpb in the current directory).",
 )
 @click.option("--author", default=None, help="manifest.json's author (default: the title).")
+@click.option(
+    "--include",
+    "includes",
+    multiple=True,
+    metavar="GLOB",
+    help="Also pack the package's files this glob matches (relative to the package; "
+    "repeatable), e.g. 'data/*.csv'.",
+)
+@force_option("-o FILE")
 @click.option(
     "--no-start-check",
     is_flag=True,
@@ -88,27 +82,36 @@ def bundle(
     package: str,
     output: Path | None,
     author: str | None,
+    includes: tuple[str, ...],
+    force: bool,
     no_start_check: bool,
 ) -> None:
+    from mcpgen.outputs import BUNDLE_COMMENT, guard_file, is_bundle, write_file
     from mcpgen.packages import checked_manifest
     from mcpgen.publish.bundle import bundle_files
+    from mcpgen.publish.package_files import package_files
     from mcpgen.publish.probe import probe
     from mcpgen.publish.vendor import platform_facts, vendored_files
     from mcpgen.publish.zipdet import zip_bytes
 
+    pkg_dir = out_dir / package
+    if output is not None:
+        guard_file(output, "bundle", is_bundle, force=force, inputs=(manifest,), inside=pkg_dir)
     loaded, warnings = checked_manifest(manifest)
     if warnings:
         click.echo(warnings, err=True, nl=False)
-    package_files = _package_files(out_dir / package)
-    vendored = vendored_files()
-    facts = platform_facts(vendored)
-    files = bundle_files(loaded, package, package_files, vendored, facts, author)
-    if not no_start_check:
-        probe(files)
-    data = zip_bytes(files)
     s = loaded.server
     target = output or Path(f"{s.name}-{s.version}.mcpb")
-    write_bytes_atomic(target, data)
+    inputs = (manifest, *(manifest.parent / d.path for d in loaded.dependencies))
+    backup = guard_file(target, "bundle", is_bundle, force=force, inputs=inputs, inside=pkg_dir)
+    _require_current(manifest, out_dir, package)
+    vendored = vendored_files()
+    facts = platform_facts(vendored)
+    files = bundle_files(loaded, package, package_files(pkg_dir, includes), vendored, facts, author)
+    if not no_start_check:
+        probe(files)
+    data = zip_bytes(files, BUNDLE_COMMENT)
+    write_file(target, data, backup=backup)
     click.echo(
         f"mcpgen: wrote {target} ({len(files)} files, {len(data) // 1024} KiB; "
         f"{facts.platform}, Python {facts.python})",

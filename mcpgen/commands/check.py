@@ -26,9 +26,6 @@ A warning or info that repeats 4 or more times in one file is collapsed into one
 the count and the next locations (--verbose lists each); errors are never collapsed.
 
 \b
-Exit codes: 0 no findings at or above --fail-on; 1 findings; 2 unreadable input or usage error.
-
-\b
 Configuration, in the nearest pyproject.toml (found by walking up from the current directory):
   [tool.mcpgen.check]
   disable = ["PROPERTY_DESCRIPTION_MISSING"]

@@ -15,7 +15,7 @@ from mcpgen.commands._package import package_options, report
 
 @click.command(name="client")
 @package_options("weather_client")
-def client(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
+def client(manifest: Path, out_dir: Path, package: str, check: bool, force: bool) -> None:
     """Generate a typed MCP client package (on mcpgen-runtime and the official SDK's
     mcp.Client) from MANIFEST: one async method per tool.
 
@@ -25,13 +25,13 @@ def client(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
     """
     from mcpgen.client.build import build_client_package
 
-    outcome = build_client_package(manifest, out_dir, package, check=check)
+    outcome = build_client_package(manifest, out_dir, package, check=check, force=force)
     report(outcome, "client", manifest, out_dir, package, check)
 
 
 @click.command(name="cli")
 @package_options("weather_cli")
-def cli(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
+def cli(manifest: Path, out_dir: Path, package: str, check: bool, force: bool) -> None:
     """Generate a command line for MANIFEST's tools: the typed client package plus a click CLI,
     one subcommand per tool with options typed from its inputSchema (required as required,
     enums as choices, defaults shown), results as JSON.
@@ -42,5 +42,5 @@ def cli(manifest: Path, out_dir: Path, package: str, check: bool) -> None:
     """
     from mcpgen.client.build import build_cli_package
 
-    outcome = build_cli_package(manifest, out_dir, package, check=check)
+    outcome = build_cli_package(manifest, out_dir, package, check=check, force=force)
     report(outcome, "cli", manifest, out_dir, package, check)

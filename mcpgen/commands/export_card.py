@@ -9,11 +9,11 @@ and nothing is written (exit 2)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
+from mcpgen.commands._package import force_option
 from mcpgen.errors import McpgenError
 
 
@@ -33,18 +33,24 @@ from mcpgen.errors import McpgenError
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a directory: mcpgen.outputs refuses it, in one line
     default=None,
     help="Write here (default: standard output).",
 )
-def server_card(manifest: Path, name: str | None, remote: str | None, output: Path | None) -> None:
+@force_option("-o FILE")
+def server_card(
+    manifest: Path, name: str | None, remote: str | None, output: Path | None, force: bool
+) -> None:
     """The Server Card (SEP-2127, a draft) of the manifest's server: name (server.registry or
     --name), version, title, description, websiteUrl, icons and, with --remote, the endpoint
-    and the protocol revisions it speaks. Exit 1: the manifest fails mcpgen check; exit 2: the
+    and the protocol revisions it speaks. Exit 2: the manifest fails mcpgen check, or the
     card breaks the Server Card schema (one located error per problem; nothing written)."""
+    from mcpgen.commands.export import guard_output, write_output
+    from mcpgen.outputs import card_text, is_server_card
     from mcpgen.packages import checked_manifest
     from mcpgen.publish.card import card_for
 
+    backup = guard_output(output, "server-card", is_server_card, force, manifest)
     loaded, warnings = checked_manifest(manifest)
     if warnings:
         click.echo(warnings, err=True, nl=False)
@@ -58,11 +64,4 @@ def server_card(manifest: Path, name: str | None, remote: str | None, output: Pa
             "nothing was written",
             path=str(manifest),
         )
-    text = json.dumps(card, indent=2, ensure_ascii=False) + "\n"
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    from mcpgen.emit import write_text_atomic
-
-    write_text_atomic(output, text)
-    click.echo(f"mcpgen: wrote {output}", err=True)
+    write_output(output, card_text(card), backup)

@@ -30,7 +30,7 @@ def _names(values: tuple[str, ...]) -> frozenset[str]:
     "-o",
     "--output",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a directory: mcpgen.outputs refuses it, in one line
     help="The manifest to write (YAML).",
 )
 @click.option("--include-tags", multiple=True, metavar="A,B", help="Only operations with a tag.")
@@ -86,12 +86,19 @@ def openapi(
     from mcpgen.openapi.convert import Selection, convert
     from mcpgen.openapi.load import load_openapi
 
-    previous = _previous(output)
-    if previous is not None and not previous.startswith(HEADER_START) and not force and not check:
-        raise McpgenError(
-            f"{output} exists and was not written by mcpgen import: pass --force to overwrite "
-            "it (keep curation in an --overlay file, which every import applies)"
+    backup = False
+    if not check:
+        from mcpgen.outputs import guard_file
+
+        spec_path = () if "://" in spec else (Path(spec),)
+        backup = guard_file(
+            output,
+            "import openapi",
+            lambda data: data.startswith(HEADER_START.encode()),
+            force=force,
+            inputs=(*spec_path, *((overlay,) if overlay else ())),
         )
+    previous = _previous(output)
     sources = load_openapi(spec, allow_external_refs=allow_external_refs)
     doc = sources.main
     selection = Selection(
@@ -101,6 +108,10 @@ def openapi(
         paths=tuple(path_globs),
     )
 
+    if selection.include_tags:
+        from mcpgen.openapi.selection import require_tags
+
+        require_tags(doc.value, selection.include_tags)
     converted = convert(sources, selection, name_max_length)
     info: Any = doc.value.get("info") or {}
     manifest: dict[str, Any] = {"server": _server(info, server_name)}
@@ -122,15 +133,20 @@ def openapi(
 
     text = manifest_text(manifest, output, header)
     for key in applied.stale:
-        click.echo(f"{overlay}: warning: no operation {key} any more (stale curation)", err=True)
+        line, col = applied.stale_at.get(key, (1, 1))
+        click.echo(
+            f"{overlay}:{line}:{col}: warning: no operation {key} any more (stale curation)",
+            err=True,
+        )
     if check:
         _report_upstream(output, previous, text)
         return
-    from mcpgen.emit import write_text_atomic
+    from mcpgen.outputs import write_file
 
-    write_text_atomic(output, text)
+    write_file(output, text.encode("utf-8"), backup=backup)
     removed = f" ({len(applied.removed)} removed by the overlay)" if applied.removed else ""
-    click.echo(f"mcpgen: wrote {output}: {len(manifest['tools'])} tools{removed}", err=True)
+    n = len(manifest["tools"])
+    click.echo(f"mcpgen: wrote {output}: {n} tool{'' if n == 1 else 's'}{removed}", err=True)
     for skipped in converted.skipped:
         where, line, col = sources.where(skipped.pointer)
         click.echo(f"{where}:{line}:{col}: skipped {skipped.operation}: {skipped.reason}", err=True)

@@ -11,6 +11,25 @@ from pathlib import Path
 import click
 
 
+def view_note(directory: Path, package: str) -> str:
+    """What to add to a manifest that was there before ``init --view``: the view is written,
+    but nothing serves it until a tool names it and a resource holds it."""
+    from mcpgen.scaffold import MANIFEST
+
+    uri = f"ui://{package}/greeting"
+    return (
+        f"mcpgen: note: {directory / MANIFEST} was there before, so nothing uses the view "
+        f"init added in {directory / 'view'}; connect it: under the tool that shows it, add\n"
+        f'    _meta: {{ui: {{resourceUri: "{uri}"}}}}\n'
+        "  and under resources:\n"
+        f'    - uri: "{uri}"\n'
+        "      name: greeting-view\n"
+        "      mimeType: text/html;profile=mcp-app\n"
+        "      file: view/dist\n"
+        "  then build it (cd view && npm ci && npm run build) and run mcpgen server"
+    )
+
+
 def _echo(msg: str) -> None:
     click.echo(msg, err=True)
 
@@ -79,6 +98,8 @@ def init(
             f"mcpgen: note: {directory / 'pyproject.toml'} was there before: make sure it "
             f"depends on mcpgen-runtime and packages {project.package}"
         )
+    if view and MANIFEST in kept:
+        _echo(view_note(directory, project.package))
     outcome = build_server_package(directory / MANIFEST, directory, project.package, check=False)
     for rel in outcome.created:
         _echo(f"mcpgen: created {outcome.pkg_dir / rel}")

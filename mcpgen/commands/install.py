@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from mcpgen.emit import write_text_atomic
-from mcpgen.errors import EXIT_FINDINGS, McpgenError
+from mcpgen.errors import EXIT_USAGE, McpgenError
 from mcpgen.install.targets import CLIENTS, Target
 
 _HELP = """Add this server to an MCP client's configuration: claude-desktop, claude-code,
@@ -31,10 +31,6 @@ The file is edited in place: other servers, comments (VS Code, Gemini CLI) and f
 kept; the old file is saved beside it as FILE.bak, and the new one replaces it atomically.
 A FILE that is a symlink stays one: its target is edited (a dangling link is refused).
 An entry of the same name that differs is replaced only with --force. --dry-run prints the diff.
-
-\b
-Exit codes: 0 written (or already there); 1 an entry of that name exists and differs;
-2 bad input (unreadable or invalid file, unknown client, read-only directory).
 """
 
 
@@ -81,6 +77,11 @@ def install(
     from mcpgen.install.jsonedit import get_entry, set_entry
 
     target = CLIENTS[client]
+    if name is not None and not name.strip():
+        raise McpgenError(
+            "--name is empty: give the entry's name, or leave --name out to use "
+            "the manifest's server.name"
+        )
     key = name or _server_name(manifest)
     entry, note = _entry(target, url, out_dir, package, env_pairs, manifest)
     scope = scope or target.default_scope
@@ -105,7 +106,7 @@ def install(
             "--name, or --force to replace it",
             err=True,
         )
-        sys.exit(EXIT_FINDINGS)
+        sys.exit(EXIT_USAGE)  # refusing to replace what is there: an input error
     new = set_entry(text, shown, target.container, key, entry).text
     if dry_run:
         sys.stdout.writelines(
@@ -171,6 +172,15 @@ def _entry(
             "give the generated package (--out DIR --package NAME, as for mcpgen server) or "
             "--url URL"
         )
+    from mcpgen.naming import package_name_problem
+
+    problem = package_name_problem(package)
+    if problem is not None:  # `python -m` takes a module name, never a path: as mcpgen server
+        hint = ""
+        if "/" in package or "\\" in package:
+            where = Path(package)
+            hint = f" (for a path, give --out {where.parent} --package {where.name})"
+        raise McpgenError(f"--package {package!r} {problem}{hint}")
     if not (out_dir / package / "__main__.py").is_file():
         raise McpgenError(
             f"{out_dir / package} is not a generated server: run "

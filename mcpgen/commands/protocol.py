@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from mcpgen.commands._package import force_option
 from mcpgen.errors import EXIT_FINDINGS, McpgenError
 
 _REVISION = click.option(
@@ -68,8 +69,14 @@ def pull(revisions: tuple[str, ...], source: Path | None, cache_dir: Path | None
     is_flag=True,
     help="Keep upstream descriptions as field descriptions (for local use; not committed).",
 )
+@force_option("OUT/mcp_wire")
 def generate(
-    revisions: tuple[str, ...], source: Path | None, out: Path, check: bool, docstrings: bool
+    revisions: tuple[str, ...],
+    source: Path | None,
+    out: Path,
+    check: bool,
+    docstrings: bool,
+    force: bool,
 ) -> None:
     """Compile the pinned schemas into typed pydantic v2 models under OUT/mcp_wire/."""
     from mcpgen.emit import diff_owned_tree, marker_text, write_owned_tree
@@ -78,6 +85,10 @@ def generate(
 
     pins = select(list(revisions))
     owned = out / PACKAGE
+    if not check:
+        from mcpgen.outputs import guard_tree
+
+        guard_tree(owned, "protocol", force=force)
     files = build_package(pins, source, docstrings=docstrings)
     if revisions:  # regenerate a subset: keep the other revisions' modules as they are on disk
         built = {p.module for p in pins}
@@ -87,14 +98,14 @@ def generate(
                 files[existing.name] = existing.read_text(encoding="utf-8")
     digest = package_digest(list(load_pins().values()), docstrings)
     if check:
-        diff = diff_owned_tree(owned, files, marker=marker_text(files, digest))
+        diff = diff_owned_tree(owned, files, marker=marker_text(files, digest, writer="protocol"))
         if diff:
             sys.stdout.write(diff)
             click.echo(f"mcpgen: {owned} is out of date; run `mcpgen protocol generate`", err=True)
             raise SystemExit(EXIT_FINDINGS)
         click.echo(f"{owned}: up to date ({len(pins)} revisions)", err=True)
         return
-    write_owned_tree(owned, files, digest)
+    write_owned_tree(owned, files, digest, writer="protocol", force=force)
     click.echo(f"wrote {owned} ({', '.join(p.revision for p in pins)})", err=True)
 
 

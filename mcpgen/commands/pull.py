@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
+from mcpgen.commands._package import force_option
 from mcpgen.errors import EXIT_FINDINGS, McpgenError
 from mcpgen_runtime.revisions import CONNECT_MODES
 
@@ -168,6 +169,11 @@ def _credentials(
     )
 
 
+def _pulled(data: bytes) -> bool:
+    """A manifest ``mcpgen pull`` wrote (its header; a ``.json`` one carries none)."""
+    return data.startswith(b"# Pulled by `mcpgen pull`")
+
+
 @click.command("pull")
 @_target_options
 @click.option(
@@ -175,11 +181,18 @@ def _credentials(
     "--output",
     "output",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a directory: mcpgen.outputs refuses it, in one line
     help="Manifest to write (.yaml/.yml, or .json).",
 )
+@force_option("-o FILE")
 def pull(
-    stdio: str | None, url: str | None, mode: str, timeout: float, output: Path, **sign_in: Any
+    stdio: str | None,
+    url: str | None,
+    mode: str,
+    timeout: float,
+    output: Path,
+    force: bool,
+    **sign_in: Any,
 ) -> None:
     """Write a manifest from a live MCP server: every page of tools/list, as sent, plus the
     server's info and the negotiated revision. Compile it with `mcpgen client`.
@@ -189,11 +202,17 @@ def pull(
     """
     from mcpgen.client.live import fetch_live, parse_target
     from mcpgen.client.pull import write_manifest
+    from mcpgen.outputs import backup_path, guard_file
 
+    backup = guard_file(output, "pull", _pulled, force=force)
     target = parse_target(stdio, url, _credentials(**sign_in))
     live = fetch_live(target, mode=mode, timeout=timeout)
     for warning in live.warnings:
         click.echo(f"mcpgen: warning: {warning}", err=True)
+    if backup:  # only once the server answered: a failed pull leaves the file where it was
+        import os
+
+        os.replace(output, backup_path(output))
     count, errors = write_manifest(live, output)
     if errors:
         first = errors[0]

@@ -20,11 +20,13 @@ from mcpgen.commands._package import echo, package_options, report
     "--docs",
     "docs_dir",
     default=None,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Also write the server's reference (README.md and index.html, as `mcpgen docs`) "
     "here, e.g. OUT/PACKAGE-docs.",
 )
-def server(manifest: Path, out_dir: Path, package: str, check: bool, docs_dir: Path | None) -> None:
+def server(
+    manifest: Path, out_dir: Path, package: str, check: bool, force: bool, docs_dir: Path | None
+) -> None:
     """Generate a typed MCP server package (on mcpgen-runtime and the official SDK) from MANIFEST.
 
     Writes OUT/PACKAGE/_generated/ (rewritten every run) and, once, OUT/PACKAGE/handlers.py,
@@ -34,13 +36,13 @@ def server(manifest: Path, out_dir: Path, package: str, check: bool, docs_dir: P
     """
     from mcpgen.server.build import build_server_package
 
-    outcome = build_server_package(manifest, out_dir, package, check=check)
+    outcome = build_server_package(manifest, out_dir, package, check=check, force=force)
     report(outcome, "server", manifest, out_dir, package, check)  # exits 1 on a stale --check
     if docs_dir is not None:
         from mcpgen.commands.docs import write_reference
 
         # check's warnings were printed above when the package was (re)generated
-        write_reference(manifest, docs_dir, check, warn=outcome.up_to_date)
+        write_reference(manifest, docs_dir, check, warn=outcome.up_to_date, force=force)
     if "__main__.py" in outcome.created and outcome.name is not None:
         from mcpgen.server.registration import launch_for, registration_text
 

@@ -80,11 +80,18 @@ def build_docs(manifest: Path) -> Docs:
     return Docs(files=render_docs(loaded), warnings=warnings)
 
 
-def write_docs(out_dir: Path, files: dict[str, str]) -> bool:
+def write_docs(
+    out_dir: Path, files: dict[str, str], *, force: bool = False, inputs: tuple[Path, ...] = ()
+) -> bool:
     """Write ``files`` as the directory ``out_dir`` (whole or not at all); False when it
-    already holds exactly them."""
-    if read_marker(out_dir) is not None and not diff_owned_tree(out_dir, dict(files)):
+    already holds exactly them. A directory another command wrote is refused unless
+    ``force`` (``mcpgen.outputs.guard_tree``)."""
+    from mcpgen.outputs import guard_tree
+
+    if not guard_tree(out_dir, "docs", force=force, inputs=inputs) and (
+        read_marker(out_dir) is not None and not diff_owned_tree(out_dir, dict(files))
+    ):
         return False
     digest = inputs_digest("docs", *(p for kv in sorted(files.items()) for p in kv))
-    write_owned_tree(out_dir, dict(files), digest)
+    write_owned_tree(out_dir, dict(files), digest, writer="docs", force=force, inputs=inputs)
     return True

@@ -19,7 +19,10 @@ from typing import Any
 
 __all__ = ["json_text", "md_cell", "md_text", "visible"]
 
-_MD_SPECIAL = frozenset("\\`*_{}[]<>#|~&!$")
+_MD_SPECIAL = frozenset("\\`*_{}[]>#|!")
+# Characters a backslash does not escape in every Markdown (Python-Markdown, which mkdocs
+# uses, shows `\<` with its backslash): written as character references, which all read.
+_MD_ENTITY = {"<": "&lt;", "&": "&amp;", "$": "&#36;", "~": "&#126;"}
 _LIST_START = re.compile(r"^(?:[-+=]|\d+[.)])")
 _INVISIBLE = frozenset(
     [0x7F, 0x85, 0xAD, 0x061C, 0x180E, 0xFEFF, 0x2028, 0x2029]
@@ -69,7 +72,7 @@ def md_cell(value: Any) -> str:
 def _md_escape(line: str) -> str:
     """Escape what could start markup anywhere on a line, and a list or heading underline
     marker at its start."""
-    text = "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in line)
+    text = "".join(_MD_ENTITY.get(ch) or ("\\" + ch if ch in _MD_SPECIAL else ch) for ch in line)
     m = _LIST_START.match(text)
     if m:
         end = m.end()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpgen.docs.escape import json_text
+from mcpgen.docs.extras import Skill, View, served_revisions, skills_of, task_note, view_of
 from mcpgen.docs.schema_rows import Row, schema_rows
 from mcpgen.manifest.model import Manifest, SectionItem
 
@@ -37,6 +38,9 @@ class Tool:
     """The input accepts no property beyond those listed."""
     outputs: tuple[Row, ...] | None
     """None: the tool declares no outputSchema."""
+    task: str | None = None
+    """How it runs as a task (``mcpgen.docs.extras.task_note``); None: a plain tool."""
+    view: View | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ class Page:
     resources: tuple[Item, ...]
     templates: tuple[Item, ...]
     prompts: tuple[Item, ...]
+    skills: tuple[Skill, ...] = ()
 
 
 def _str(value: Any) -> str | None:
@@ -201,6 +206,8 @@ def page_of(manifest: Manifest) -> Page:
             inputs=tuple(schema_rows(ir.input_schema)),
             closed_input=ir.input_schema.get("additionalProperties") is False,
             outputs=tuple(schema_rows(ir.output_schema)) if ir.output_schema is not None else None,
+            task=task_note(tool.raw),
+            view=view_of(manifest, tool.raw),
         )
         for ir, tool in zip(irs, manifest.tools, strict=True)
     )
@@ -244,7 +251,7 @@ def page_of(manifest: Manifest) -> Page:
         description=s.description,
         instructions=s.instructions,
         website_url=s.website_url,
-        revisions=manifest.revisions,
+        revisions=served_revisions(manifest),
         auth=tuple(auth),
         item_scopes=item_scopes,
         toolsets=toolsets,
@@ -252,4 +259,5 @@ def page_of(manifest: Manifest) -> Page:
         resources=resources,
         templates=templates,
         prompts=prompts,
+        skills=skills_of(manifest),
     )

@@ -189,6 +189,18 @@ def _load_one(
     return SkillDef(fm["name"], folder, pointer, fm, files, entry, tuple(f.path for f in files))
 
 
+def _unservable(rel: str) -> str | None:
+    """What in a skill file's path a ``skill://`` URI cannot carry as it is: ``#`` (a
+    fragment), ``?`` (a query), ``%`` (an escape), ``\\``, white space or a control character;
+    None when there is nothing."""
+    for ch in rel:
+        if ch in "#?%\\":
+            return repr(ch)
+        if ch.isspace() or ord(ch) < 32 or ord(ch) == 127:
+            return "a space" if ch == " " else f"the character {ch!r}"
+    return None
+
+
 def _hidden(path: str) -> bool:
     return any(part.startswith(".") for part in path.split("/"))
 
@@ -211,6 +223,14 @@ def _walk(where: Path, spelled: str, bad: Callable[..., None]) -> tuple[SkillFil
         for name in sorted(n for n in filenames if not n.startswith(".")):
             path = here / name
             rel = path.relative_to(where).as_posix()
+            odd = _unservable(rel)
+            if odd is not None:
+                bad(
+                    f"{spelled}/{rel!r}: a skill file name with {odd} cannot be served as "
+                    "skill://NAME/PATH (a URI would read it otherwise, and mcpgen pull "
+                    "refuses it); rename it"
+                )
+                return None
             try:
                 real = path.resolve(strict=True)
             except (OSError, RuntimeError):

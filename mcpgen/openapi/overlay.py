@@ -56,6 +56,8 @@ class Applied:
     removed: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
     """Overlay keys (``tools`` entries) that match no imported operation."""
+    stale_at: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Where each stale key is in the overlay (line, column)."""
 
 
 def apply_overlay(manifest: Mapping[str, Any], overlay: Any, path: str, locate: Any) -> Applied:
@@ -82,6 +84,8 @@ def apply_overlay(manifest: Mapping[str, Any], overlay: Any, path: str, locate: 
             raise McpgenError(f"{key}: a patch is a mapping", path=path, line=line, col=col)
         if key not in by_key:
             applied.stale.append(str(key))
+            ptr = "/tools/" + str(key).replace("~", "~0").replace("/", "~1")
+            applied.stale_at[str(key)] = locate(ptr, key=True)
     tools = []
     for tool in out.get("tools", []):
         key = operation_key(tool)
@@ -93,4 +97,13 @@ def apply_overlay(manifest: Mapping[str, Any], overlay: Any, path: str, locate: 
         else:
             tools.append(merge_patch(tool, {k: v for k, v in patch.items() if k != "remove"}))
     out["tools"] = tools
+    from mcpgen.openapi.selection import require_unique_names
+
+    renamed = {
+        str(k): str(p["name"])
+        for k, p in patches.items()
+        if isinstance(p, Mapping) and isinstance(p.get("name"), str)
+    }
+    named = [(operation_key(t) or "?", str(t.get("name"))) for t in tools]
+    require_unique_names(named, renamed, path, locate)
     return applied

@@ -34,8 +34,8 @@ def card_for(
     manifest: Manifest, name: str | None = None, remote: str | None = None
 ) -> tuple[dict[str, Any] | None, list[str]]:
     """The card, or the problems that keep it from being valid, one line each, located in the
-    manifest as ``PATH:LINE:COL: error: ...`` (``--name`` and ``--remote`` problems at the top
-    of the file)."""
+    manifest as ``PATH:LINE:COL: error: ...``; a ``--name`` or ``--remote`` problem names the
+    option instead (``--name 'x': error: ...``): it is not in the file."""
     s = manifest.server
     info = {
         "name": s.name,
@@ -57,8 +57,12 @@ def card_for(
             if member == "name" and name is None and registry_name(manifest) is None:
                 pointer = "/server/name"
                 problem += "; set server.registry (e.g. io.github.user/weather) or pass --name"
-            if name is not None and member == "name":
-                pointer = ""
+            if name is not None and member == "name":  # the command line's, not the file's
+                out.append(f"--name {name!r}: error: Server Card: {problem}")
+                continue
+            if remote is not None and member == "remotes":
+                out.append(f"--remote {remote!r}: error: Server Card: {problem}")
+                continue
             line, col = manifest.source_map.locate(pointer)
             out.append(f"{manifest.path}:{line}:{col}: error: Server Card: {problem}")
         return None, out

@@ -2,9 +2,10 @@
 would (``mcp_config``'s command, args and env, ``${__dirname}`` and ``${user_config.*}``
 substituted), send one MCP ``initialize`` over stdio and a call only the built server answers
 (an unknown tool: the runtime's ``-32602``; a generated server answers ``initialize`` from its
-precomputed answers before it has imported its handlers), and wait for both answers. Anything
-else (an exit, a traceback, silence for ``timeout`` seconds) is a ``BundleDoesNotStart`` naming
-the cause and the server's last lines of stderr."""
+precomputed answers before it has imported its handlers), then ``tools/list``, and wait for the
+three answers. Anything else (an exit, a traceback, silence for ``timeout`` seconds) is a
+``BundleDoesNotStart`` naming the cause and the server's last lines of stderr; a ``tools/list``
+that names other tools than the bundle's ``manifest.json`` (a stale package) is one too."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ _BUILT = {
     "method": "tools/call",
     "params": {"name": "mcpgen-bundle-probe: no such tool", "arguments": {}},
 }
+_LIST = {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}}
 
 
 class BundleDoesNotStart(McpgenError):
@@ -81,12 +83,34 @@ def probe(files: dict[str, bytes], timeout: float = 60.0, python: str | None = N
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
         cmd, env = host_command(doc, tmp, python or sys.executable)
-        _run(cmd, {**os.environ, **env}, tmp, timeout, doc["server"]["entry_point"])
+        listed, paged = _run(cmd, {**os.environ, **env}, tmp, timeout, doc["server"]["entry_point"])
+        _compare_tools(doc, listed, paged)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float, entry: str) -> None:
+def _compare_tools(doc: dict[str, Any], listed: list[str], paged: bool = False) -> None:
+    """The bundled server's ``tools/list`` names exactly the tools ``manifest.json`` lists
+    (``paged``: only its first page was read, so only extra names count)."""
+    declared = sorted(str(t.get("name")) for t in doc.get("tools") or ())
+    if sorted(listed) == declared or (paged and set(listed) <= set(declared)):
+        return
+    missing = [] if paged else sorted(set(declared) - set(listed))
+    extra = sorted(set(listed) - set(declared))
+    parts = [f"manifest.json lists {', '.join(missing)}"] if missing else []
+    parts += [f"it serves {', '.join(extra)} too"] if extra else []
+    raise BundleDoesNotStart(
+        "the bundled server's tools/list does not match manifest.json: "
+        + "; ".join(parts or ["the same names, listed twice"])
+        + " (is the package generated from this manifest?)"
+    )
+
+
+def _run(
+    cmd: list[str], env: dict[str, str], cwd: Path, timeout: float, entry: str
+) -> tuple[list[str], bool]:
+    """Start the bundle, check it answers; the tool names its ``tools/list`` gives (and
+    whether there are more pages)."""
     try:
         proc = subprocess.Popen(
             cmd,
@@ -104,7 +128,7 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float, entry: 
 
     def read() -> None:
         assert proc.stdout is not None
-        for _ in range(2):  # the answers to initialize and to the call
+        for _ in range(3):  # the answers to initialize, to the call and to tools/list
             line = proc.stdout.readline()
             if not line:
                 return
@@ -114,7 +138,7 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float, entry: 
     reader.start()
     assert proc.stdin is not None
     try:
-        for message in (_INIT, _INITIALIZED, _BUILT):
+        for message in (_INIT, _INITIALIZED, _BUILT, _LIST):
             proc.stdin.write((json.dumps(message) + "\n").encode())
         proc.stdin.flush()
     except OSError:
@@ -123,20 +147,23 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float, entry: 
     if proc.poll() is None:
         proc.kill()
     _, err = proc.communicate()
-    ok = False
-    if len(answer) == 2:
+    names: list[str] | None = None
+    paged = False
+    if len(answer) == 3:
         try:
-            first, second = json.loads(answer[0]), json.loads(answer[1])
-            ok = "result" in first and second.get("id") == 2
-        except (ValueError, AttributeError):
-            ok = False
-    if ok:
-        return
+            by_id = {m.get("id"): m for m in map(json.loads, answer)}
+            if "result" in by_id[1] and 2 in by_id:
+                names = [str(t["name"]) for t in by_id[3]["result"]["tools"]]
+                paged = bool(by_id[3]["result"].get("nextCursor"))
+        except (ValueError, AttributeError, KeyError, TypeError):
+            names = None
+    if names is not None:
+        return names, paged
     tail = "\n".join("    " + ln for ln in err.decode(errors="replace").strip().splitlines()[-3:])
     why = (
         f"it exited with code {proc.returncode}"
         if answer or proc.returncode not in (None, -9)
-        else f"it did not answer initialize and a first call within {timeout:g}s"
+        else f"it did not answer initialize, a first call and tools/list within {timeout:g}s"
     )
     if answer and not _is_answer(answer[0]):
         why = f"its first line on stdout is not an MCP answer: {answer[0][:200]!r}"

@@ -77,7 +77,16 @@ def _load(path: Path, from_env: bool, timeout: float) -> dict[str, Any]:
             path=str(path),
         )
     else:
-        data = download(SCHEMA_URL, _WHAT, timeout)
+        try:
+            data = download(SCHEMA_URL, _WHAT, timeout)
+        except McpgenError as exc:  # offline: say where a copy can come from
+            raise McpgenError(
+                f"{exc.message}; offline, set ${ENV_DIR} to a folder that holds "
+                f"{SCHEMA_VERSION}/server.schema.json (a copy of {SCHEMA_URL})",
+                path=exc.path,
+                line=exc.line,
+                col=exc.col,
+            ) from None
         verify_sha256(data, SCHEMA_SHA256, _WHAT, SCHEMA_URL)
         try:
             write_bytes_atomic(path, data)

@@ -17,6 +17,7 @@ import re
 from typing import Any, NamedTuple
 
 from mcpgen.manifest.model import Manifest
+from mcpgen.outputs import PUBLISHER_META, SERVER_JSON_TOOL
 from mcpgen.publish.packaging import Packaging, manifest_registry_name
 from mcpgen.publish.registry_schema import SCHEMA_URL
 
@@ -296,6 +297,8 @@ def server_json(
     doc["packages"] = [package]
     if remote is not None:
         doc["remotes"] = [{"type": "streamable-http", "url": remote}]
+    # the place the schema gives publishers' tools: how `-o` knows the file is its own
+    doc["_meta"] = {PUBLISHER_META: {"tool": SERVER_JSON_TOOL}}
     return doc, sorted(set(notes))
 
 

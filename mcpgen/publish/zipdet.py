@@ -13,9 +13,12 @@ EPOCH = (1980, 1, 1, 0, 0, 0)
 MODE = 0o100644
 
 
-def zip_bytes(files: dict[str, bytes]) -> bytes:
+def zip_bytes(files: dict[str, bytes], comment: bytes = b"") -> bytes:
+    """``comment``: the archive comment (``mcpgen bundle`` records there that it wrote the
+    file)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        zf.comment = comment
         for name in sorted(files):
             info = zipfile.ZipInfo(name, date_time=EPOCH)
             info.compress_type = zipfile.ZIP_DEFLATED

@@ -78,7 +78,9 @@ def render_package(manifest: Path, package: str) -> Rendered:
     return packages.render(SPEC, manifest, package, _generate)
 
 
-def build_server_package(manifest: Path, out_dir: Path, package: str, *, check: bool) -> Outcome:
+def build_server_package(
+    manifest: Path, out_dir: Path, package: str, *, check: bool, force: bool = False
+) -> Outcome:
     """Generate (or with ``check``, compare) ``out_dir/package``. Raises ``McpgenError`` on bad
     input, leaving the tree as it was."""
     return packages.build(
@@ -88,6 +90,7 @@ def build_server_package(manifest: Path, out_dir: Path, package: str, *, check: 
         package,
         check=check,
         generate=_generate,
+        force=force,
         warnings=lambda pkg_dir, facts: user_file_warnings(pkg_dir, package, facts),
     )
 
@@ -124,9 +127,10 @@ def user_file_warnings(
         if "_generated" not in source:
             continue
         for b in broken_imports(source, package, names_of, runtime_names):
+            why = " (the runtime is the mcpgen-runtime package now)" if b.to_runtime else ""
             warnings.append(
-                f"{path}:{b.line}:{b.col}: `{b.statement}` no longer resolves "
-                f"(the runtime is the mcpgen-runtime package now); use: {b.replacement}"
+                f"{path}:{b.line}:{b.col}: `{b.statement}` no longer resolves{why}; "
+                f"{'use: ' if b.replacement.startswith('from ') else ''}{b.replacement}"
             )
     handlers = pkg_dir / "handlers.py"
     try:

@@ -105,6 +105,8 @@ class BrokenImport:
     """The import as written (one line)."""
     replacement: str
     """The import(s) to use instead, ``; ``-separated, or a hint when none is known."""
+    to_runtime: bool = False
+    """Some name moved to ``mcpgen_runtime`` (the runtime package of today)."""
 
 
 def _home_of(name: str, moved_to: str | None, runtime_names: set[str]) -> str | None:
@@ -175,9 +177,17 @@ def broken_imports(
             for name in renamed_base
         ]
         if unknown:
+            import difflib
+
             where = f"_generated.{sub}" if sub else "_generated"
+            close = [
+                m[0]
+                for n in unknown
+                if (m := difflib.get_close_matches(n, sorted(have or ()), n=1, cutoff=0.5))
+            ]
+            now = f"; {where} has {', '.join(close)} now" if close else ""
             hints.append(
-                f"{', '.join(unknown)}: not in {where} any more (renamed or removed tool?)"
+                f"{', '.join(unknown)}: not in {where} any more (renamed or removed tool?){now}"
             )
         statement = ast.get_source_segment(source, node) or f"from {module} import ..."
         found.append(
@@ -186,6 +196,7 @@ def broken_imports(
                 col=node.col_offset + 1,
                 statement=" ".join(statement.split()),
                 replacement="; ".join(hints),
+                to_runtime=any(h.startswith("mcpgen_runtime") for h in targets),
             )
         )
     return found

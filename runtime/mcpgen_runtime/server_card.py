@@ -36,6 +36,7 @@ __all__ = [
     "CardError",
     "catalog",
     "catalog_identifier",
+    "load_card",
     "problems",
     "server_card",
 ]
@@ -128,6 +129,29 @@ def server_card(
     found = problems(card)
     if found:
         raise CardError(found)
+    return card
+
+
+def load_card(path: str) -> dict[str, Any]:
+    """The card in the file ``path`` (``--server-card FILE``), checked as ``mcpgen export
+    server-card`` checks the cards it writes. Raises ``ValueError`` with one line saying what
+    is wrong (unreadable, not JSON, not an object, a card the schema refuses)."""
+    import json
+    from pathlib import Path
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        card = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"{path} is not JSON: {exc}") from None
+    if not isinstance(card, dict):
+        raise ValueError(f"{path} is not a Server Card (a JSON object)")
+    found = problems(card)
+    if found:
+        raise ValueError(f"{path} breaks the Server Card schema: {'; '.join(found)}")
     return card
 
 

@@ -81,7 +81,7 @@ def test_bad_input_is_one_located_error(
     assert errors[0].startswith(f"tools.yaml:{where}") and rule in errors[0], errors
     assert words in errors[0]
     gen = _run(tmp_path, "server", "tools.yaml", "--out", ".", "--package", "t_server")
-    assert gen.returncode == 1 and not (tmp_path / "t_server").exists(), gen.stderr
+    assert gen.returncode == 2 and not (tmp_path / "t_server").exists(), gen.stderr
 
 
 def test_unused_view_and_text_fallback_warn(tmp_path: Path) -> None:

@@ -44,6 +44,7 @@ def write_client(manifest: Path, out: Path, package: str) -> Path:
         files.digest,
         dependencies={**files.dependencies, manifest.name: sha},
         facts=files.facts,
+        writer="client",
     )
     create_user_files(pkg, files.user, EmitResult())
     return pkg

@@ -114,8 +114,10 @@ def test_exit_codes(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("tools:\n  - name: a b\n    inputSchema: {type: object}\n")
     gated = mcpgen("server", bad, "--out", tmp_path, "--package", "p")
-    assert gated.returncode == 1 and "error TOOL_NAME_CHARSET" in gated.stderr
-    assert "a manifest that `mcpgen check` rejects" in codes
+    assert gated.returncode == 2 and "error TOOL_NAME_CHARSET" in gated.stderr
+    assert "manifest a generator refuses because `mcpgen check` finds errors" in " ".join(
+        codes.split()
+    )
 
 
 def _names(block: str) -> set[str]:

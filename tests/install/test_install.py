@@ -182,7 +182,7 @@ def test_a_different_entry_of_the_same_name_needs_force(tmp_path: Path, project:
     cfg.write_text(theirs)
     args = ["cursor", "tools.yaml", "--out", ".", "--package", "weather_server"]
     refused = run(home, proj, *args)
-    assert refused.returncode == 1
+    assert refused.returncode == 2
     assert "already has a different entry named 'weather'" in refused.stderr
     assert cfg.read_text() == theirs
     dry = run(home, proj, *args, "--force", "--dry-run")

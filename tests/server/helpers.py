@@ -85,6 +85,7 @@ def write_package(manifest: Path, out: Path, package: str, handlers: str | None 
         files.digest,
         dependencies={**files.dependencies, manifest.name: _sha256(manifest)},
         facts=files.facts,
+        writer="server",
     )
     user = dict(files.user)
     if handlers is not None:

@@ -1,7 +1,7 @@
 """``mcpgen server`` and ``mcpgen client`` refuse what ``mcpgen check`` rejects: check's error
 rules run first, their findings are printed in check's format, nothing is written and the exit
-code is 1; warnings are printed and generation goes on; check's config and inline ignores
-apply to both."""
+code is 2 (an input the generator refuses, as for every command); warnings are printed and
+generation goes on; check's config and inline ignores apply to both."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_check_errors_stop_generation(tmp_path: Path, command: str) -> None:
     error_line = "tools.yaml:3:11: error TOOL_NAME_CHARSET tool name 'delete note' contains space"
     assert error_line in checked.stdout
     proc = mcpgen(command, "tools.yaml", "--out", "out", "--package", "notes", cwd=tmp_path)
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 2, proc.stderr
     assert error_line in proc.stderr
     assert "mcpgen: error: tools.yaml: mcpgen check found 1 error; nothing was generated" in (
         proc.stderr
@@ -49,7 +49,7 @@ def test_check_errors_stop_generation(tmp_path: Path, command: str) -> None:
     again = mcpgen(
         command, "tools.yaml", "--out", "out", "--package", "notes", "--check", cwd=tmp_path
     )
-    assert again.returncode == 1 and error_line in again.stderr
+    assert again.returncode == 2 and error_line in again.stderr
 
 
 def test_warnings_are_printed_and_generation_goes_on(tmp_path: Path) -> None:
@@ -90,5 +90,5 @@ def test_related_places_read_as_check_prints_them(tmp_path: Path, command: str) 
     checked = mcpgen("check", "tools.yaml", cwd=tmp_path)
     assert line in checked.stdout
     proc = mcpgen(command, "tools.yaml", "--out", "out", "--package", "c", cwd=tmp_path)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert line in proc.stderr and "was at" not in proc.stderr

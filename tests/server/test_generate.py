@@ -189,7 +189,7 @@ def test_failed_generation_leaves_output_untouched(tmp_path: Path) -> None:
         "      $schema: https://example.com/custom-dialect\n      type: object\n"
     )
     proc = run("server", str(bad), "--out", str(out), "--package", "w")
-    assert proc.returncode == 1  # mcpgen check's error, before any generation
+    assert proc.returncode == 2  # mcpgen check's error, before any generation
     assert "error SCHEMA_DIALECT_UNKNOWN" in proc.stderr and "Traceback" not in proc.stderr
     after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before

@@ -100,7 +100,7 @@ def test_a_manifest_check_rejects_writes_nothing(tmp_path: Path) -> None:
     manifest.write_text("tools:\n  - name: 'bad name!'\n    inputSchema: {type: object}\n")
     out = tmp_path / "summary.json"
     done = _mcpgen("export", "summary", str(manifest), "-o", str(out))
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 2, done.stderr
     assert "bad.yaml:2:" in done.stderr and "Traceback" not in done.stderr
     assert not out.exists()
     missing = _mcpgen("export", "summary", str(tmp_path / "nope.yaml"))

@@ -107,9 +107,8 @@ def test_upgrade_from_the_copied_runtime_layout(tmp_path: Path) -> None:
     warnings = [line for line in proc.stderr.splitlines() if "no longer resolves" in line]
     assert warnings == [
         f"mcpgen: warning: {handlers}:4:1: `from ._generated.models import GetWeatherInput, "
-        "GetWeatherOutput, NoSuchModel` no longer resolves (the runtime is the mcpgen-runtime "
-        "package now); use: NoSuchModel: not in _generated.models any more "
-        "(renamed or removed tool?)",
+        "GetWeatherOutput, NoSuchModel` no longer resolves; NoSuchModel: not in "
+        "_generated.models any more (renamed or removed tool?)",  # not the runtime's (issue 50)
         f"mcpgen: warning: {handlers}:5:1: `from ._generated.wire import Annotations, "
         "ImageContent, "
         "MetaObject, TextContent` no longer resolves (the runtime is the mcpgen-runtime package "

@@ -159,8 +159,9 @@ class TaskHandle(Generic[_T]):
         return self._session
 
     async def refresh(self) -> TaskState:
-        """``tasks/get``: the task's current state."""
-        if self.task_id is None or self.done:
+        """``tasks/get``: the task's current state, asked of the server every time (also for
+        a finished task: it may have expired there since)."""
+        if self.task_id is None:
             return self._state
         self._state = await _mapped(self, get_task(self._session_or_raise(), self.task_id))
         return self._state

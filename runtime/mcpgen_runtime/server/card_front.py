@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ..revisions import REVISIONS
@@ -34,6 +33,7 @@ from ..server_card import (
     CATALOG_PATHS,
     NAME_PATTERN,
     catalog,
+    load_card,
     server_card,
 )
 
@@ -64,7 +64,7 @@ class ServerCardFront:
         option = spec.get("server_card")
         self.fixed: dict[str, Any] | None = None
         if isinstance(option, str) and option:
-            self.fixed = json.loads(Path(option).read_text(encoding="utf-8"))
+            self.fixed = load_card(option)  # checked at start (run_cli): one line, exit 2
         icons = [i.model_dump(exclude_none=True) for i in getattr(server, "icons", None) or ()]
         self.info = {
             "name": server.name,

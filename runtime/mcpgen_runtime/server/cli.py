@@ -168,6 +168,15 @@ def prepare(
         parser.error("--workers must be at least 1")
     if opts.workers > 1 and not opts.http:
         parser.error("--workers needs --http")
+    if opts.server_card is not None and not opts.http:
+        parser.error("--server-card applies to --http (a card is served over HTTP, not stdio)")
+    if isinstance(opts.server_card, str):
+        from ..server_card import load_card
+
+        try:
+            load_card(opts.server_card)
+        except ValueError as exc:
+            parser.error(f"--server-card {exc}")
     tokens = flags.tokens(opts)
     if tokens and not opts.http:
         parser.error("--auth-token applies to --http (stdio is not reachable by other processes)")

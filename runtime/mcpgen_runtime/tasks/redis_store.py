@@ -24,7 +24,7 @@ from typing import Any
 
 from redis.exceptions import RedisError, WatchError
 
-from .store import LIVE, CapReached, Record, TaskStore, TaskStoreDown
+from .store import LIVE, CapReached, Record, TaskStore, TaskStoreDown, unfinished
 
 __all__ = ["RedisTaskStore"]
 
@@ -70,10 +70,10 @@ class RedisTaskStore(TaskStore):
         except (RedisError, OSError) as exc:
             raise TaskStoreDown(str(exc)) from None
         if verdict == 1:
-            raise CapReached(f"the server runs {total} unfinished tasks (maxLive {total})")
+            raise CapReached(f"the server runs {unfinished(total)} (maxLive {total})")
         if verdict == 2:
             raise CapReached(
-                f"this caller has {per_caller} unfinished tasks (maxLivePerCaller {per_caller})"
+                f"this caller has {unfinished(per_caller)} (maxLivePerCaller {per_caller})"
             )
 
     async def _prune(self, live: str) -> None:

@@ -95,6 +95,8 @@ class Tasks:
         self.replica = backend.replica
         self.running: dict[str, asyncio.Task[None]] = {}
         self._heartbeat: asyncio.Task[None] | None = None
+        self._unstored = 0
+        """Changes not stored since the store last answered (one warning per outage)."""
         backend.on_message(self.received)
 
     # -- the decision --------------------------------------------------------------------
@@ -154,9 +156,11 @@ class Tasks:
             await self._keep_lease()
             await self.store.create(record, s.max_live_per_caller, s.max_live)
         except CapReached as exc:
+            from .settings import CAP_REACHED
+
             LOG.info("tool %r: task refused: %s", tool.name, exc)
             raise RequestError(
-                code=-32000,
+                code=CAP_REACHED,
                 message=f"Too many unfinished tasks: {exc}; wait for one to finish or cancel one",
                 data={"maxLivePerCaller": s.max_live_per_caller, "maxLive": s.max_live},
             ) from None
@@ -275,8 +279,18 @@ class Tasks:
         try:
             after, changed = await self.store.change(task_id, change)
         except TaskStoreDown as exc:
-            LOG.warning("task %s: its new state was not stored: %s", task_id, str(exc)[:200])
+            if not self._unstored:  # once per outage, not once per task per second
+                LOG.warning(
+                    "task %s: its new state was not stored: %s (further changes not stored "
+                    "are counted, not logged, until the store answers again)",
+                    task_id,
+                    str(exc)[:200],
+                )
+            self._unstored += 1
             return None
+        if self._unstored:
+            LOG.warning("task state is stored again (%d changes were not)", self._unstored)
+            self._unstored = 0
         if changed and after is not None:
             await self.announce(after)
         return after

@@ -25,6 +25,11 @@ __all__ = [
 EXTENSION = "io.modelcontextprotocol/tasks"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 MISSING_CAPABILITY = -32021
+CAP_REACHED = -32602
+"""The error of a task call past ``maxLive``/``maxLivePerCaller``: Invalid params, as for the
+other task requests the server refuses (an unknown task id), so it goes out with HTTP 400 like
+them. Never ``-32000``, which the SDK reserves for a closed connection (its client would raise
+``ConnectionLostError`` on a connection that is fine)."""
 LEASE_ENV = "MCPGEN_TASKS_LEASE_S"
 """Seconds a replica's lease on the tasks it runs lasts without renewal (``--state`` Redis;
 default 10): a task whose replica has not renewed it for this long counts as orphaned."""

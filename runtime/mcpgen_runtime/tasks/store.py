@@ -138,12 +138,10 @@ class MemoryTaskStore(TaskStore):
         self._sweep(time.time())
         live = [r for r in self._records.values() if r["status"] in LIVE]
         if len(live) >= total:
-            raise CapReached(f"the server runs {len(live)} unfinished tasks (maxLive {total})")
+            raise CapReached(f"the server runs {unfinished(len(live))} (maxLive {total})")
         mine = sum(1 for r in live if r["owner"] == record["owner"])
         if mine >= per_caller:
-            raise CapReached(
-                f"this caller has {mine} unfinished tasks (maxLivePerCaller {per_caller})"
-            )
+            raise CapReached(f"this caller has {unfinished(mine)} (maxLivePerCaller {per_caller})")
         self._records[record["id"]] = dict(record)
 
     async def get(self, task_id: str) -> Record | None:
@@ -170,6 +168,11 @@ class MemoryTaskStore(TaskStore):
 
     async def drop(self, task_id: str) -> None:
         self._records.pop(task_id, None)
+
+
+def unfinished(n: int) -> str:
+    """``1 unfinished task``, ``3 unfinished tasks``."""
+    return f"{n} unfinished task{'' if n == 1 else 's'}"
 
 
 def unavailable(exc: BaseException) -> RequestError:

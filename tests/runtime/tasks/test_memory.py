@@ -120,7 +120,7 @@ def test_unknown_ids_and_a_burst_past_the_cap(client: Client) -> None:
             refused = res
             break
         ids.append(res["result"]["taskId"])
-    assert refused is not None and refused["error"]["code"] == -32000, refused
+    assert refused is not None and refused["error"]["code"] == -32602, refused
     assert "maxLivePerCaller 3" in refused["error"]["message"]
     assert len(ids) == 3
     for task_id in ids:

@@ -38,6 +38,7 @@ def open_state(url: str | None = None, *, namespace: str = "mcpgen") -> State:
             f"--state {_redacted(url)!r}: use redis://HOST:PORT/DB, rediss://... or unix://PATH "
             "(or 'memory')"
         )
+    _check_db(url, scheme)
     try:
         from .redis_backend import RedisState
     except ImportError as exc:
@@ -46,6 +47,23 @@ def open_state(url: str | None = None, *, namespace: str = "mcpgen") -> State:
             f"(pip install 'mcpgen-runtime[redis]'): {exc}"
         ) from None
     return RedisState(url, namespace=namespace)
+
+
+def _check_db(url: str, scheme: str) -> None:
+    """A ``redis://`` URL's database (its path, or ``?db=``) is a number; redis-py would take
+    ``/notanumber`` as database 0 without a word."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url)
+    path = "" if scheme == "unix" else parts.path.strip("/")
+    values = [path] if path else []
+    values += parse_qs(parts.query).get("db", [])
+    for value in values:
+        if not value.isdigit():
+            raise StateError(
+                f"--state {_redacted(url)!r}: the database {value!r} is not a number "
+                "(redis://HOST:PORT/DB, e.g. /0)"
+            )
 
 
 def _redacted(url: str) -> str:
