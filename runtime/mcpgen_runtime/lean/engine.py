@@ -22,7 +22,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import jsonrpc
-from .checks import FAST_CHECKS, error_answer, surface_check
+from .checks import FAST_CHECKS, error_answer, initialize_valid, surface_check
 from .context import LeanConnection, LeanRequest, log_floor
 from .discovery import LATEST_HANDSHAKE, MODERN, Discovery
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal, enveloped, negotiate
@@ -272,7 +272,7 @@ class Engine:
 
     def _initialize(self, rid: Any, msg: dict[str, Any], params: Any) -> bytes:
         version = negotiate(params)
-        if version is None:
+        if version is None or not initialize_valid(params, LATEST_HANDSHAKE):
             return jsonrpc.encode(
                 jsonrpc.error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
             )
