@@ -50,7 +50,9 @@ def _plain_capabilities(caps: Any) -> bool:
         if type(value) is not dict:
             return caps in _KNOWN_CAPABILITIES
         if value and not (
-            key == "roots" and value.keys() == {"listChanged"} and type(value["listChanged"]) is bool
+            key == "roots"
+            and value.keys() == {"listChanged"}
+            and type(value["listChanged"]) is bool
         ):
             return caps in _KNOWN_CAPABILITIES
     return True
