@@ -3,10 +3,14 @@
 answers back on the same private duplicates of fd 0 and 1 the SDK path uses
 (``server.stdio.claimed_pipes``: a handler's ``print()`` cannot corrupt the wire).
 
-While the client does not read its answers (the pipe is full), reading pauses. A line longer
-than ``LINE_LIMIT`` is dropped with one ``-32600`` (id null). At end of input the requests
-still running are given ``DRAIN_S`` to answer (a client that writes its requests and closes its
-end still gets its answers), then cancelled.
+Reading pauses while the client does not read its answers (the pipe is full), while
+``engine.MAX_IN_FLIGHT`` requests run and while the SDK serves ``bridge.MAX_SERVED`` bridged
+ones; a handler's notifications wait while the pipe is full (docs/lean-engine.md, "Memory
+bounds"). A line longer than ``LINE_LIMIT`` is dropped with one ``-32600`` (id null); lines
+are assembled in time proportional to their length. At end of input the requests still
+running are given ``DRAIN_S`` to answer (a client that writes its requests and closes its end
+still gets its answers), then answered ``-32000`` and cancelled (``closing``); on SIGINT at
+once.
 """
 
 from __future__ import annotations

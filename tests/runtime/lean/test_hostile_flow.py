@@ -212,3 +212,43 @@ def test_a_server_with_a_lowered_line_limit_refuses_a_longer_line(package: Path)
     finally:
         proc.kill()
         proc.wait()
+
+
+_FEW_IN_FLIGHT = (
+    "import runpy, mcpgen_runtime.lean.engine as e; e.MAX_IN_FLIGHT = 8; "
+    "runpy.run_module('hostile_server', run_name='__main__', alter_sys=True)"
+)
+
+
+def test_reading_stops_while_max_in_flight_requests_run(package: Path) -> None:
+    """``MAX_IN_FLIGHT`` lowered to 8: while 8 slow calls run, the next line is not read; it
+    is read, and answered, once half of them are answered (before, it was read and answered
+    at once, whatever ran)."""
+    env = dict(os.environ, PYTHONPATH=str(package))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _FEW_IN_FLIGHT],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=package,
+    )
+    assert proc.stdin is not None
+    call = (
+        b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":%s}}\n'
+    )
+    try:
+        proc.stdin.write(INIT + call % (1000, b"add", b'{"a":1,"b":2}'))
+        proc.stdin.flush()
+        assert _read_until(proc, 1000, 60)[0] is not None  # the engine has the wire
+        proc.stdin.write(b"".join(call % (i, b"slow", b'{"seconds":2}') for i in range(8)))
+        proc.stdin.flush()
+        time.sleep(0.5)
+        proc.stdin.write(call % (99, b"add", b'{"a":1,"b":2}'))
+        proc.stdin.flush()
+        answer, seen = _read_until(proc, 99, 60)
+        assert answer is not None
+        assert len(seen) >= 5, seen  # at least half of the slow calls answered first
+    finally:
+        proc.kill()
+        proc.wait()
