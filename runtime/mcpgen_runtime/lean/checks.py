@@ -46,7 +46,7 @@ def _call_is_plain(p: dict[str, Any]) -> bool:
         and (arguments is None or type(arguments) is dict)
         and "inputResponses" not in p  # a retry's answers: the surface models check each
         and (state is None or type(state) is str)
-        and meta_is_plain(p.get("_meta"))
+        and ((meta := p.get("_meta")) is None or meta_is_plain(meta))
         and p.keys() <= _CALL_KEYS
     )
 
@@ -55,7 +55,7 @@ def _list_is_plain(p: dict[str, Any]) -> bool:
     cursor = p.get("cursor")
     return (
         (cursor is None or type(cursor) is str)
-        and meta_is_plain(p.get("_meta"))
+        and ((meta := p.get("_meta")) is None or meta_is_plain(meta))
         and p.keys() <= _LIST_KEYS
     )
 

@@ -30,7 +30,14 @@ _LEVELS = frozenset(
 _KNOWN_CAPABILITIES: list[Any] = []
 """Client capabilities the SDK's models accepted on this process (at most 16, compared by
 value): a client sends the same ones on every request, so checking them is one comparison."""
+_KNOWN_META: list[Any] = []
+"""``_meta`` values found plain before (at most 16, compared by value)."""
+_KNOWN_INFO: list[Any] = []
+"""Client info values found plain before (at most 16, compared by value)."""
 _INFO_KEYS = frozenset(("name", "version", "title"))
+_META_KEYS = frozenset(
+    ("progressToken", VERSION_KEY, CAPABILITIES_KEY, LOG_LEVEL_KEY, CLIENT_INFO_KEY)
+)
 _INITIALIZE_KEYS = frozenset(("protocolVersion", "capabilities", "clientInfo"))
 
 
@@ -72,29 +79,32 @@ def meta_is_plain(meta: Any) -> bool:
     """A request's ``_meta`` the SDK's models accept on every revision (absent; a string or
     integer ``progressToken``; a valid envelope of plain capabilities). False is not a
     refusal: the models decide (``checks.surface_check``), exactly as the SDK does."""
-    if meta is None:
-        return True
-    if type(meta) is not dict:
+    if meta is None or meta in _KNOWN_META:
+        return True  # a client sends the same ``_meta`` on every request: one comparison
+    if type(meta) is not dict or not meta.keys() <= _META_KEYS:
         return False
-    for key, value in meta.items():
-        if key == "progressToken":
-            t = type(value)
-            if t is not str and t is not int:
-                return False
-        elif key == CAPABILITIES_KEY:
-            if not _plain_capabilities(value):
-                return False
-        elif key == VERSION_KEY:
-            if type(value) is not str:
-                return False
-        elif key == LOG_LEVEL_KEY:
-            if type(value) is not str or value not in _LEVELS:
-                return False
-        elif key == CLIENT_INFO_KEY:
-            if not _plain_info(value):
-                return False
-        else:
+    get = meta.get
+    token = get("progressToken", 0)
+    if type(token) is not int and type(token) is not str:
+        return False
+    caps = get(CAPABILITIES_KEY, _KNOWN_CAPABILITIES)
+    if caps is not _KNOWN_CAPABILITIES and caps not in _KNOWN_CAPABILITIES:
+        if not _plain_capabilities(caps):
             return False
+        remember_capabilities(caps)
+    if type(get(VERSION_KEY, "")) is not str:
+        return False
+    level = get(LOG_LEVEL_KEY, "info")
+    if type(level) is not str or level not in _LEVELS:
+        return False
+    info = get(CLIENT_INFO_KEY, _KNOWN_INFO)
+    if info is not _KNOWN_INFO and info not in _KNOWN_INFO:
+        if not _plain_info(info):
+            return False
+        if len(_KNOWN_INFO) < 16:
+            _KNOWN_INFO.append(info)
+    if len(_KNOWN_META) < 16:
+        _KNOWN_META.append(meta)
     return True
 
 
