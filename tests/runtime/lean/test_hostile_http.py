@@ -36,7 +36,7 @@ def _request(
     port: int, headers: dict[str, str], body: bytes, chunks: list[int] | None
 ) -> tuple[int, dict[str, str], bytes]:
     """One POST to /mcp (``chunks``: the sizes of a chunked body's chunks, sent apart; None:
-    ``Content-Length``); (status, headers, the body's first bytes)."""
+    ``Content-Length``); (status, headers, the body)."""
     head = ["POST /mcp HTTP/1.1", "Connection: close"]
     if "Host" not in headers:
         head.append(f"Host: 127.0.0.1:{port}")
@@ -72,7 +72,7 @@ def _request(
     top, _, rest = data.partition(b"\r\n\r\n")
     lines = top.decode("latin-1").split("\r\n")
     fields = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
-    return int(lines[0].split()[1]), {k.lower(): v for k, v in fields.items()}, rest[:200]
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in fields.items()}, rest[:100_000]
 
 
 def _sized(msg: dict[str, Any], size: int) -> bytes:
@@ -188,3 +188,43 @@ def test_a_host_refusal_is_logged_once() -> None:
         err = s.close()
     assert status == 421
     assert err.count("evil.example") == 1, err
+
+
+def _code_of(body: bytes) -> Any:
+    """The JSON-RPC answer's error code (or "ok") in a JSON or SSE body."""
+    for line in body.splitlines():
+        text = line[5:] if line.startswith(b"data:") else line
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(msg, dict) and "id" in msg:
+            return msg["error"]["code"] if "error" in msg else "ok"
+    return None
+
+
+def test_the_session_front_checks_params_as_the_sdk_does() -> None:
+    """Item 6 on the HTTP handshake wire: in a session the front serves, a progress token
+    that is an object, a float or null and ``requestState: 5`` are refused as the SDK's app
+    refuses them (before, the front served them)."""
+    cases: list[dict[str, Any]] = [
+        {"_meta": {"progressToken": {}}},
+        {"_meta": {"progressToken": 1.5}},
+        {"_meta": {"progressToken": None}},
+        {"requestState": 5},
+        {"_meta": {"progressToken": "ok"}},
+    ]
+    codes: dict[str, list[Any]] = {}
+    for engine in ("lean", "sdk"):
+        s = _Server(engine, ["--json-response"])
+        try:
+            h = {**_ACCEPT, "Mcp-Session-Id": s.session, "MCP-Protocol-Version": "2025-11-25"}
+            for i, extra in enumerate(cases):
+                params = {"name": "get_weather", "arguments": {"city": "Paris"}, **extra}
+                msg = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
+                status, _, body = _request(s.port, h, json.dumps(msg).encode(), None)
+                codes.setdefault(engine, []).append((status, _code_of(body)))
+        finally:
+            s.close()
+    assert codes["lean"] == codes["sdk"]
+    assert [c for _, c in codes["lean"]] == [-32602, -32602, -32602, -32602, "ok"]
