@@ -226,12 +226,15 @@ def script(seed: int, modern: bool, size: int = 120) -> list[Line]:
             "capabilities": {},
             "clientInfo": {"name": "fuzz", "version": "1"},
         }
-        if rnd.random() < 0.5:  # a refused initialize first
-            bad = dict(params)
-            bad[rnd.choice(["capabilities", "_meta", "clientInfo"])] = rnd.choice(
-                [5, {"sampling": 5}, {"name": "x", "version": "1", "icons": 5}]
-            )
-            lines.append(g.request("initialize", bad))
+        key, value = rnd.choice(  # a refused initialize first (the SDK's models refuse it)
+            [
+                ("capabilities", {"sampling": 5}),
+                ("capabilities", {"elicitation": {"form": True}}),
+                ("_meta", 5),
+                ("clientInfo", {"name": "x", "version": "1", "icons": 5}),
+            ]
+        )
+        lines.append(g.request("initialize", {**params, key: value}))
         lines.append(g.request("initialize", params))
         lines.append(Line(b'{"jsonrpc":"2.0","method":"notifications/initialized"}'))
     while len(lines) < size:
