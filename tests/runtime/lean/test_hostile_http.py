@@ -35,8 +35,9 @@ def _port() -> int:
 def _request(
     port: int, headers: dict[str, str], body: bytes, chunks: list[int] | None
 ) -> tuple[int, dict[str, str], bytes]:
-    """One POST to /mcp (``chunks``: the sizes of a chunked body's chunks, sent apart; None:
-    ``Content-Length``); (status, headers, the body)."""
+    """One POST to /mcp (``chunks``: the sizes of a chunked body's chunks, sent apart, or
+    all in one write after a leading 0; None: ``Content-Length``); (status, headers, the
+    body)."""
     head = ["POST /mcp HTTP/1.1", "Connection: close"]
     if "Host" not in headers:
         head.append(f"Host: 127.0.0.1:{port}")
@@ -46,12 +47,16 @@ def _request(
         pieces = [body[at : at + (1 << 16)] for at in range(0, len(body), 1 << 16)]
     else:
         head.append("Transfer-Encoding: chunked")
+        together = chunks[0] == 0  # [0, ...]: every chunk and the end in one write
+        chunks = chunks[1:] if together else chunks
         pieces, at = [], 0
         for size in chunks:
             piece = body[at : at + size]
             at += size
             pieces.append(b"%x\r\n%s\r\n" % (len(piece), piece))
         pieces.append(b"0\r\n\r\n")
+        if together:
+            pieces = [b"".join(pieces)]
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
         sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode())
         for piece in pieces:
@@ -152,10 +157,11 @@ def servers(request: pytest.FixtureRequest) -> Iterator[tuple[int, dict[str, _Se
 
 def _shapes(limit: int) -> list[tuple[int, list[int] | None]]:
     """(body size, chunks) around the limit: Content-Length; one chunk; the limit crossed in
-    the last chunk; crossed in the first of two."""
+    the last chunk; crossed in the first of two; chunks sent apart and in one write."""
     out: list[tuple[int, list[int] | None]] = []
     for size in (limit - 1, limit, limit + 1, limit + 3000):
         out += [(size, None), (size, [size]), (size, [limit - 10, size - limit + 10])]
+        out += [(size, [0, size]), (size, [0, limit - 10, size - limit + 10])]
     out.append((limit + 3000, [limit + 1, 2999]))
     return out
 
