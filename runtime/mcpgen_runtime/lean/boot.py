@@ -208,15 +208,26 @@ class _Reader:
         return True
 
     def _key(self, msg: dict[str, Any], method: Any, params: Any) -> str | None:
-        from .envelope import VERSION_KEY, envelope_refusal, enveloped, negotiate
+        from .envelope import (
+            VERSION_KEY,
+            envelope_refusal,
+            enveloped,
+            initialize_is_plain,
+            meta_is_plain,
+            negotiate,
+        )
 
         if self.era != "modern" and method == "initialize":
             version = negotiate(params)
-            if version is None:
+            if version is None or not initialize_is_plain(params):
                 return None
             self.era, self.version, self.initialize = "legacy", version, msg
             self.caps = params["capabilities"]
             return f"initialize@{version}"
+        if params is not None and (
+            not params.keys() <= _PLAIN_KEYS or not meta_is_plain(params.get("_meta"))
+        ):
+            return None  # the engine decides, with the SDK's models
         if self.era == "legacy" and self.initialize is not None:
             if enveloped(params):
                 return None
@@ -246,6 +257,11 @@ class _Reader:
 
 
 _LISTS = frozenset(("tools/list", "resources/list", "resources/templates/list", "prompts/list"))
+
+
+_PLAIN_KEYS = frozenset(("_meta", "cursor"))
+"""The params of a request the boot answers (a list's first page, ``ping``,
+``server/discover``), each key checked as the SDK's models check it (``meta_is_plain``)."""
 
 
 def _first_page(params: Any) -> bool:

@@ -19,10 +19,14 @@ from collections.abc import Callable
 from typing import Any
 
 from ..server.outcome import LOGGER
+from . import jsonrpc
 
 __all__ = ["Bridge"]
 
 REPLAY_ID = "mcpgen-bridge-initialize"
+MAX_SERVED = 1024
+"""Requests the SDK may be serving at once (the size of its memory stream) before the engine
+stops reading the client's lines (docs/lean-engine.md, "Memory bounds")."""
 
 
 class Bridge:
@@ -39,6 +43,12 @@ class Bridge:
         """The client requests the SDK is serving and not answered yet (id -> method)."""
         self._answered = asyncio.Event()
         """Set when the SDK answers one of ``served``."""
+        self._unwritable_logged = False
+        self.hold: Callable[[str, bool], None] | None = None
+        """Flow control (``Engine.flow``): reading stops while ``MAX_SERVED`` requests wait
+        for the SDK's answer, and starts again at half of that."""
+        self._holding = False
+        self._closing = False
 
     @property
     def started(self) -> bool:
@@ -63,14 +73,17 @@ class Bridge:
         async def pump() -> None:
             async for item in out_receive:
                 message = item.message
-                if getattr(message, "id", None) == REPLAY_ID:
-                    continue
-                text = message.model_dump_json(by_alias=True, exclude_unset=True)
-                self._write((text + "\n").encode("utf-8", "backslashreplace"))
                 rid = getattr(message, "id", None)
-                if getattr(message, "method", None) is None and rid in self.served:
+                if rid == REPLAY_ID:
+                    continue
+                answer = getattr(message, "method", None) is None
+                if answer and self._closing and rid not in self.served:
+                    continue  # answered -32000 at close already
+                self._write(self._encode(message, rid))
+                if answer and rid in self.served:
                     del self.served[rid]  # answered
                     self._answered.set()
+                    self._served_fewer()
 
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(run())
@@ -85,15 +98,45 @@ class Bridge:
                 SessionMessage, {"jsonrpc": "2.0", "method": "notifications/initialized"}
             )
 
+    def _served_fewer(self) -> None:
+        if self._holding and len(self.served) <= MAX_SERVED // 2:
+            self._holding = False
+            if self.hold is not None:
+                self.hold("bridge", False)
+
+    def _encode(self, message: Any, rid: Any) -> bytes:
+        """One line of what the SDK wrote. An answer pydantic cannot write (a lone surrogate
+        echoed from the request, say) is written by the engine's encoder, which escapes it;
+        what neither can write is answered ``-32603`` (logged once): the pump never stops."""
+        try:
+            text: str = message.model_dump_json(by_alias=True, exclude_unset=True)
+            return (text + "\n").encode("utf-8", "backslashreplace")
+        except Exception:  # noqa: BLE001 - pydantic_core.PydanticSerializationError and kin
+            pass
+        try:
+            return jsonrpc.encode(message.model_dump(by_alias=True, exclude_unset=True))
+        except Exception as exc:  # noqa: BLE001 - answered below, the rest go on
+            if not self._unwritable_logged:
+                self._unwritable_logged = True
+                LOGGER.error("an answer of the SDK server could not be written", exc_info=exc)
+        return jsonrpc.encode(jsonrpc.error(rid, jsonrpc.INTERNAL_ERROR, "Internal error"))
+
     async def forward(self, message: dict[str, Any]) -> None:
         """Hand one client message to the SDK server."""
         from mcp.shared.message import SessionMessage
 
         method = message.get("method")
         if method is not None and "id" in message:
-            self.served[message["id"]] = method
+            served = self.served
+            served[message["id"]] = method
+            if len(served) >= MAX_SERVED and not self._holding and self.hold is not None:
+                self._holding = True
+                self.hold("bridge", True)
         elif method == "notifications/cancelled":  # a cancelled request is not answered
-            self.served.pop((message.get("params") or {}).get("requestId"), None)
+            target = (message.get("params") or {}).get("requestId")
+            if type(target) is str or type(target) is int:  # not every value is hashable
+                if self.served.pop(target, None) is not None:
+                    self._served_fewer()
         await self._forward(SessionMessage, message)
 
     async def _forward(self, session_message: Any, message: dict[str, Any]) -> None:
@@ -110,7 +153,8 @@ class Bridge:
         """Stop the SDK server. The requests it is still serving get ``drain`` seconds to be
         answered first, as the engine's own get at end of input (a client that writes its
         requests and closes its end still gets its answers); ``subscriptions/listen`` lasts
-        until cancelled, so it is not waited for."""
+        until cancelled, so it is not waited for. What is still unanswered then is answered
+        ``-32000 Connection closed``, as the SDK's engine answers it."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + drain
         while self._send is not None and any(
@@ -124,6 +168,10 @@ class Bridge:
                 await asyncio.wait_for(self._answered.wait(), left)
             except asyncio.TimeoutError:
                 break
+        self._closing = True
+        for rid in list(self.served):
+            del self.served[rid]
+            self._write(jsonrpc.connection_closed(rid))
         if self._send is not None:
             await self._send.aclose()
         for task in (self._task, getattr(self, "_pump", None)):

@@ -10,8 +10,22 @@ from typing import Any
 
 from . import jsonrpc
 from .context import Params
+from .envelope import (
+    CAPABILITIES_KEY,
+    initialize_is_plain,
+    meta_is_plain,
+    remember_capabilities,
+)
 
-__all__ = ["FAST_CHECKS", "error_answer", "paginated", "plain", "surface_check", "typed"]
+__all__ = [
+    "FAST_CHECKS",
+    "error_answer",
+    "initialize_valid",
+    "paginated",
+    "plain",
+    "surface_check",
+    "typed",
+]
 
 
 def paginated(params: dict[str, Any]) -> Params:
@@ -27,23 +41,21 @@ def _call_is_plain(p: dict[str, Any]) -> bool:
     (anything else is checked by them: ``_surface_check``)."""
     arguments = p.get("arguments")
     state = p.get("requestState")
-    meta = p.get("_meta")
     return (
         type(p.get("name")) is str
         and (arguments is None or type(arguments) is dict)
         and "inputResponses" not in p  # a retry's answers: the surface models check each
         and (state is None or type(state) is str)
-        and (meta is None or type(meta) is dict)
+        and ((meta := p.get("_meta")) is None or meta_is_plain(meta))
         and p.keys() <= _CALL_KEYS
     )
 
 
 def _list_is_plain(p: dict[str, Any]) -> bool:
     cursor = p.get("cursor")
-    meta = p.get("_meta")
     return (
         (cursor is None or type(cursor) is str)
-        and (meta is None or type(meta) is dict)
+        and ((meta := p.get("_meta")) is None or meta_is_plain(meta))
         and p.keys() <= _LIST_KEYS
     )
 
@@ -56,17 +68,36 @@ FAST_CHECKS: dict[str, Callable[[dict[str, Any]], bool]] = {
 that is not plain) is checked by the SDK's per-revision surface models, as the SDK does."""
 
 
-def surface_check(method: str, version: str, params: dict[str, Any]) -> None:
-    """The SDK's check of a client request's params for ``version`` (``mcp_types.methods``):
-    ``pydantic.ValidationError`` (``-32602``), or ``-32601`` for a method the revision lacks."""
-    from mcp_types.methods import validate_client_request
+def surface_check(method: str, version: str, params: dict[str, Any] | None) -> None:
+    """The SDK's check of a client request's params for ``version`` (``mcp_types.methods``:
+    the revision's surface model, then the method's params model, as the SDK's runner checks
+    both before a handler runs): ``pydantic.ValidationError`` (``-32602``), or ``-32601`` for
+    a method the revision lacks. Capabilities it accepted are remembered (``meta_is_plain``)."""
+    from mcp_types.methods import parse_client_request
 
     try:
-        validate_client_request(method, version, params)
+        parse_client_request(method, version, params)
     except KeyError:
         from ..server.errors import RequestError
 
         raise RequestError(jsonrpc.METHOD_NOT_FOUND, "Method not found", method) from None
+    except RuntimeError:  # no params model for the method: the surface model decided
+        pass
+    meta = params.get("_meta") if params is not None else None
+    if type(meta) is dict and CAPABILITIES_KEY in meta:
+        remember_capabilities(meta[CAPABILITIES_KEY])
+
+
+def initialize_valid(params: Any, version: str) -> bool:
+    """Whether the SDK accepts ``initialize`` with ``params`` (``version``: the revision the
+    connection starts with): the plain shape in a few instructions, else its models."""
+    if initialize_is_plain(params):
+        return True
+    try:
+        surface_check("initialize", version, params)
+    except Exception:  # noqa: BLE001 - the models refuse: -32602
+        return False
+    return True
 
 
 def typed(name: str, params: dict[str, Any]) -> Any:

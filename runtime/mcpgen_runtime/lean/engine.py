@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import jsonrpc
-from .checks import FAST_CHECKS, error_answer, surface_check
+from .checks import FAST_CHECKS, error_answer, initialize_valid, surface_check
+from .closing import close, end_of_input
 from .context import LeanConnection, LeanRequest, log_floor
 from .discovery import LATEST_HANDSHAKE, MODERN, Discovery
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal, enveloped, negotiate
@@ -42,6 +43,11 @@ _SDK_SESSION_METHODS = frozenset(("resources/subscribe", "resources/unsubscribe"
 # before ``receive`` returns, with no task scheduled and nothing to forget. On 3.11 each request
 # is a task the loop runs next (docs/lean-engine.md, "Where the time goes").
 _EAGER = sys.version_info >= (3, 12)
+
+
+MAX_IN_FLIGHT = 1024
+"""Requests running at once before the engine stops reading the client's lines (stdio); it
+reads again once half of them are answered (docs/lean-engine.md, "Memory bounds")."""
 
 
 class Engine:
@@ -82,6 +88,16 @@ class Engine:
         )
         self._replica = runtime.replica
         self._loop = asyncio.get_running_loop()
+        self._hold: Callable[[str, bool], None] | None = None
+        self._holding = False
+        self._drain: Callable[[], Awaitable[None]] | None = None
+
+    def flow(self, hold: Callable[[str, bool], None], drain: Callable[[], Awaitable[None]]) -> None:
+        """Flow control (stdio): ``hold(reason, True)`` stops reading the client's lines,
+        ``hold(reason, False)`` takes that reason back; ``drain`` waits while the client does
+        not read what was written (a notifying handler waits there)."""
+        self._hold = hold
+        self._drain = drain
 
     def resume(
         self,
@@ -116,13 +132,9 @@ class Engine:
             return
         rid = msg["id"]
         if rid in self.tasks:
-            self._write(
-                jsonrpc.encode(
-                    jsonrpc.error(
-                        rid, jsonrpc.INVALID_REQUEST, "Invalid Request: this id is already in use"
-                    )
-                )
-            )
+            # refused with id null: an answer carrying the id would be read as the answer to
+            # the request in flight under it, which then answers too (a second response)
+            self._write(jsonrpc.ID_IN_USE)
             return
         if self.era is None:
             self.era = "modern" if method != "initialize" and enveloped(params) else "legacy"
@@ -190,11 +202,20 @@ class Engine:
                 return
         else:
             task = self._loop.create_task(work)
-        self.tasks[rid] = task
+        tasks = self.tasks
+        tasks[rid] = task
         task.add_done_callback(partial(self._forget, rid))
+        if len(tasks) >= MAX_IN_FLIGHT and self._hold is not None and not self._holding:
+            self._holding = True
+            self._hold("requests", True)
 
     def _forget(self, rid: Any, _task: asyncio.Task[None]) -> None:
-        self.tasks.pop(rid, None)
+        tasks = self.tasks
+        tasks.pop(rid, None)
+        if self._holding and len(tasks) <= MAX_IN_FLIGHT // 2:
+            self._holding = False
+            assert self._hold is not None
+            self._hold("requests", False)
 
     async def _serve(
         self, handler: Handler, req: LeanRequest, params: dict[str, Any], modern: bool
@@ -272,7 +293,7 @@ class Engine:
 
     def _initialize(self, rid: Any, msg: dict[str, Any], params: Any) -> bytes:
         version = negotiate(params)
-        if version is None:
+        if version is None or not initialize_valid(params, LATEST_HANDSHAKE):
             return jsonrpc.encode(
                 jsonrpc.error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
             )
@@ -288,6 +309,8 @@ class Engine:
         if method == "notifications/cancelled":
             target = (params or {}).get("requestId")
             task = self.tasks.get(target) if jsonrpc.valid_id(target) else None
+            if task is None and jsonrpc.valid_id(target):
+                task = self.tasks.get(jsonrpc.other_spelling(target))
             if task is not None:
                 task.cancel()
                 return
@@ -311,6 +334,11 @@ class Engine:
         if params is not None:
             msg["params"] = params
         self._write(jsonrpc.encode(msg))
+        if self._drain is not None:
+            try:
+                await self._drain()  # the client reads slowly: the handler waits here
+            except OSError:  # the client has gone: its notifications have nowhere to go
+                pass
 
     async def _ask(self, method: str, params: Any, related: Any) -> Any:
         """A server-to-client request; the client's result (an error raises
@@ -350,10 +378,10 @@ class Engine:
             await bridge.start(self.initialize if self.era == "legacy" else None)
         await bridge.forward(msg)
 
-    async def close(self) -> None:
-        for task in list(self.tasks.values()):
-            task.cancel()
-        for waiter in self._asked.values():
-            waiter.cancel()
-        if self.bridge is not None and self.bridge.started:
-            await self.bridge.close()
+    def end_of_input(self) -> None:
+        """The client closed its end (``closing.end_of_input``)."""
+        end_of_input(self._asked)
+
+    async def close(self, drain: bool = True) -> None:
+        """End the connection (``closing.close``; ``drain`` False: SIGINT)."""
+        await close(self.tasks, self._asked, self.bridge, self._write, drain)

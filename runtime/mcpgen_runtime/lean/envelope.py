@@ -9,10 +9,115 @@ from typing import Any
 from . import jsonrpc
 from .discovery import HANDSHAKE_REVISIONS, LATEST_HANDSHAKE, MODERN
 
-__all__ = ["CAPABILITIES_KEY", "VERSION_KEY", "enveloped", "envelope_refusal", "negotiate"]
+__all__ = [
+    "CAPABILITIES_KEY",
+    "VERSION_KEY",
+    "enveloped",
+    "envelope_refusal",
+    "initialize_is_plain",
+    "meta_is_plain",
+    "negotiate",
+    "remember_capabilities",
+]
 
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
+LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+_LEVELS = frozenset(
+    ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+)
+_KNOWN_CAPABILITIES: list[Any] = []
+"""Client capabilities the SDK's models accepted on this process (at most 16, compared by
+value): a client sends the same ones on every request, so checking them is one comparison."""
+_KNOWN_META: list[Any] = []
+"""``_meta`` values found plain before (at most 16, compared by value)."""
+_KNOWN_INFO: list[Any] = []
+"""Client info values found plain before (at most 16, compared by value)."""
+_INFO_KEYS = frozenset(("name", "version", "title"))
+_META_KEYS = frozenset(
+    ("progressToken", VERSION_KEY, CAPABILITIES_KEY, LOG_LEVEL_KEY, CLIENT_INFO_KEY)
+)
+_INITIALIZE_KEYS = frozenset(("protocolVersion", "capabilities", "clientInfo"))
+
+
+def remember_capabilities(caps: Any) -> None:
+    """``caps`` passed the SDK's models (``meta_is_plain`` accepts them from now on)."""
+    if type(caps) is dict and len(_KNOWN_CAPABILITIES) < 16 and caps not in _KNOWN_CAPABILITIES:
+        _KNOWN_CAPABILITIES.append(caps)
+
+
+def _plain_capabilities(caps: Any) -> bool:
+    """Capabilities the SDK's ``ClientCapabilities`` accepts on every revision, decided in a
+    few instructions: each one ``{}`` (or ``roots`` with a boolean ``listChanged``), or a value
+    the models accepted before. Anything else is not plain: the models decide."""
+    if type(caps) is not dict:
+        return False
+    for key, value in caps.items():
+        if type(value) is not dict:
+            return caps in _KNOWN_CAPABILITIES
+        if value and not (
+            key == "roots"
+            and value.keys() == {"listChanged"}
+            and type(value["listChanged"]) is bool
+        ):
+            return caps in _KNOWN_CAPABILITIES
+    return True
+
+
+def _plain_info(info: Any) -> bool:
+    return (
+        type(info) is dict
+        and info.keys() <= _INFO_KEYS
+        and all(type(v) is str for v in info.values())
+        and "name" in info
+        and "version" in info
+    )
+
+
+def meta_is_plain(meta: Any) -> bool:
+    """A request's ``_meta`` the SDK's models accept on every revision (absent; a string or
+    integer ``progressToken``; a valid envelope of plain capabilities). False is not a
+    refusal: the models decide (``checks.surface_check``), exactly as the SDK does."""
+    if meta is None or meta in _KNOWN_META:
+        return True  # a client sends the same ``_meta`` on every request: one comparison
+    if type(meta) is not dict or not meta.keys() <= _META_KEYS:
+        return False
+    get = meta.get
+    token = get("progressToken", 0)
+    if type(token) is not int and type(token) is not str:
+        return False
+    caps = get(CAPABILITIES_KEY, _KNOWN_CAPABILITIES)
+    if caps is not _KNOWN_CAPABILITIES and caps not in _KNOWN_CAPABILITIES:
+        if not _plain_capabilities(caps):
+            return False
+        remember_capabilities(caps)
+    if type(get(VERSION_KEY, "")) is not str:
+        return False
+    level = get(LOG_LEVEL_KEY, "info")
+    if type(level) is not str or level not in _LEVELS:
+        return False
+    info = get(CLIENT_INFO_KEY, _KNOWN_INFO)
+    if info is not _KNOWN_INFO and info not in _KNOWN_INFO:
+        if not _plain_info(info):
+            return False
+        if len(_KNOWN_INFO) < 16:
+            _KNOWN_INFO.append(info)
+    if len(_KNOWN_META) < 16:
+        _KNOWN_META.append(meta)
+    return True
+
+
+def initialize_is_plain(params: Any) -> bool:
+    """``initialize`` params the SDK's ``InitializeRequestParams`` accepts, decided in a few
+    instructions (False: the models decide)."""
+    return (
+        type(params) is dict
+        and params.keys() <= _INITIALIZE_KEYS
+        and type(params.get("protocolVersion")) is str
+        and _plain_capabilities(params.get("capabilities"))
+        and _plain_info(params.get("clientInfo"))
+    )
 
 
 def negotiate(params: Any) -> str | None:

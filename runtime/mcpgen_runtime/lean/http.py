@@ -129,8 +129,8 @@ class LeanHttpFront:
         elif self.sessions is None or (version is not None and version not in _HANDSHAKE):
             await self.app(scope, receive, send)
             return
-        body, complete = await _read_body(receive, self.max_body)
-        replay = _replaying(body, complete, receive)
+        body, complete, more = await _read_body(receive, self.max_body)
+        replay = _replaying(body, more, receive)
         if complete:
             if sid is not None:
                 assert self.sessions is not None
@@ -232,25 +232,27 @@ def _served(runtime: ServerRuntime) -> frozenset[str]:
     return frozenset(methods)
 
 
-async def _read_body(receive: Any, limit: int | None) -> tuple[bytes, bool]:
-    """(the body read, whether it is whole): not whole when it goes over ``limit`` or the
-    client leaves, for the SDK's app to refuse."""
+async def _read_body(receive: Any, limit: int | None) -> tuple[bytes, bool, bool]:
+    """(the body read, whether the front may use it, whether more is to come): not usable
+    when it goes over ``limit`` in any chunk (the last one too) or the client leaves, for the
+    SDK's app to refuse."""
     chunks: list[bytes] = []
     size = 0
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            return b"".join(chunks), False
+            return b"".join(chunks), False, True  # the client left: the SDK reads it again
         chunk = message.get("body", b"")
         chunks.append(chunk)
         size += len(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks), True
-        if limit is not None and size > limit:
-            return b"".join(chunks), False
+        more = message.get("more_body", False)
+        if limit is not None and size > limit:  # the SDK's app answers 413
+            return b"".join(chunks), False, more
+        if not more:
+            return b"".join(chunks), True, False
 
 
-def _replaying(body: bytes, complete: bool, receive: Any) -> Any:
+def _replaying(body: bytes, more: bool, receive: Any) -> Any:
     """``receive`` for the SDK's app: what was read, then the client's own events."""
     sent = False
 
@@ -258,7 +260,7 @@ def _replaying(body: bytes, complete: bool, receive: Any) -> Any:
         nonlocal sent
         if not sent:
             sent = True
-            return {"type": "http.request", "body": body, "more_body": not complete}
+            return {"type": "http.request", "body": body, "more_body": more}
         return await receive()
 
     return replay

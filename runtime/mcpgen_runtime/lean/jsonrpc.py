@@ -17,18 +17,22 @@ import json
 from typing import Any
 
 __all__ = [
+    "CONNECTION_CLOSED",
+    "ID_IN_USE",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
     "Invalid",
+    "connection_closed",
     "courtesy_cancel",
     "decode",
     "dumps",
     "encode",
     "encode_body",
     "error",
+    "other_spelling",
     "parse",
     "valid_id",
 ]
@@ -41,6 +45,7 @@ INTERNAL_ERROR = -32603
 HEADER_MISMATCH = -32020
 MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
 UNSUPPORTED_PROTOCOL_VERSION = -32022
+CONNECTION_CLOSED = -32000
 
 _loads = json.loads
 _encoder = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False).encode
@@ -77,6 +82,23 @@ def error(rid: Any, code: int, message: str, data: Any = None) -> dict[str, Any]
     if data is not None:
         err["data"] = data
     return {"jsonrpc": "2.0", "id": rid, "error": err}
+
+
+def connection_closed(rid: Any) -> bytes:
+    """The answer to a request still running when the connection ends, as the SDK's engine
+    answers it."""
+    return encode(error(rid, CONNECTION_CLOSED, "Connection closed"))
+
+
+def other_spelling(rid: Any) -> Any:
+    """The id ``rid`` names too, as the SDK correlates ids (``coerce_request_id``: ``"7"``
+    and ``7`` are one id), or None."""
+    if type(rid) is int:
+        return str(rid)
+    try:
+        return int(rid)
+    except ValueError:
+        return None
 
 
 def courtesy_cancel(asked: str) -> dict[str, Any]:
@@ -139,11 +161,22 @@ def parse(data: bytes) -> Any:
     return _loads(data)
 
 
+def _parse_line(line: bytes) -> Any:
+    """``parse`` for a line of stdio: bytes that are not UTF-8 (encoded surrogates included)
+    read as U+FFFD, as the SDK's stdio transport decodes them (``errors="replace"``)."""
+    if _fast_loads is not None and _LONG_RUN not in line.translate(_DIGITS_AS_ZERO):
+        try:
+            return _fast_loads(line)
+        except ValueError:  # orjson.JSONDecodeError: the standard library decides
+            pass
+    return _loads(line.decode("utf-8", "replace"))
+
+
 def decode(line: bytes) -> dict[str, Any]:
     """The message on ``line``: a dict with ``method`` (a request when it has an ``id``) or a
     response (``result``/``error`` with an ``id``). Raises ``Invalid`` with the answer to send."""
     try:
-        msg = parse(line)
+        msg = _parse_line(line)
     except RecursionError:
         raise Invalid(
             error(None, PARSE_ERROR, "Parse error: the message nests too deeply")
@@ -158,11 +191,14 @@ def decode(line: bytes) -> dict[str, Any]:
     rid = msg.get("id", _MISSING)
     method = msg.get("method", _MISSING)
     if msg.get("jsonrpc") != "2.0":
+        if method is _MISSING and ("result" in msg or "error" in msg):
+            raise Invalid(None)  # a malformed response: never answered (JSON-RPC 2.0 §5)
         raise Invalid(_invalid(rid, "'jsonrpc' must be \"2.0\""))
     if method is _MISSING:
         if "result" in msg or "error" in msg:
             if valid_id(rid) or rid is None:
                 return msg
+            raise Invalid(None)  # a malformed response: never answered (JSON-RPC 2.0 §5)
         raise Invalid(_invalid(rid, "a request needs a 'method'"))
     if type(method) is not str:
         raise Invalid(_invalid(rid, "'method' must be a string"))
@@ -179,6 +215,9 @@ def decode(line: bytes) -> dict[str, Any]:
 
 
 _MISSING: Any = object()
+ID_IN_USE = encode(error(None, INVALID_REQUEST, "Invalid Request: this id is already in use"))
+"""The refusal of a request whose id is in flight: id null, since an answer carrying the id
+would be read as the answer to the request in flight under it (which then answers too)."""
 
 
 def _invalid(rid: Any, why: str) -> dict[str, Any] | None:
@@ -202,6 +241,6 @@ def _retry_huge_numbers(line: bytes, exc: ValueError) -> Any:
         return int(text) if len(text) < 4000 else _HugeNumber(text)
 
     try:
-        return _loads(line, parse_int=parse_int)
+        return _loads(line.decode("utf-8", "replace"), parse_int=parse_int)
     except (ValueError, RecursionError):
         raise Invalid(error(None, PARSE_ERROR, "Parse error: not valid JSON")) from None

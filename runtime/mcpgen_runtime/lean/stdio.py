@@ -3,10 +3,14 @@
 answers back on the same private duplicates of fd 0 and 1 the SDK path uses
 (``server.stdio.claimed_pipes``: a handler's ``print()`` cannot corrupt the wire).
 
-While the client does not read its answers (the pipe is full), reading pauses. A line longer
-than ``LINE_LIMIT`` is dropped with one ``-32600`` (id null). At end of input the requests
-still running are given ``DRAIN_S`` to answer (a client that writes its requests and closes its
-end still gets its answers), then cancelled.
+Reading pauses while the client does not read its answers (the pipe is full), while
+``engine.MAX_IN_FLIGHT`` requests run and while the SDK serves ``bridge.MAX_SERVED`` bridged
+ones; a handler's notifications wait while the pipe is full (docs/lean-engine.md, "Memory
+bounds"). A line longer than ``LINE_LIMIT`` is dropped with one ``-32600`` (id null); lines
+are assembled in time proportional to their length. At end of input the requests still
+running are given ``DRAIN_S`` to answer (a client that writes its requests and closes its end
+still gets its answers), then answered ``-32000`` and cancelled (``closing``); on SIGINT at
+once.
 """
 
 from __future__ import annotations
@@ -80,26 +84,50 @@ class _Lines(asyncio.Protocol):
             if not data.isspace():
                 self.receive(data)  # one whole line: the common case
             return
-        buffer += data
-        start = 0
+        # Only the new bytes are searched, so a long line costs time in proportion to its
+        # length (searching the whole buffer again on every read was quadratic).
+        end = data.find(b"\n")
+        if end < 0:
+            self._hold(data)
+            return
+        if self.skipping:
+            self.skipping = False  # the end of the line over the limit
+        elif buffer:
+            buffer += data[: end + 1]
+            line = bytes(buffer)
+            buffer.clear()
+            self._line(line)
+        else:
+            self._line(data[: end + 1])
+        start = end + 1
         receive = self.receive
         while True:
-            end = buffer.find(b"\n", start)
+            end = data.find(b"\n", start)
             if end < 0:
                 break
-            if self.skipping:
-                self.skipping = False
-            else:
-                line = bytes(buffer[start : end + 1])
-                if not line.isspace():
-                    receive(line)
+            line = data[start : end + 1]
+            if not line.isspace():
+                receive(line)
             start = end + 1
-        del buffer[:start]
+        if start < len(data):
+            self._hold(data[start:])
+
+    def _line(self, line: bytes) -> None:
+        if len(line) > LINE_LIMIT + 1:
+            self.write(_TOO_LONG)
+        elif not line.isspace():
+            self.receive(line)
+
+    def _hold(self, data: bytes) -> None:
+        """The head of a line (dropped while skipping one over ``LINE_LIMIT``)."""
+        if self.skipping:
+            return
+        buffer = self.buffer
+        buffer += data
         if len(buffer) > LINE_LIMIT:
             buffer.clear()
-            if not self.skipping:
-                self.skipping = True
-                self.write(_TOO_LONG)
+            self.skipping = True
+            self.write(_TOO_LONG)
 
     def eof_received(self) -> bool | None:
         if self._held is not None:
@@ -140,22 +168,51 @@ async def serve_stdio(
                 reading.eof_received()
         else:
             reading.attach(engine.receive, write)
+        interrupted = False
         try:
             await _serve(reading, writer, engine)
+        except asyncio.CancelledError:  # SIGINT: no drain, every request answered now
+            interrupted = True
+            raise
         finally:
-            await engine.close()
+            await engine.close(drain=not interrupted)
 
 
 async def _serve(reading: _Lines, writer: Any, engine: Engine) -> None:
-    """Until end of input (reading pauses while the pipe to the client is full)."""
-    transport = reading.transport
-    writer.follow(_quiet(transport.pause_reading), _quiet(transport.resume_reading))
+    """Until end of input. Reading pauses while the pipe to the client is full, while
+    ``MAX_IN_FLIGHT`` requests run, and while the SDK serves ``MAX_SERVED`` bridged ones."""
+    gate = _Gate(reading.transport)
+    writer.follow(lambda: gate.hold("client", True), lambda: gate.hold("client", False))
+    engine.flow(gate.hold, writer.flush)
+    if engine.bridge is not None:
+        engine.bridge.hold = gate.hold
     await reading.done
+    engine.end_of_input()
     pending = list(engine.tasks.values())
     if pending:
         await asyncio.wait(pending, timeout=DRAIN_S)
     with contextlib.suppress(Exception):
         await writer.flush()
+
+
+class _Gate:
+    """Reading from the client, paused while any reason holds it."""
+
+    def __init__(self, transport: Any) -> None:
+        self._pause = _quiet(transport.pause_reading)
+        self._resume = _quiet(transport.resume_reading)
+        self._reasons: set[str] = set()
+
+    def hold(self, reason: str, on: bool) -> None:
+        reasons = self._reasons
+        if on:
+            if not reasons:
+                self._pause()
+            reasons.add(reason)
+        elif reason in reasons:
+            reasons.discard(reason)
+            if not reasons:
+                self._resume()
 
 
 def _unattached(data: bytes) -> None:

@@ -110,6 +110,43 @@ class _WriteProtocol(asyncio.Protocol):
         await waiter
 
 
+class _SocketWriteProtocol(_WriteProtocol):
+    """``_WriteProtocol`` on a socket that is stdin too (socat's ``EXEC:``, systemd's
+    ``Accept=yes``, inetd): the transport never reads (stdin's own transport does), and the
+    client's half-close is end of input, not the end of the answers."""
+
+    def connection_made(self, transport: Any) -> None:
+        transport.pause_reading()
+
+    def data_received(self, data: bytes) -> None:  # pragma: no cover - reading is paused
+        pass
+
+    def eof_received(self) -> bool:
+        return True  # keep writing: the client closed only its sending side
+
+
+async def _connect_write(
+    loop: asyncio.AbstractEventLoop, out_file: Any
+) -> tuple[Any, _WriteProtocol]:
+    """stdout's transport. A write pipe transport takes a socket's end of input for the
+    client's going away and closes (the answers in flight are lost), so a socket gets a
+    socket transport, which keeps writing after the client's half-close."""
+    import socket
+    import stat
+
+    fd = out_file.fileno()
+    if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+        return await loop.connect_write_pipe(_WriteProtocol, out_file)
+    sock = socket.socket(fileno=duplicate(fd))
+    if sock.type != socket.SOCK_STREAM:
+        sock.close()
+        return await loop.connect_write_pipe(_WriteProtocol, out_file)
+    out_file.close()
+    if sock.family == socket.AF_UNIX:
+        return await loop.create_unix_connection(_SocketWriteProtocol, sock=sock)
+    return await loop.create_connection(_SocketWriteProtocol, sock=sock)
+
+
 class PipeWriter:
     """``write(str)`` / ``flush()`` over a write pipe, as the SDK's writer wants."""
 
@@ -170,7 +207,7 @@ async def claimed_pipes(
     write_transport: Any = None
     try:
         read_transport, reading = await loop.connect_read_pipe(read_protocol, in_file)
-        write_transport, protocol = await loop.connect_write_pipe(_WriteProtocol, out_file)
+        write_transport, protocol = await _connect_write(loop, out_file)
         writer = PipeWriter(write_transport, protocol)
         yield reading, writer
         with suppress(Exception):

@@ -5,6 +5,8 @@ HTTP front: ``header-checks`` (the SDK's header checks run on a plain dict of he
 
 from __future__ import annotations
 
+import contextvars
+import logging
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -30,6 +32,21 @@ class _HeadersOnly:
         self.headers = headers
 
 
+_ASKING = contextvars.ContextVar("mcpgen_front_asking", default=False)
+"""Set while the front asks the SDK's security middleware (in that request's task only)."""
+
+
+class _OnceOnly(logging.Filter):
+    """Drops the SDK middleware's refusal warnings while the front asks it: the request then
+    goes to the SDK's app, whose own check logs the refusal (once, not twice)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not _ASKING.get()
+
+
+_SECURITY_LOGGER = "mcp.server.transport_security"
+
+
 class HeaderChecks:
     """The SDK's header checks of a POST (use ``header-checks``): ``security``, its
     ``TransportSecurityMiddleware`` (Content-Type, Host, Origin), and ``check_accept_headers``.
@@ -43,6 +60,9 @@ class HeaderChecks:
         self.security = security
         self._passed: set[tuple[str | None, str | None, str | None]] = set()
         self._accept: dict[str, tuple[bool, bool]] = {}
+        logger = logging.getLogger(_SECURITY_LOGGER)
+        if not any(isinstance(f, _OnceOnly) for f in logger.filters):
+            logger.addFilter(_OnceOnly())
 
     async def refuses(self, headers: Mapping[str, str]) -> bool:
         """Whether ``security`` refuses a POST with ``headers`` (lowercase names, first
@@ -50,7 +70,11 @@ class HeaderChecks:
         key = (headers.get("content-type"), headers.get("host"), headers.get("origin"))
         if key in self._passed:
             return False
-        refused = await self.security.validate_request(_HeadersOnly(headers), is_post=True)
+        asking = _ASKING.set(True)
+        try:
+            refused = await self.security.validate_request(_HeadersOnly(headers), is_post=True)
+        finally:
+            _ASKING.reset(asking)
         if refused is not None:
             return True
         if len(self._passed) < self.KEEP:
