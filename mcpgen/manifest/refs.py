@@ -42,6 +42,7 @@ from mcpgen.manifest.model import Dependency
 from mcpgen.manifest.refcycles import copied_cycles, own_def_cycles
 from mcpgen.manifest.reffiles import RefFiles
 from mcpgen.manifest.sourcemap import Document
+from mcpgen.schemascope import Scope, has_embedded_ids
 from mcpgen_runtime.jsonschema_facts import (
     COMBINATORS,
     LIST_KEYWORDS,
@@ -156,6 +157,7 @@ class _ToolBundle:
         own = schema.get("$defs")
         self.own_defs = own if isinstance(own, dict) else {}
         self._ids: set[str] | None = None
+        self._scope: Scope | bool | None = None
         self.names: dict[Target, str] = {}
         self.new_defs: dict[str, Any] = {}
         self.queue: deque[tuple[Target, Any, _Ctx]] = deque()
@@ -235,6 +237,21 @@ class _ToolBundle:
     # -------------------------------------------------------------- one $ref
 
     def _ref(self, ref: str, ctx: _Ctx, ptr: str, unit: Target | None) -> str:
+        if ctx.in_tool:
+            found, absolute = self._in_scope(ref, ptr)
+            if found:
+                return ref  # resolved against the nearest $id: an embedded schema resource
+            if absolute is not None:
+                self.b.report(
+                    "REF_NETWORK",
+                    ctx,
+                    ptr,
+                    f"$ref {ref!r}"
+                    + (f" resolves to {absolute!r} (the `$id` it is under)" if absolute != ref else "")
+                    + ", which no schema of this tool declares: mcpgen never fetches schemas over "
+                    "the network; embed that schema with its `$id`, or copy it into `$defs`",
+                )
+                return ref
         base, _, frag = ref.partition("#")
         frag = unquote(frag)
         if base == "":
@@ -277,6 +294,24 @@ class _ToolBundle:
         self.b.files.note_dependency(ctx.base_dir, name, path)
         file_ctx = _Ctx(doc, str(path), path.parent, False)
         return self._bundle(ref, frag, file_ctx, ctx, ptr, unit)
+
+    def _in_scope(self, ref: str, ptr: str) -> tuple[bool, str | None]:
+        """Whether ``ref`` (at the manifest pointer ``ptr``) names a schema of the tool's own
+        schema, resolved against the base URI of its place (nearest ``$id``); if not, the
+        absolute URI it names when that base is a declared ``$id`` (never a file beside the
+        manifest). Only asked of a schema with embedded resources (else the plain rules below
+        are the same)."""
+        if self._scope is None:
+            self._scope = Scope.of_root(self.schema) if has_embedded_ids(self.schema) else False
+        if self._scope is False or not ptr.startswith(self.pointer + "/"):
+            return False, None
+        tokens = [unescape_token(t) for t in ptr[len(self.pointer) + 1 :].split("/")][:-1]
+        here = self._scope.at(self.schema, tokens)
+        if here is None:
+            return False, None
+        if here.lookup(ref) is not None:
+            return True, None
+        return False, here.absolute(ref)
 
     def _local(self, ref: str, frag: str, ctx: _Ctx, ptr: str, unit: Target | None) -> str:
         if ctx.in_tool:
