@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from urllib.parse import urljoin
 from typing import Any
+from urllib.parse import urljoin
 
 from referencing import Registry, Specification
 from referencing.exceptions import Unresolvable
@@ -83,7 +83,9 @@ class Scope:
         """The scope of ``node``, a subschema of this scope's node (its own ``$id`` if any)."""
         if isinstance(node, dict) and isinstance(node.get("$id"), str):
             try:
-                return Scope(self.resolver.in_subresource(self.spec.create_resource(node)), self.spec)
+                return Scope(
+                    self.resolver.in_subresource(self.spec.create_resource(node)), self.spec
+                )
             except Exception:  # noqa: BLE001 (a malformed $id)
                 return self
         return self
@@ -99,7 +101,9 @@ class Scope:
             value = node.get(key)
             if key in _MAP and isinstance(value, dict) and i + 1 < len(tokens):
                 node, i = value.get(tokens[i + 1]), i + 2
-            elif (key in _LIST or key == "items") and isinstance(value, list) and i + 1 < len(tokens):
+            elif (
+                (key in _LIST or key == "items") and isinstance(value, list) and i + 1 < len(tokens)
+            ):
                 try:
                     node, i = value[int(tokens[i + 1])], i + 2
                 except (ValueError, IndexError):

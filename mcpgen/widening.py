@@ -48,8 +48,10 @@ ARRAY_KEYWORDS = ("items", "prefixItems", "minItems", "maxItems", "uniqueItems",
 OPAQUE_KEYWORDS = ("unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef")
 _ANNOTATIONS = ("title", "description", "default", "examples", "deprecated")
 _IDENTS = ("$id", "$anchor", "$dynamicAnchor", "$schema", "$vocabulary", "$recursiveAnchor")
-_ROOT_APPLICATORS = ("allOf", "anyOf", "oneOf", "if", "then", "else", "not", "$ref")
-_ROOT_APPLICATORS += ("dependentSchemas", *OPAQUE_KEYWORDS)
+_ROOT_APPLICATORS = frozenset(
+    ("allOf", "anyOf", "oneOf", "if", "then", "else", "not", "$ref", "dependentSchemas")
+    + OPAQUE_KEYWORDS
+)
 _MAP = frozenset(MAP_KEYWORDS) - {"$defs", "definitions"}
 _LIST = frozenset(LIST_KEYWORDS)
 _ONE = frozenset(SINGLE_KEYWORDS)

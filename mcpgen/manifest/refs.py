@@ -157,7 +157,8 @@ class _ToolBundle:
         own = schema.get("$defs")
         self.own_defs = own if isinstance(own, dict) else {}
         self._ids: set[str] | None = None
-        self._scope: Scope | bool | None = None
+        self._scope: Scope | None = None
+        self._flat = False  # no embedded resources: the plain rules suffice
         self.names: dict[Target, str] = {}
         self.new_defs: dict[str, Any] = {}
         self.queue: deque[tuple[Target, Any, _Ctx]] = deque()
@@ -247,7 +248,11 @@ class _ToolBundle:
                     ctx,
                     ptr,
                     f"$ref {ref!r}"
-                    + (f" resolves to {absolute!r} (the `$id` it is under)" if absolute != ref else "")
+                    + (
+                        f" resolves to {absolute!r} (the `$id` it is under)"
+                        if absolute != ref
+                        else ""
+                    )
                     + ", which no schema of this tool declares: mcpgen never fetches schemas over "
                     "the network; embed that schema with its `$id`, or copy it into `$defs`",
                 )
@@ -301,9 +306,10 @@ class _ToolBundle:
         absolute URI it names when that base is a declared ``$id`` (never a file beside the
         manifest). Only asked of a schema with embedded resources (else the plain rules below
         are the same)."""
-        if self._scope is None:
-            self._scope = Scope.of_root(self.schema) if has_embedded_ids(self.schema) else False
-        if self._scope is False or not ptr.startswith(self.pointer + "/"):
+        if self._scope is None and not self._flat:
+            self._flat = not has_embedded_ids(self.schema)
+            self._scope = None if self._flat else Scope.of_root(self.schema)
+        if self._scope is None or not ptr.startswith(self.pointer + "/"):
             return False, None
         tokens = [unescape_token(t) for t in ptr[len(self.pointer) + 1 :].split("/")][:-1]
         here = self._scope.at(self.schema, tokens)

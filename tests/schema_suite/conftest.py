@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.schema_suite.suite import SUITE_COMMIT, suite_dir
+from tests.schema_suite.suite import SUITE_COMMIT, NetworkUsed, suite_dir
 
 
 @pytest.fixture(scope="session")
@@ -19,10 +19,6 @@ def suite_root() -> Path:
         pytest.skip("no JSON-Schema-Test-Suite mirror (../shared/json-schema-test-suite)")
     assert SUITE_COMMIT in (root / "SOURCE").read_text(), "not the pinned suite commit"
     return root
-
-
-class NetworkUsed(AssertionError):
-    pass
 
 
 @pytest.fixture

@@ -37,6 +37,10 @@ SKIPPED_GROUPS = {
 }
 
 
+class NetworkUsed(AssertionError):
+    """Raised by the ``no_network`` fixture for every socket opened or name looked up."""
+
+
 def suite_dir() -> Path | None:
     env = os.environ.get("MCPGEN_SCHEMA_SUITE")
     cand = Path(env) if env else REPO.parent / "shared" / "json-schema-test-suite"

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.schema_suite.suite import measure
 
 # The groups that name a document outside the manifest (a remote $ref): check refuses them.
