@@ -114,6 +114,8 @@ class Table:
     agreeing: int = 0
     valid_refused: list[str] = field(default_factory=list)
     invalid_accepted: list[str] = field(default_factory=list)
+    client_disagrees: list[str] = field(default_factory=list)
+    """Cases where the typed client's argument check says otherwise than the suite."""
     check_errors: dict[str, list[Any]] = field(default_factory=dict)
     """Group -> the errors ``check`` reported for it."""
     generated_although_refused: list[str] = field(default_factory=list)
@@ -125,7 +127,7 @@ class Table:
             f"refused by check {self.refused_by_check}; refused by server after check passed "
             f"{len(self.refused_by_server_only)}; cases {self.agreeing}/{self.cases} agree; "
             f"valid refused {len(self.valid_refused)}; invalid accepted "
-            f"{len(self.invalid_accepted)}"
+            f"{len(self.invalid_accepted)}; client disagrees {len(self.client_disagrees)}"
         )
 
 
@@ -150,13 +152,48 @@ def generated(text: str, tmp: Path, package: str) -> Iterator[Any]:
     manifest.write_text(text)
     out = tmp / f"{package}-out"
     write_package(manifest, out, package)
+    with _imported(out, package):
+        yield importlib.import_module(f"{package}._generated.server")
+
+
+@contextmanager
+def generated_client(text: str, tmp: Path, package: str) -> Iterator[Any]:
+    """The typed client package for ``text`` (as ``mcpgen client``): its ``_generated``
+    package (``tools.TOOLS``, ``models``)."""
+    from tests.client.helpers import write_client
+
+    manifest = tmp / f"{package}.json"
+    manifest.write_text(text)
+    out = tmp / f"{package}-out"
+    write_client(manifest, out, package)
+    with _imported(out, package):
+        yield (
+            importlib.import_module(f"{package}._generated.tools"),
+            importlib.import_module(f"{package}._generated.models"),
+        )
+
+
+@contextmanager
+def _imported(out: Path, package: str) -> Iterator[None]:
     sys.path.insert(0, str(out))
     try:
-        yield importlib.import_module(f"{package}._generated.server")
+        yield
     finally:
         sys.path.remove(str(out))
         for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
             del sys.modules[name]
+
+
+def client_verdict(tool: Any, model: Any, instance: Any) -> bool:
+    """Whether the typed client sends ``{PARAM: instance}`` (``ClientTool.arguments``: the
+    model, then the inputSchema by jsonschema-rs, before anything is sent)."""
+    from mcpgen_runtime.client.errors import ArgumentsError
+
+    try:
+        tool.arguments(model, {PARAM: instance})
+    except ArgumentsError:
+        return False
+    return True
 
 
 def server_verdict(binding: Any, instance: Any) -> bool:
@@ -206,15 +243,24 @@ def measure(root: Path, draft: str, tmp: Path, batch: int = 60) -> Table:
         tools = [tool_entry(_tool_name(i), g["schema"], str(i)) for i, _f, g in chunk]
         package = f"suite_{draft.replace('-', '_')}_{next(counter)}"
         try:
-            with generated(manifest_text(tools, draft), tmp, package) as server:
+            text = manifest_text(tools, draft)
+            with (
+                generated(text, tmp, package) as server,
+                generated_client(text, tmp, package + "_client") as (ctools, cmodels),
+            ):
                 bindings = {b.method: b for b in server.BINDINGS}
+                by_name = {t.name: t for t in ctools.TOOLS}
                 for i, file, group in chunk:
                     table.generated += 1
                     binding = bindings[_tool_name(i)]
+                    ctool = by_name[_tool_name(i)]
+                    cmodel = getattr(cmodels, binding.input_model.__name__)
                     for case in group["tests"]:
                         table.cases += 1
                         got = server_verdict(binding, case["data"])
                         where = f"{file}: {group['description']}: {case['description']}"
+                        if client_verdict(ctool, cmodel, case["data"]) != case["valid"]:
+                            table.client_disagrees.append(where)
                         if got == case["valid"]:
                             table.agreeing += 1
                         elif case["valid"]:

@@ -1,6 +1,12 @@
 """The official JSON-Schema-Test-Suite, ``tests/draft2020-12`` (issue 51): each group's schema
-as one tool parameter, through ``check``, ``server`` and the generated server's argument path,
-with every socket refused.
+as one tool parameter, through ``check``, ``server`` and the generated server's argument path
+(and the typed client's: ``mcpgen client``, ``ClientTool.arguments``), with every socket refused.
+
+Before issue 51 (same runner, main at cdf2935): of 367 groups, 316 generated, ``check`` refused
+40, ``server`` refused 11 that ``check`` passed; 1,091 of 1,134 cases agreed, 43 valid instances
+refused (by the server and the client alike), 0 invalid accepted; datamodel-code-generator
+looked up remote hosts. Now: 360 generate, ``check`` refuses the 7 remote ones, 1,248 of 1,248
+agree.
 
 For every group, either ``check`` refuses it (only schemas that name a document outside the
 manifest: a remote ``$ref``) with one located error, and ``server`` refuses the same manifest;
@@ -35,6 +41,7 @@ def test_every_group_generates_and_agrees_with_the_suite(
     assert table.refused_by_server_only == []
     assert table.valid_refused == []
     assert table.invalid_accepted == []
+    assert table.client_disagrees == []
     assert table.agreeing == table.cases > 1200
     assert no_network == []
 
