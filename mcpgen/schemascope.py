@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urljoin
 
-from referencing import Registry, Specification
+from referencing import Registry, Resource, Specification
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT7, DRAFT202012
 
@@ -69,7 +69,7 @@ class Scope:
     @classmethod
     def of_root(cls, schema: Any, dialect: str = "2020-12") -> Scope:
         spec = _spec(dialect)
-        resource = spec.create_resource(schema)
+        resource = Resource.from_contents(schema, default_specification=spec)
         root_id = schema.get("$id") if isinstance(schema, dict) else None
         base = root_id if isinstance(root_id, str) and root_id else ROOT_URI
         try:

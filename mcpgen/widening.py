@@ -20,7 +20,8 @@ what the schema says, the model's input says less:
   rest of the schema evaluated at run time: below the root such a schema is any JSON value; at
   the root the keyword and the applicators beside it are left out (``properties`` stay typed).
 * ``enum``/``const`` beside a ``$ref`` are left to the validator (the generator reads them as
-  the whole type).
+  the whole type). In draft-07 every sibling of ``$ref`` but the annotations is left out: the
+  dialect ignores them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ import re
 from typing import Any
 
 from mcpgen.schemascope import Scope
-from mcpgen_runtime.jsonschema_facts import LIST_KEYWORDS, MAP_KEYWORDS, SINGLE_KEYWORDS
+from mcpgen_runtime.jsonschema_facts import (
+    D7,
+    D2020,
+    LIST_KEYWORDS,
+    MAP_KEYWORDS,
+    SINGLE_KEYWORDS,
+    dialect_of,
+)
 
 __all__ = ["OBJECT_KEYWORDS", "ARRAY_KEYWORDS", "OPAQUE_KEYWORDS", "widen"]
 
@@ -60,9 +68,10 @@ _ROOT_DEF = re.compile(r"#/(\$defs|definitions)/([^/]+)")
 _MAX_INLINED = 2000  # schemas inlined per tool schema; past it, references are any value
 
 
-def widen(schema: dict[str, Any], dialect: str = "2020-12") -> dict[str, Any]:
-    """The view of a tool's root ``schema`` (a copy; see the module)."""
-    return _Widener(schema, dialect).root()
+def widen(schema: dict[str, Any]) -> dict[str, Any]:
+    """The view of a tool's root ``schema`` (a copy; see the module), in the dialect its
+    ``$schema`` names (2020-12 without one)."""
+    return _Widener(schema, dialect_of(schema)[0] or D2020).root()
 
 
 def _annotations(node: dict[str, Any]) -> dict[str, Any]:
@@ -73,6 +82,7 @@ class _Widener:
     def __init__(self, schema: dict[str, Any], dialect: str) -> None:
         self.schema = schema
         self.scope = Scope.of_root(schema, dialect)
+        self.draft7 = dialect == D7
         self.inlined = 0
         defs = {}
         for key in ("$defs", "definitions"):
@@ -111,6 +121,8 @@ class _Widener:
         if any(k in node for k in OPAQUE_KEYWORDS):
             return _annotations(node)
         ref = node.get("$ref")
+        if isinstance(ref, str) and self.draft7:
+            node = {"$ref": ref, **_annotations(node)}  # draft-07: $ref's siblings are ignored
         if isinstance(ref, str) and not self._kept(ref, root_scope):
             return self._inline(node, ref, scope, stack)
         out: dict[str, Any] = {}

@@ -84,22 +84,19 @@ def embed(schema: Any, uid: str) -> Any:
     return schema
 
 
-def tool_entry(name: str, schema: Any, uid: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": "A JSON-Schema-Test-Suite group.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {PARAM: embed(schema, uid)},
-            "required": [PARAM],
-        },
-    }
+DRAFT7_URI = "http://json-schema.org/draft-07/schema#"
+
+
+def tool_entry(name: str, schema: Any, uid: str, draft: str = "draft2020-12") -> dict[str, Any]:
+    root: dict[str, Any] = {"$schema": DRAFT7_URI} if draft == "draft7" else {}
+    root |= {"type": "object", "properties": {PARAM: embed(schema, uid)}, "required": [PARAM]}
+    return {"name": name, "description": "A JSON-Schema-Test-Suite group.", "inputSchema": root}
 
 
 def manifest_text(tools: list[dict[str, Any]], draft: str = "draft2020-12") -> str:
     doc: dict[str, Any] = {"server": {"name": "suite", "version": "1.0.0"}, "tools": tools}
     if draft == "draft7":
-        doc["revisions"] = ["2024-11-05"]
+        doc["protocol"] = ["2024-11-05", "2025-03-26"]
     return json.dumps(doc, indent=1)
 
 
@@ -225,7 +222,7 @@ def measure(root: Path, draft: str, tmp: Path, batch: int = 60) -> Table:
         if skip_reason(file, group) is not None:
             table.skipped += 1
             continue
-        text = manifest_text([tool_entry(_tool_name(i), group["schema"], str(i))], draft)
+        text = manifest_text([tool_entry(_tool_name(i), group["schema"], str(i), draft)], draft)
         errors = check_errors(text, tmp / f"c{i}.json")
         if errors:
             table.refused_by_check += 1
@@ -240,7 +237,7 @@ def measure(root: Path, draft: str, tmp: Path, batch: int = 60) -> Table:
     counter = iter(range(10**6))
 
     def run(chunk: list[tuple[int, str, dict[str, Any]]]) -> None:
-        tools = [tool_entry(_tool_name(i), g["schema"], str(i)) for i, _f, g in chunk]
+        tools = [tool_entry(_tool_name(i), g["schema"], str(i), draft) for i, _f, g in chunk]
         package = f"suite_{draft.replace('-', '_')}_{next(counter)}"
         try:
             text = manifest_text(tools, draft)
