@@ -150,6 +150,14 @@ class _Widener:
             return self._typeless(out)
         return out
 
+    @staticmethod
+    def _wide_kinds(view: Any) -> list[str]:
+        """The types of a view ``_typeless`` widened (``anyOf: [{type: k...}, {}]``), else []."""
+        alts = view.get("anyOf") if isinstance(view, dict) else None
+        if not isinstance(alts, list) or not alts or alts[-1] != {}:
+            return []
+        return [a["type"] for a in alts[:-1] if isinstance(a, dict) and "type" in a]
+
     def _sub(self, node: Any, scope: Scope, stack: tuple[int, ...], root_scope: bool) -> Any:
         return self._node(node, scope.enter(node), stack, root_scope)
 
@@ -175,11 +183,19 @@ class _Widener:
         return out
 
     def _typeless(self, out: dict[str, Any]) -> dict[str, Any]:
-        kinds = []
+        kinds: list[str] = []
         if any(k in out for k in OBJECT_KEYWORDS):
             kinds.append("object")
         if any(k in out for k in ARRAY_KEYWORDS):
             kinds.append("array")
+        # an allOf whose branches say nothing of the type but were widened: the generator
+        # merges allOf branches into one model and drops their `{}` alternative
+        merged = out.get("allOf")
+        if isinstance(merged, list) and not any(
+            isinstance(b, dict) and ("type" in b or "$ref" in b) for b in merged
+        ):
+            for b in merged:
+                kinds.extend(k for k in self._wide_kinds(b) if k not in kinds)
         if not kinds:
             return out
         notes = _annotations(out)
