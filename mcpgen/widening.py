@@ -19,6 +19,7 @@ what the schema says, the model's input says less:
 * **``unevaluatedProperties``/``unevaluatedItems``, ``$dynamicRef``** depend on what the
   rest of the schema evaluated at run time: below the root such a schema is any JSON value; at
   the root the keyword and the applicators beside it are left out (``properties`` stay typed).
+* Deeper than ``MAX_DEPTH`` subschemas, a value is any JSON value.
 * ``enum``/``const`` beside a ``$ref`` are left to the validator (the generator reads them as
   the whole type). In draft-07 every sibling of ``$ref`` but the annotations is left out: the
   dialect ignores them.
@@ -39,7 +40,14 @@ from mcpgen_runtime.jsonschema_facts import (
     dialect_of,
 )
 
-__all__ = ["OBJECT_KEYWORDS", "ARRAY_KEYWORDS", "OPAQUE_KEYWORDS", "widen"]
+__all__ = [
+    "ARRAY_KEYWORDS",
+    "MAX_DEPTH",
+    "OBJECT_KEYWORDS",
+    "OPAQUE_KEYWORDS",
+    "schema_depth",
+    "widen",
+]
 
 OBJECT_KEYWORDS = (
     "properties",
@@ -66,12 +74,28 @@ _ONE = frozenset(SINGLE_KEYWORDS)
 _KEEP_BOOL = frozenset(("additionalProperties", "items", "additionalItems"))
 _ROOT_DEF = re.compile(r"#/(\$defs|definitions)/([^/]+)")
 _MAX_INLINED = 2000  # schemas inlined per tool schema; past it, references are any value
+MAX_DEPTH = 48
+"""Subschemas nested deeper than this are any JSON value in the model (the validator checks
+them; the generator, pydantic and the runtime recurse on such depths)."""
 
 
 def widen(schema: dict[str, Any]) -> dict[str, Any]:
     """The view of a tool's root ``schema`` (a copy; see the module), in the dialect its
     ``$schema`` names (2020-12 without one)."""
     return _Widener(schema, dialect_of(schema)[0] or D2020).root()
+
+
+def schema_depth(pointer: str) -> int:
+    """How many subschemas deep the schema at ``pointer`` (below a tool's root) is."""
+    tokens = pointer.split("/")[1:]
+    depth, i = 0, 0
+    while i < len(tokens):
+        key = tokens[i]
+        depth += 1
+        i += 2 if key in _MAP or key in _LIST or key in ("$defs", "definitions") else 1
+        if key == "items" and i < len(tokens) and tokens[i].isdigit():  # draft-07 tuple
+            i += 1
+    return depth
 
 
 def _annotations(node: dict[str, Any]) -> dict[str, Any]:
@@ -84,6 +108,7 @@ class _Widener:
         self.scope = Scope.of_root(schema, dialect)
         self.draft7 = dialect == D7
         self.inlined = 0
+        self.depth = 0
         defs = {}
         for key in ("$defs", "definitions"):
             if isinstance(schema.get(key), dict):
@@ -108,7 +133,13 @@ class _Widener:
             return node
         if "$id" in node:
             root_scope = False
-        return self._dict(node, scope, stack, root_scope, is_root=False)
+        if self.depth >= MAX_DEPTH:
+            return _annotations(node)
+        self.depth += 1
+        try:
+            return self._dict(node, scope, stack, root_scope, is_root=False)
+        finally:
+            self.depth -= 1
 
     def _dict(
         self,

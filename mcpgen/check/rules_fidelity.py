@@ -9,8 +9,9 @@ that matters to a handler.
   ``allOf``/``anyOf``/``oneOf``/``if``/``then``/``else``/``not``/``dependentSchemas`` (the
   schema around it says what the value is), nor at the root (``INPUT_SCHEMA_ROOT_OBJECT``).
 * ``SCHEMA_TYPED_AS_ANY``: ``unevaluatedProperties``/``unevaluatedItems`` and ``$dynamicRef``
-  below the root depend on what the rest of the schema evaluated at run time; the value is
-  typed as any JSON value (the validator still checks it).
+  below the root depend on what the rest of the schema evaluated at run time, and subschemas
+  nested deeper than ``widening.MAX_DEPTH`` are more than the generator and pydantic recurse
+  through: the value is typed as any JSON value (the validator still checks it).
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ import re
 
 from mcpgen.check.context import ToolCtx
 from mcpgen.check.registry import LINT, W, checker, rule
-from mcpgen.widening import ARRAY_KEYWORDS, OBJECT_KEYWORDS, OPAQUE_KEYWORDS
+from mcpgen.widening import (
+    ARRAY_KEYWORDS,
+    MAX_DEPTH,
+    OBJECT_KEYWORDS,
+    OPAQUE_KEYWORDS,
+    schema_depth,
+)
 from mcpgen_runtime.jsonschema_facts import escape_token
 
 rule(
@@ -51,6 +58,15 @@ def check_implied_types(ctx: ToolCtx) -> None:
         for node in nodes:
             s, ptr = node.schema, node.pointer
             if ptr == "" or (opaque_under and ptr.startswith(opaque_under + "/")):
+                continue
+            if schema_depth(ptr) > MAX_DEPTH:
+                opaque_under = ptr
+                ctx.emit(
+                    "SCHEMA_TYPED_AS_ANY",
+                    f"/{field}{ptr}",
+                    f"nested more than {MAX_DEPTH} subschemas deep: from here the value is "
+                    "typed as any JSON value (the schema still checks it)",
+                )
                 continue
             opaque = next((k for k in OPAQUE_KEYWORDS if k in s), None)
             if opaque is not None:

@@ -40,6 +40,7 @@ from mcpgen.errors import McpgenError
 from mcpgen.manifest.jsonpos import escape
 from mcpgen.manifest.model import Dependency
 from mcpgen.manifest.refcycles import copied_cycles, own_def_cycles
+from mcpgen.manifest.scopedcycles import scoped_ref_cycles
 from mcpgen.manifest.reffiles import RefFiles
 from mcpgen.manifest.sourcemap import Document
 from mcpgen.schemascope import Scope, has_embedded_ids
@@ -128,7 +129,9 @@ class Bundler:
         out = tool
         for key in ("inputSchema", "outputSchema"):
             schema = tool.get(key)
-            if isinstance(schema, dict) and has_ref_key(schema):
+            if isinstance(schema, dict) and (
+                has_ref_key(schema) or '"$dynamicRef"' in _keys_text(schema)
+            ):
                 new = _ToolBundle(self, schema, f"{pointer}/{key}").run()
                 if new is not schema:
                     out = dict(out) if out is tool else out
@@ -409,6 +412,30 @@ class _ToolBundle:
         them."""
         for names, ptr in own_def_cycles(self.own_defs, self.pointer):
             self.b.report("REF_CYCLE", ctx, ptr, _cycle_message(names))
+        if has_embedded_ids(self.schema) or '"$dynamicRef"' in _keys_text(self.schema):
+            for ptr in scoped_ref_cycles(self.schema, self.pointer):
+                self.b.report(
+                    "REF_CYCLE",
+                    ctx,
+                    ptr,
+                    "$ref cycle with no schema in between (resolved against the `$id` it is "
+                    "under): no validator can finish; give the recursion a structure "
+                    "(properties/items)",
+                )
+
+
+def _keys_text(schema: Any) -> str:
+    """The schema's keys, as text (a cheap test for a keyword anywhere; iterative)."""
+    keys: list[str] = []
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            keys.extend(f'"{k}"' for k in node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return " ".join(keys)
 
 
 def _cycle_message(names: list[str]) -> str:
