@@ -40,8 +40,8 @@ from mcpgen.errors import McpgenError
 from mcpgen.manifest.jsonpos import escape
 from mcpgen.manifest.model import Dependency
 from mcpgen.manifest.refcycles import copied_cycles, own_def_cycles
-from mcpgen.manifest.scopedcycles import scoped_ref_cycles
 from mcpgen.manifest.reffiles import RefFiles
+from mcpgen.manifest.scopedcycles import scoped_ref_cycles
 from mcpgen.manifest.sourcemap import Document
 from mcpgen.schemascope import Scope, has_embedded_ids
 from mcpgen_runtime.jsonschema_facts import (
