@@ -21,7 +21,7 @@ from referencing.jsonschema import DRAFT7, DRAFT202012
 
 from mcpgen_runtime.jsonschema_facts import LIST_KEYWORDS, MAP_KEYWORDS, SINGLE_KEYWORDS
 
-__all__ = ["ROOT_URI", "Scope", "has_embedded_ids"]
+__all__ = ["ROOT_URI", "Scope", "has_embedded_ids", "resolve_at"]
 
 ROOT_URI = "urn:mcpgen:tool-schema"
 """The base URI of a tool schema without a root ``$id``."""
@@ -132,3 +132,16 @@ class Scope:
         except (Unresolvable, Exception):  # noqa: BLE001 (never a fetch: no retriever)
             return None
         return found.contents, Scope(found.resolver, self.spec)
+
+
+def resolve_at(root: Scope, schema: Any, tokens: list[str], ref: str) -> tuple[bool, str | None]:
+    """Whether ``ref``, at the node ``tokens`` below ``schema`` (whose scope is ``root``),
+    names a schema of ``schema`` itself, resolved against the base URI of its place (nearest
+    ``$id``); if not, the absolute URI it names when that base is a declared ``$id`` (never a
+    file beside the manifest)."""
+    here = root.at(schema, tokens)
+    if here is None:
+        return False, None
+    if here.lookup(ref) is not None:
+        return True, None
+    return False, here.absolute(ref)

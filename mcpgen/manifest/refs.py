@@ -41,9 +41,9 @@ from mcpgen.manifest.jsonpos import escape
 from mcpgen.manifest.model import Dependency
 from mcpgen.manifest.refcycles import copied_cycles, own_def_cycles
 from mcpgen.manifest.reffiles import RefFiles
-from mcpgen.manifest.scopedcycles import scoped_ref_cycles
+from mcpgen.manifest.scopedcycles import mentions_key, scoped_ref_cycles
 from mcpgen.manifest.sourcemap import Document
-from mcpgen.schemascope import Scope, has_embedded_ids
+from mcpgen.schemascope import Scope, has_embedded_ids, resolve_at
 from mcpgen_runtime.jsonschema_facts import (
     COMBINATORS,
     LIST_KEYWORDS,
@@ -130,7 +130,7 @@ class Bundler:
         for key in ("inputSchema", "outputSchema"):
             schema = tool.get(key)
             if isinstance(schema, dict) and (
-                has_ref_key(schema) or '"$dynamicRef"' in _keys_text(schema)
+                has_ref_key(schema) or mentions_key(schema, "$dynamicRef")
             ):
                 new = _ToolBundle(self, schema, f"{pointer}/{key}").run()
                 if new is not schema:
@@ -304,23 +304,15 @@ class _ToolBundle:
         return self._bundle(ref, frag, file_ctx, ctx, ptr, unit)
 
     def _in_scope(self, ref: str, ptr: str) -> tuple[bool, str | None]:
-        """Whether ``ref`` (at the manifest pointer ``ptr``) names a schema of the tool's own
-        schema, resolved against the base URI of its place (nearest ``$id``); if not, the
-        absolute URI it names when that base is a declared ``$id`` (never a file beside the
-        manifest). Only asked of a schema with embedded resources (else the plain rules below
-        are the same)."""
+        """``schemascope.resolve_at`` for ``ref`` at the manifest pointer ``ptr``; only asked
+        of a schema with embedded resources (else the plain rules below are the same)."""
         if self._scope is None and not self._flat:
             self._flat = not has_embedded_ids(self.schema)
             self._scope = None if self._flat else Scope.of_root(self.schema)
         if self._scope is None or not ptr.startswith(self.pointer + "/"):
             return False, None
         tokens = [unescape_token(t) for t in ptr[len(self.pointer) + 1 :].split("/")][:-1]
-        here = self._scope.at(self.schema, tokens)
-        if here is None:
-            return False, None
-        if here.lookup(ref) is not None:
-            return True, None
-        return False, here.absolute(ref)
+        return resolve_at(self._scope, self.schema, tokens, ref)
 
     def _local(self, ref: str, frag: str, ctx: _Ctx, ptr: str, unit: Target | None) -> str:
         if ctx.in_tool:
@@ -412,7 +404,7 @@ class _ToolBundle:
         them."""
         for names, ptr in own_def_cycles(self.own_defs, self.pointer):
             self.b.report("REF_CYCLE", ctx, ptr, _cycle_message(names))
-        if has_embedded_ids(self.schema) or '"$dynamicRef"' in _keys_text(self.schema):
+        if has_embedded_ids(self.schema) or mentions_key(self.schema, "$dynamicRef"):
             for ptr in scoped_ref_cycles(self.schema, self.pointer):
                 self.b.report(
                     "REF_CYCLE",
@@ -422,20 +414,6 @@ class _ToolBundle:
                     "under): no validator can finish; give the recursion a structure "
                     "(properties/items)",
                 )
-
-
-def _keys_text(schema: Any) -> str:
-    """The schema's keys, as text (a cheap test for a keyword anywhere; iterative)."""
-    keys: list[str] = []
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            keys.extend(f'"{k}"' for k in node)
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return " ".join(keys)
 
 
 def _cycle_message(names: list[str]) -> str:

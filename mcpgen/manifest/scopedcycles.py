@@ -17,7 +17,7 @@ from mcpgen.manifest.jsonpos import escape
 from mcpgen.schemascope import Scope
 from mcpgen_runtime.jsonschema_facts import LIST_KEYWORDS, MAP_KEYWORDS, SINGLE_KEYWORDS
 
-__all__ = ["scoped_ref_cycles"]
+__all__ = ["mentions_key", "scoped_ref_cycles"]
 
 _IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
 _IN_PLACE_ONE = ("not", "if", "then", "else")
@@ -84,3 +84,17 @@ def _cycles(edges: dict[int, list[tuple[int, str | None]]]) -> list[str]:
             else:
                 state[node] = 2
     return closing
+
+
+def mentions_key(schema: Any, key: str) -> bool:
+    """Whether ``key`` is a key anywhere in ``schema`` (iterative)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if key in node:
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
