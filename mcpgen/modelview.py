@@ -31,6 +31,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from mcpgen.widening import widen
 from mcpgen_runtime.schemawalk import walk
 
 __all__ = ["LEFT_TO_THE_SCHEMA", "model_view", "tool_model_spec"]
@@ -43,7 +44,7 @@ _QUALIFIED_BY_PATTERNS = ("additionalProperties", "unevaluatedProperties")
 
 def model_view(schema: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of ``schema`` without the keywords a model cannot express (see the module)."""
-    view: dict[str, Any] = copy.deepcopy(dict(schema))
+    view: dict[str, Any] = copy.deepcopy(widen(dict(schema)))
     for node in walk(view):
         sub = node.schema
         sub.pop("format", None)

@@ -27,6 +27,16 @@ rule(
     "serve renders nothing, or an error frame.",
 )
 rule(
+    "APP_VIEW_UNDECLARED",
+    LINT,
+    W,
+    "A tool's _meta.ui.resourceUri names a view, in a file without `resources:` (a tools/list "
+    "dump).",
+    why="A tools/list dump cannot say which resources its server serves: the tool is generated "
+    "and served as listed, and the view is the host's concern (a client never needs it). In a "
+    "manifest with `resources:`, a missing view is APP_VIEW_MISSING, an error.",
+)
+rule(
     "APP_VIEW_UNUSED",
     LINT,
     W,
@@ -123,6 +133,7 @@ def _is_view(item: SectionItem) -> bool:
 
 @checker(
     "APP_VIEW_MISSING",
+    "APP_VIEW_UNDECLARED",
     "APP_VIEW_UNUSED",
     "APP_VIEW_MIME",
     "APP_VIEW_URI",
@@ -134,12 +145,21 @@ def check_view_links(ctx: ManifestCtx) -> None:
     for r in ctx.manifest.resources:  # the first of duplicates (RESOURCE_URI_UNIQUE's finding)
         resources.setdefault(str(r.raw.get("uri")), r)
     links = _links(ctx)
+    raw = ctx.manifest.raw
+    declares_resources = isinstance(raw, dict) and "resources" in raw
     opened = {uri for _n, _p, uri, _r in links}
     for name, ptr, uri, raw in links:
         if not uri.lower().startswith("ui://"):
             ctx.emit("APP_VIEW_URI", ptr, f"tool {name!r} opens {uri!r}, not a ui:// URI")
         target = resources.get(uri)
-        if target is None:
+        if target is None and not declares_resources:
+            ctx.emit(
+                "APP_VIEW_UNDECLARED",
+                ptr,
+                f"tool {name!r} opens the view {uri!r}; this file declares no `resources:` (a "
+                "tools/list dump?), so the generated server does not serve it",
+            )
+        elif target is None:
             ctx.emit(
                 "APP_VIEW_MISSING",
                 ptr,

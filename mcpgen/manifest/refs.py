@@ -41,7 +41,9 @@ from mcpgen.manifest.jsonpos import escape
 from mcpgen.manifest.model import Dependency
 from mcpgen.manifest.refcycles import copied_cycles, own_def_cycles
 from mcpgen.manifest.reffiles import RefFiles
+from mcpgen.manifest.scopedcycles import mentions_key, scoped_ref_cycles
 from mcpgen.manifest.sourcemap import Document
+from mcpgen.schemascope import Scope, has_embedded_ids, resolve_at
 from mcpgen_runtime.jsonschema_facts import (
     COMBINATORS,
     LIST_KEYWORDS,
@@ -127,7 +129,9 @@ class Bundler:
         out = tool
         for key in ("inputSchema", "outputSchema"):
             schema = tool.get(key)
-            if isinstance(schema, dict) and has_ref_key(schema):
+            if isinstance(schema, dict) and (
+                has_ref_key(schema) or mentions_key(schema, "$dynamicRef")
+            ):
                 new = _ToolBundle(self, schema, f"{pointer}/{key}").run()
                 if new is not schema:
                     out = dict(out) if out is tool else out
@@ -156,6 +160,8 @@ class _ToolBundle:
         own = schema.get("$defs")
         self.own_defs = own if isinstance(own, dict) else {}
         self._ids: set[str] | None = None
+        self._scope: Scope | None = None
+        self._flat = False  # no embedded resources: the plain rules suffice
         self.names: dict[Target, str] = {}
         self.new_defs: dict[str, Any] = {}
         self.queue: deque[tuple[Target, Any, _Ctx]] = deque()
@@ -235,6 +241,25 @@ class _ToolBundle:
     # -------------------------------------------------------------- one $ref
 
     def _ref(self, ref: str, ctx: _Ctx, ptr: str, unit: Target | None) -> str:
+        if ctx.in_tool:
+            found, absolute = self._in_scope(ref, ptr)
+            if found:
+                return ref  # resolved against the nearest $id: an embedded schema resource
+            if absolute is not None:
+                self.b.report(
+                    "REF_NETWORK",
+                    ctx,
+                    ptr,
+                    f"$ref {ref!r}"
+                    + (
+                        f" resolves to {absolute!r} (the `$id` it is under)"
+                        if absolute != ref
+                        else ""
+                    )
+                    + ", which no schema of this tool declares: mcpgen never fetches schemas over "
+                    "the network; embed that schema with its `$id`, or copy it into `$defs`",
+                )
+                return ref
         base, _, frag = ref.partition("#")
         frag = unquote(frag)
         if base == "":
@@ -277,6 +302,17 @@ class _ToolBundle:
         self.b.files.note_dependency(ctx.base_dir, name, path)
         file_ctx = _Ctx(doc, str(path), path.parent, False)
         return self._bundle(ref, frag, file_ctx, ctx, ptr, unit)
+
+    def _in_scope(self, ref: str, ptr: str) -> tuple[bool, str | None]:
+        """``schemascope.resolve_at`` for ``ref`` at the manifest pointer ``ptr``; only asked
+        of a schema with embedded resources (else the plain rules below are the same)."""
+        if self._scope is None and not self._flat:
+            self._flat = not has_embedded_ids(self.schema)
+            self._scope = None if self._flat else Scope.of_root(self.schema)
+        if self._scope is None or not ptr.startswith(self.pointer + "/"):
+            return False, None
+        tokens = [unescape_token(t) for t in ptr[len(self.pointer) + 1 :].split("/")][:-1]
+        return resolve_at(self._scope, self.schema, tokens, ref)
 
     def _local(self, ref: str, frag: str, ctx: _Ctx, ptr: str, unit: Target | None) -> str:
         if ctx.in_tool:
@@ -368,6 +404,16 @@ class _ToolBundle:
         them."""
         for names, ptr in own_def_cycles(self.own_defs, self.pointer):
             self.b.report("REF_CYCLE", ctx, ptr, _cycle_message(names))
+        if has_embedded_ids(self.schema) or mentions_key(self.schema, "$dynamicRef"):
+            for ptr in scoped_ref_cycles(self.schema, self.pointer):
+                self.b.report(
+                    "REF_CYCLE",
+                    ctx,
+                    ptr,
+                    "$ref cycle with no schema in between (resolved against the `$id` it is "
+                    "under): no validator can finish; give the recursion a structure "
+                    "(properties/items)",
+                )
 
 
 def _cycle_message(names: list[str]) -> str:

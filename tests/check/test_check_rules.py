@@ -1213,6 +1213,27 @@ CASES += [
     ("APP_TEXT_FALLBACK", APP_VIEWS, [(4, 17)]),  # tool a: no outputSchema (b is app-only)
 ]
 
+# A tools/list dump (no `resources:`) whose tool opens a view; schemas wider than their types.
+DUMP_VIEWS = """
+tools:
+  - name: a
+    inputSchema:
+      type: object
+      properties:
+        filter: {properties: {q: {type: string}}}
+        rows: {items: {type: integer}}
+        tagged: {unevaluatedProperties: false, allOf: [{properties: {k: {}}}]}
+        either: {type: object, anyOf: [{required: [x]}, {required: [y]}]}
+    outputSchema: {type: object}
+    _meta: {ui: {resourceUri: "ui://m/card"}}
+nextCursor: null
+"""
+CASES += [
+    ("APP_VIEW_UNDECLARED", DUMP_VIEWS, [(11, 31)]),
+    ("SCHEMA_TYPE_IMPLIED", DUMP_VIEWS, [(6, 18), (7, 16)]),
+    ("SCHEMA_TYPED_AS_ANY", DUMP_VIEWS, [(8, 18)]),
+]
+
 
 @pytest.mark.parametrize(("rule_id", "text", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_rule_positions(rule_id: str, text: str, expected: list[tuple[int, int]]) -> None:
