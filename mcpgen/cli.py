@@ -188,6 +188,18 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(EXIT_INTERNAL)
 
 
+def _observed() -> bool:
+    """A debugger, tracer or profiler watches this process: through ``sys.settrace`` or
+    ``sys.setprofile``, or (Python 3.12 and later: cProfile, pdb on 3.14, coverage's sysmon
+    core) as a ``sys.monitoring`` tool."""
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return True
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is not None and any(
+        monitoring.get_tool(tool) is not None for tool in range(6)
+    )
+
+
 def run() -> None:
     """The ``mcpgen`` console script (and ``python -m mcpgen``): ``main`` in a process of its
     own, ended the way mypy ends its runs.
@@ -208,7 +220,7 @@ def run() -> None:
         code: str | int | None = 0
     except SystemExit as exc:
         code = exc.code
-    if _debug_requested(sys.argv[1:]) or sys.gettrace() is not None or sys.getprofile():
+    if _debug_requested(sys.argv[1:]) or _observed():
         sys.exit(code)
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)  # sys.exit("message"), as Python itself would report it

@@ -8,6 +8,7 @@ are kept byte for byte.
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import sys
 from pathlib import Path
@@ -231,7 +232,8 @@ def _link_target(path: Path) -> Path:
         target = path.resolve(strict=True)
     except (OSError, RuntimeError) as exc:
         where = os.readlink(path) if path.is_symlink() else "?"
-        loop = isinstance(exc, RuntimeError) or "loop" in str(exc).lower()
+        # Python 3.13 raises OSError(ELOOP); older ones RuntimeError("Symlink loop ...")
+        loop = isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP
         reason = "a loop of links" if loop else "a file that does not exist"
         raise McpgenError(
             f"is a symlink to {where}, which leads to {reason}: create the target (or "
