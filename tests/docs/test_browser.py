@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.docs.pages import REPO
-from tests.docs.test_site import build_site
+from tests.docs.test_site import shared_site
 from tests.interop.procs import NodeToolchain, ensure_js_peers
 
 pytestmark = [pytest.mark.slow, pytest.mark.interop]
@@ -53,8 +53,7 @@ class _Quiet(SimpleHTTPRequestHandler):
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The site (/site/) and `mcpgen docs` of the hostile golden manifest (/hostile/)."""
     root = tmp_path_factory.mktemp("served")
-    proc = build_site(root / "site")
-    assert proc.returncode == 0, proc.stderr
+    shutil.copytree(shared_site(tmp_path_factory), root / "site")
     docs = subprocess.run(
         [sys.executable, "-m", "mcpgen", "docs", str(HOSTILE), "--out", str(root / "hostile")],
         capture_output=True,

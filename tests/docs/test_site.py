@@ -28,15 +28,24 @@ def build_site(out: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def shared_site(factory: pytest.TempPathFactory) -> Path:
+    """The site, built once per test run (``mkdocs build --strict``) for this module and the
+    browser's (tests/docs/test_browser.py), which only read it."""
+    from tests.shared_once import once
+
+    def build(folder: Path) -> None:
+        started = time.monotonic()
+        proc = build_site(folder / "site")
+        assert proc.returncode == 0, proc.stderr
+        pages = len(list((folder / "site").rglob("index.html")))
+        print(f"site: {pages} pages in {time.monotonic() - started:.1f} s")
+
+    return once(factory, "docs-site", build) / "site"
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    started = time.monotonic()
-    proc = build_site(out)
-    assert proc.returncode == 0, proc.stderr
-    pages = len(list(out.rglob("index.html")))
-    print(f"site: {pages} pages in {time.monotonic() - started:.1f} s")
-    return out
+    return shared_site(tmp_path_factory)
 
 
 def _text(site: Path, relative: str) -> str:
