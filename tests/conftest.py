@@ -213,7 +213,7 @@ SLOW_TESTS = (
     "tests/runtime/tasks/test_replicas.py",
     "tests/runtime/test_schemainline.py::test_exponential_sharing_is_refused",
     "tests/runtime/test_skills.py::test_skills_are_served",
-    "tests/runtime/test_validation.py::test_agrees_with_jsonschema",
+    "tests/runtime/test_validation_agrees.py::test_agrees_with_jsonschema",
     "tests/server/test_awkward_types.py::test_awkward_schema_generates_a_server_that_serves_it",
     "tests/server/test_check_gate.py::test_check_config_and_inline_ignores_apply",
     "tests/server/test_check_gate.py::test_warnings_are_printed_and_generation_goes_on",
