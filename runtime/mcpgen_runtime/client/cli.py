@@ -24,6 +24,7 @@ import click
 
 from ..server.toolsets import TOOLS_ENV, TOOLSETS_ENV, split
 from .base import ToolClient
+from .cli_interrupt import run_interruptible
 from .errors import (
     ArgumentsError,
     CallTimeoutError,
@@ -182,12 +183,20 @@ def _call(ctx: click.Context, body: Callable[[ToolClient], Any]) -> None:
 def _call_with(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: TextIO) -> int:
     client = _connect(ctx.obj["client_cls"], ctx.obj["params"], errlog)
 
+    state = {"interrupted": False}
+
     async def go() -> Any:
-        async with client as connected:
-            return await body(connected)
+        async with client as connected:  # the connection outside: it carries tasks/cancel
+            return await run_interruptible(lambda: body(connected), state)
 
     try:
-        result = anyio.run(go)
+        try:
+            result = anyio.run(go)
+        except Exception:
+            if not state["interrupted"]:
+                raise  # else: what the cancelled call raised on its way out
+        if state["interrupted"]:
+            raise KeyboardInterrupt
     except click.ClickException:
         raise
     except KeyboardInterrupt:  # Ctrl-C: a running task was cancelled (TaskHandle.follow)

@@ -232,8 +232,12 @@ class TaskHandle(Generic[_T]):
             return await self.result(on_update=lambda h: report(h._line()))
         except anyio.get_cancelled_exc_class():
             with anyio.move_on_after(5, shield=True):
-                await self.cancel()
-                report(f"task {self.task_id}: cancel requested")
+                try:  # best-effort: a server gone (its own Ctrl-C) must not hide the cancel
+                    await self.cancel()
+                except ClientError as exc:
+                    report(f"task {self.task_id}: cancel not sent: {exc}")
+                else:
+                    report(f"task {self.task_id}: cancel requested")
             raise
 
     def _line(self) -> str:
