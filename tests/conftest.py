@@ -10,6 +10,7 @@ checkout (``../shared/mcp-spec``, or ``$MCPGEN_SPEC_DIR``) and otherwise fall ba
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,14 @@ LOCKED = "test.txt" if sys.version_info >= (3, 11) else "test-py3.10.txt"
 _LOCK = {"locked": LOCKED, "lowest": "lowest.txt"}.get(DEPS_MODE)
 if _LOCK is not None and "PIP_CONSTRAINT" not in os.environ:
     os.environ["PIP_CONSTRAINT"] = str(REPO_ROOT / "constraints" / _LOCK)
+
+# Ctrl-C as a person sends it: a shell starts a background job (`pytest ... &`, a CI runner's
+# script) with SIGINT ignored, every child inherits that, and a Python started with SIGINT
+# ignored never raises KeyboardInterrupt. The tests that press Ctrl-C on a CLI or a server they
+# started then hung (60 s each, then failed). The suite runs with SIGINT handled as in a
+# terminal, and so do its children and xdist workers; tests/test_environment.py checks it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Hypothesis: what decides a verdict is the examples, never the wall clock. Its timing checks
 # (the per-example deadline, "input generation is slow") measure the machine: on 2 cores shared

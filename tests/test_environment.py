@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -119,3 +120,28 @@ def test_every_slow_entry_names_collected_tests() -> None:
     assert len(ids) > 1000, proc.stdout[-2000:] + proc.stderr[-2000:]
     stale = [entry for entry in SLOW_TESTS if not any(i.startswith(entry) for i in ids)]
     assert not stale, stale
+
+
+def test_children_get_ctrl_c_as_in_a_terminal() -> None:
+    """A shell starts a background job (`pytest ... &`, some CI runners' scripts) with SIGINT
+    ignored, and a child inherits that: a Python started so never raises KeyboardInterrupt,
+    and the tests that press Ctrl-C on a CLI or a server hung. tests/conftest.py gives the suite
+    a terminal's Ctrl-C; a child it starts is interrupted by SIGINT (run the suite as `(pytest
+    ... &)` without that reset and this fails)."""
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nprint(1, flush=True)\n"
+            "try:\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    sys.exit(130)\n",
+        ],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline() == b"1\n"
+        child.send_signal(signal.SIGINT)
+        # 130: KeyboardInterrupt inside the try; -SIGINT: it came a moment before the try
+        assert child.wait(30) in (130, -signal.SIGINT)
+    finally:
+        child.kill()
+        child.wait()
