@@ -106,6 +106,20 @@ def spawn(where: Path, engine: str = "lean", **kwargs: Any) -> subprocess.Popen[
     return subprocess.Popen([sys.executable, "-m", NAME], env=env, cwd=where, **options)
 
 
+def read_to_end(proc: subprocess.Popen[bytes], timeout: float = 60) -> bytes:
+    """The rest of ``proc``'s stdout, to its end: bounded, so a server that never closes it
+    (a defect the tests look for) fails the test with what it wrote instead of hanging it."""
+    import threading
+
+    assert proc.stdout is not None
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    try:
+        return proc.stdout.read()
+    finally:
+        timer.cancel()
+
+
 def peak_rss(pid: int) -> float:
     """The process's peak resident set (MiB), from ``/proc/<pid>/status``."""
     for row in Path(f"/proc/{pid}/status").read_text().splitlines():

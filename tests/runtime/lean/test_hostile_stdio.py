@@ -25,7 +25,7 @@ import pytest
 
 from mcpgen_runtime.lean.bridge import Bridge
 from tests.runtime.lean.driver import MODERN_META, handshake, transcript
-from tests.runtime.lean.hostile_package import spawn, write
+from tests.runtime.lean.hostile_package import read_to_end, spawn, write
 
 WEATHER = (Path(__file__).resolve().parents[3] / "examples" / "weather", "weather_server")
 INIT = b"".join(line + b"\n" for line in handshake())
@@ -126,8 +126,8 @@ def test_sigint_answers_a_call_still_running(package: Path) -> None:
     while b'"id":2' not in got:
         got += os.read(proc.stdout.fileno(), 1 << 16)
     proc.send_signal(signal.SIGINT)
-    got += proc.stdout.read()
-    proc.wait(30)
+    rest, _ = proc.communicate(timeout=30)  # bounded: a server that ignores it fails, not hangs
+    got += rest
     assert _answers(_messages(got)) == {'"init"': ["ok"], "1": [-32000], "2": ["ok"]}
 
 
@@ -141,7 +141,7 @@ def test_end_of_input_during_an_elicitation_answers_the_call(package: Path) -> N
     while b"elicitation/create" not in got:
         got += os.read(proc.stdout.fileno(), 1 << 16)
     proc.stdin.close()  # the question will never be answered
-    got += proc.stdout.read()
+    got += read_to_end(proc)
     proc.wait(30)
     answers = _answers([m for m in _messages(got) if m.get("id") != "mcpgen-1"])
     assert answers['"init"'] == ["ok"] and len(answers["1"]) == 1
@@ -195,7 +195,7 @@ def test_a_malformed_cancel_raises_nothing(package: Path) -> None:
     cancel["params"] = {**meta, "requestId": {}}
     proc.stdin.write(json.dumps(cancel).encode() + b"\n" + _line(2, "tools/list", meta))
     proc.stdin.close()
-    got += proc.stdout.read()
+    got += read_to_end(proc)
     err = proc.stderr.read().decode("utf-8", "replace")
     proc.wait(30)
     assert _answers(_messages(got)) == {'"L"': [-32000], "2": ["ok"]}
@@ -241,7 +241,7 @@ def test_a_cancel_names_the_id_as_the_sdk_correlates_it(package: Path, spelling:
     time.sleep(0.5)
     proc.stdin.write(cancel + b'{"jsonrpc":"2.0","id":4,"method":"ping"}\n')
     proc.stdin.close()
-    out = proc.stdout.read()
+    out = read_to_end(proc)
     proc.wait(30)
     assert _answers(_messages(out)) == {'"init"': ["ok"], "4": ["ok"]}
 
