@@ -25,7 +25,10 @@ SEED = int(os.environ.get("MCPGEN_CORPUS_SEED", "20261125"))
 SAMPLE = 100
 
 
-@pytest.fixture(scope="module")
+CHUNKS = 4  # the generation runs in this many tests, spread over the xdist workers
+
+
+@pytest.fixture(scope="session")
 def corpus() -> list[Path]:
     from tests.interop.procs import NodeToolchain, ensure_js_peers
 
@@ -100,7 +103,38 @@ def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> 
         print(f"  --target {target}: {sum(map(bool, hit))} documents, {sum(hit)} findings")
         if target in ("openai-strict", "gemini"):  # imported bodies are open objects with $refs
             assert sum(map(bool, hit)) > len(imported) // 2, target
-    generated = [(p, t) for p, t, n in imported if n > 0]
+
+
+def _imported(corpus: list[Path], factory: pytest.TempPathFactory) -> list[tuple[str, str]]:
+    """(document, manifest text) of every drawn document that imports with tools: imported
+    once per test run for all the chunks (``tests.shared_once``)."""
+    from tests.shared_once import once
+
+    def build(folder: Path) -> None:
+        out = []
+        for path in corpus:
+            try:
+                text, tools = _import(path)
+            except McpgenError:
+                continue  # counted and checked by test_a_random_hundred_real_documents
+            if tools > 0:
+                out.append((str(path), text))
+        (folder / "imported.json").write_text(json.dumps(out))
+
+    return [
+        tuple(x)
+        for x in json.loads((once(factory, "openapi-corpus", build) / "imported.json").read_text())
+    ]
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_the_imported_servers_generate_and_import(
+    corpus: list[Path], chunk: int, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Every imported manifest with tools generates a server that imports (a quarter each)."""
+    everything = _imported(corpus, tmp_path_factory)
+    assert len(everything) >= 80, len(everything)
+    generated = [(Path(p), t) for p, t in everything[chunk::CHUNKS]]
     # Generated in process (the command's own function: the process boundary is not what this
     # tests, and ~90 interpreter starts cost minutes), then imported in one child interpreter.
     from mcpgen.server.build import build_server_package
