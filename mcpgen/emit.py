@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcpgen import __version__
-from mcpgen.errors import McpgenError
 from mcpgen.outputs import (  # noqa: E402 - re-exported: their home is mcpgen.outputs
     MARKER,
     guard_tree,
@@ -210,25 +209,9 @@ def write_owned_tree(
 
 
 def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
-    """Write one file whole or not at all (a temporary file in the same folder, fsynced,
-    renamed over ``path``); folders are created. ``McpgenError`` when it cannot be written."""
-
-    tmp: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-        raise McpgenError(
-            f"cannot write: {exc.strerror or exc}", path=str(exc.filename or path)
-        ) from None
+    """Write one text file whole or not at all, as UTF-8 with its newlines as they are
+    (``write_bytes_atomic``); ``McpgenError`` when it cannot be written."""
+    write_bytes_atomic(path, text.encode("utf-8"), mode)
 
 
 def create_user_files(root: Path, files: dict[str, str], result: EmitResult) -> None:
