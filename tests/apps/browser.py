@@ -66,15 +66,30 @@ def served(
         srv.stop()
 
 
+def chromium_env(node: NodeToolchain, js_dir: Path, tmp: Path) -> dict[str, str]:
+    """The environment for a script of ``js_dir`` that launches @sparticuz/chromium, with its
+    binary already unpacked into ``tmp`` (its temp dir, one per launch). The package unpacks
+    into one fixed file of the temp dir and spawns it: two launches sharing a temp dir (xdist
+    workers) failed with ETXTBSY, one spawning what the other was writing. So each launch has
+    its own, and a process of its own unpacks it first."""
+    env = dict(node.env)
+    tmp.mkdir(parents=True, exist_ok=True)
+    env["TMPDIR"] = str(tmp)
+    unpack = "import('@sparticuz/chromium').then((m) => m.default.executablePath())"
+    proc = subprocess.run(
+        [str(node.node), "-e", unpack], cwd=js_dir, env=env, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return env
+
+
 def drive(node: NodeToolchain, url: str, shot: Path, spec: dict[str, Any]) -> dict[str, Any]:
     """Run js/check_view.mjs; its report, with the screenshot's path (also copied to
     tests/apps/artifacts/, gitignored)."""
     spec_file = shot.with_suffix(".json")
     spec_file.write_text(json.dumps(spec))
-    env = dict(node.env)
-    tmp = JS_DIR / "node_modules" / ".chromium-tmp"  # @sparticuz/chromium unpacks here, reused
-    tmp.mkdir(exist_ok=True)
-    env["TMPDIR"] = str(tmp)
+    env = chromium_env(node, JS_DIR, shot.parent / f"chromium-{shot.stem}")
     proc = subprocess.run(
         [str(node.node), str(JS_DIR / "check_view.mjs"), url, str(shot), str(spec_file)],
         cwd=JS_DIR, env=env, capture_output=True, text=True, timeout=600,

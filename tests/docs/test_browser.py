@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.apps.browser import chromium_env
 from tests.docs.pages import REPO
 from tests.docs.test_site import shared_site
 from tests.interop.procs import NodeToolchain, ensure_js_peers
@@ -92,11 +93,7 @@ def rendered(
             {"pages": [{"url": u, "screenshot": str(shots / f"{k}.png")} for k, u in pages.items()]}
         )
     )
-    # @sparticuz/chromium unpacks its binary into the temp dir: one beside node_modules, reused
-    env = dict(node.env)
-    tmp = JS_DIR / "node_modules" / ".chromium-tmp"
-    tmp.mkdir(exist_ok=True)
-    env["TMPDIR"] = str(tmp)
+    env = chromium_env(node, JS_DIR, spec.parent / "chromium")  # its own temp dir
     proc = subprocess.run(
         [str(node.node), str(JS_DIR / "check_pages.mjs"), str(spec)],
         cwd=JS_DIR,

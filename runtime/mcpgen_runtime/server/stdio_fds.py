@@ -83,6 +83,11 @@ def claim_stdio() -> Claim:
         raise
 
     def restore() -> None:
+        # what was printed while serving is still in sys.stdout's buffer where stdout is a
+        # pipe and Python buffers it (no PYTHONUNBUFFERED): it belongs to the diversion
+        # (stderr), not to the wire given back
+        with suppress(Exception):
+            sys.stdout.flush()
         restore_out()
         restore_in()
         for fd in (0, 1):  # the pipes' file descriptions were set non-blocking
