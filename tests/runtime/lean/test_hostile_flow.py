@@ -63,6 +63,12 @@ def _read_until(
     return None, seen
 
 
+@pytest.mark.xfail(
+    sys.version_info >= (3, 12),
+    strict=True,
+    reason="open defect (issue 49, item 2): on Python 3.12+ a notifying handler does not wait "
+    "for a client that does not read (peak RSS 833 MiB on 3.12.1; 46 MiB on 3.11)",
+)
 def test_a_notifying_handler_waits_for_a_client_that_does_not_read(package: Path) -> None:
     proc = spawn(package, stderr=subprocess.DEVNULL)
     assert proc.stdin is not None
