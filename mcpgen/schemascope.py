@@ -19,9 +19,14 @@ from referencing import Registry, Resource, Specification
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT7, DRAFT202012
 
-from mcpgen_runtime.jsonschema_facts import LIST_KEYWORDS, MAP_KEYWORDS, SINGLE_KEYWORDS
+from mcpgen_runtime.jsonschema_facts import (
+    LIST_KEYWORDS,
+    MAP_KEYWORDS,
+    SINGLE_KEYWORDS,
+    escape_token,
+)
 
-__all__ = ["ROOT_URI", "Scope", "has_embedded_ids", "resolve_at"]
+__all__ = ["ROOT_URI", "Scope", "embedded_ids", "find_anchor", "has_embedded_ids", "resolve_at"]
 
 ROOT_URI = "urn:mcpgen:tool-schema"
 """The base URI of a tool schema without a root ``$id``."""
@@ -145,3 +150,32 @@ def resolve_at(root: Scope, schema: Any, tokens: list[str], ref: str) -> tuple[b
     if here.lookup(ref) is not None:
         return True, None
     return False, here.absolute(ref)
+
+
+def find_anchor(root: Any, name: str) -> str | None:
+    """Pointer of the schema carrying ``$anchor: name`` (iterative search), or None."""
+    todo: list[tuple[Any, str]] = [(root, "")]
+    while todo:
+        node, ptr = todo.pop()
+        if isinstance(node, dict):
+            if node.get("$anchor") == name or node.get("$dynamicAnchor") == name:
+                return ptr
+            todo.extend((v, f"{ptr}/{escape_token(k)}") for k, v in node.items())
+        elif isinstance(node, list):
+            todo.extend((v, f"{ptr}/{i}") for i, v in enumerate(node))
+    return None
+
+
+def embedded_ids(root: Any) -> set[str]:
+    """Every ``$id`` in ``root`` (without fragment)."""
+    out: set[str] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("$id"), str):
+                out.add(node["$id"].split("#")[0])
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return out

@@ -43,7 +43,7 @@ from mcpgen.manifest.refcycles import copied_cycles, own_def_cycles
 from mcpgen.manifest.reffiles import RefFiles
 from mcpgen.manifest.scopedcycles import mentions_key, scoped_ref_cycles
 from mcpgen.manifest.sourcemap import Document
-from mcpgen.schemascope import Scope, has_embedded_ids, resolve_at
+from mcpgen.schemascope import Scope, embedded_ids, find_anchor, has_embedded_ids, resolve_at
 from mcpgen_runtime.jsonschema_facts import (
     COMBINATORS,
     LIST_KEYWORDS,
@@ -74,34 +74,6 @@ class _Ctx:
 
     def __init__(self, doc: Document, key: str, base_dir: Path, in_tool: bool) -> None:
         self.doc, self.key, self.base_dir, self.in_tool = doc, key, base_dir, in_tool
-
-
-def find_anchor(root: Any, name: str) -> str | None:
-    """Pointer of the schema carrying ``$anchor: name`` (iterative search), or None."""
-    todo: list[tuple[Any, str]] = [(root, "")]
-    while todo:
-        node, ptr = todo.pop()
-        if isinstance(node, dict):
-            if node.get("$anchor") == name or node.get("$dynamicAnchor") == name:
-                return ptr
-            todo.extend((v, f"{ptr}/{escape(k)}") for k, v in node.items())
-        elif isinstance(node, list):
-            todo.extend((v, f"{ptr}/{i}") for i, v in enumerate(node))
-    return None
-
-
-def _ids(root: Any) -> set[str]:
-    out: set[str] = set()
-    todo = [root]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, dict):
-            if isinstance(node.get("$id"), str):
-                out.add(node["$id"].split("#")[0])
-            todo.extend(node.values())
-        elif isinstance(node, list):
-            todo.extend(node)
-    return out
 
 
 class Bundler:
@@ -171,7 +143,7 @@ class _ToolBundle:
 
     def ids(self) -> set[str]:
         if self._ids is None:
-            self._ids = _ids(self.schema)
+            self._ids = embedded_ids(self.schema)
         return self._ids
 
     def run(self) -> dict[str, Any]:
