@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcpgen import __version__
-from mcpgen.outputs import (  # noqa: E402 - re-exported: their home is mcpgen.outputs
+from mcpgen.outputs import (  # re-exported: their home is mcpgen.outputs
     MARKER,
     guard_tree,
     move_to_backup,
