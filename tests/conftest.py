@@ -77,16 +77,6 @@ def repo_root() -> Path:
     return REPO_ROOT
 
 
-# --- pytest-xdist: which tests must share a worker ---
-# The suite runs on every core (``-n auto --dist loadgroup`` in pyproject.toml). Tests are
-# spread one by one, except those that share something expensive that lives in one process:
-# * a module-scoped fixture (a generated package, a started server, a built wheel): the
-#   module's tests that use one stay together, so it is built once, not once per worker;
-# * the session fixtures named here, too costly to build on every worker.
-# Work that is cheap to share across processes is shared instead (``tests.shared_once``).
-SESSION_GROUPS = {"suite_runs": "conformance-suite"}
-
-
 # --- the inner loop: `pytest -m fast` ---
 # Every test not marked `slow` or `interop` is `fast`. Besides the marks in the test files:
 # * the folders of real peers are `interop`: the official conformance suite, Redis;
@@ -274,17 +264,3 @@ def _mark_speed(item: pytest.Item) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         _mark_speed(item)
-        if item.get_closest_marker("xdist_group") is not None:
-            continue
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        group = None
-        for name in item.fixturenames:
-            for fixturedef in info.name2fixturedefs.get(name, ()):
-                if name in SESSION_GROUPS:
-                    group = SESSION_GROUPS[name]
-                elif fixturedef.scope in ("module", "class") and group is None:
-                    group = item.nodeid.split("::", 1)[0]
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))

@@ -16,9 +16,7 @@ from tests.apps.browser import artifacts_dir, console_errors, drive, host_page, 
 from tests.apps.browser import served as served_by
 from tests.interop.procs import NodeToolchain
 
-# One xdist worker for every test that starts Chromium: @sparticuz/chromium unpacks its binary
-# into one fixed path (/tmp/chromium), and a second launch while it is written fails (ETXTBSY).
-pytestmark = [pytest.mark.slow, pytest.mark.interop, pytest.mark.xdist_group("chromium")]
+pytestmark = [pytest.mark.slow, pytest.mark.interop]
 
 REPO = Path(__file__).resolve().parents[2]
 

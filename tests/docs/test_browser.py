@@ -27,9 +27,7 @@ from tests.docs.pages import REPO
 from tests.docs.test_site import shared_site
 from tests.interop.procs import NodeToolchain, ensure_js_peers
 
-# One xdist worker for every test that starts Chromium: @sparticuz/chromium unpacks its binary
-# into one fixed path (/tmp/chromium), and a second launch while it is written fails (ETXTBSY).
-pytestmark = [pytest.mark.slow, pytest.mark.interop, pytest.mark.xdist_group("chromium")]
+pytestmark = [pytest.mark.slow, pytest.mark.interop]
 
 JS_DIR = Path(__file__).resolve().parent / "js"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
