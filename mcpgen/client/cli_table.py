@@ -9,6 +9,7 @@ located error. Option kinds: ``str``, ``int``, ``float``, ``bool`` (``--x/--no-x
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,10 @@ class CliOptionSpec:
     default: str | None
     choices: tuple[str, ...]
     multiple: bool
+    field: str = ""
+    """The key the client method passes the value under (the input model's field)."""
+    unset: str | None = None
+    """The method's default (Python literal source) when the option is not given."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,12 @@ class CliCommand:
     method: str
     help: str | None
     options: tuple[CliOptionSpec, ...]
+    index: int = 0
+    """The tool's place in ``tools.TOOLS``."""
+    input_model: str | None = None
+    """None: a call the compiled path cannot make (it takes the typed client)."""
+    output_model: str | None = None
+    """The classes of ``models`` the compiled stdio path validates with (``cli_lean``)."""
 
 
 def _kebab(name: str) -> str:
@@ -105,6 +116,14 @@ def _kind(schema: Any) -> tuple[str, tuple[str, ...], bool]:
     return "json", (), False
 
 
+def _literal(source: str) -> bool:
+    try:
+        ast.literal_eval(source)
+    except (ValueError, SyntaxError):
+        return False
+    return True
+
+
 def _default(schema: Any) -> str | None:
     if not isinstance(schema, Mapping) or "default" not in schema:
         return None
@@ -133,9 +152,10 @@ def cli_commands(
             options.append(
                 CliOptionSpec(
                     "arguments", "arguments", "json", True, "The tool's arguments.", None, (), False
-                )
+                )  # the root model's method: the dict is the arguments (field "")
             )
         used: set[str] = set()
+        compiled = method is not None
         for p in method.params if method is not None else ():
             schema = props.get(p.prop)
             kind, choices, multiple = _kind(schema)
@@ -155,10 +175,25 @@ def cli_commands(
                     default=_default(schema),
                     choices=choices,
                     multiple=multiple,
+                    field=p.field,
+                    unset=p.default if p.default not in (None, "None") else None,
                 )
             )
+            if options[-1].unset is not None and not _literal(options[-1].unset):
+                compiled = False
         title = _one_line(tool.title)
         desc = _one_line(tool.description, 1000)
         text = "\n\n".join(t for t in (title, desc) if t) or None
-        out.append(CliCommand(name, tool.name, tool.method_name, text, tuple(options)))
+        out.append(
+            CliCommand(
+                name,
+                tool.name,
+                tool.method_name,
+                text,
+                tuple(options),
+                index=tool.index,
+                input_model=tool.input_model if compiled else None,
+                output_model=tool.output_model or None,
+            )
+        )
     return tuple(out)

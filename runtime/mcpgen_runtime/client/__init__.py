@@ -1,27 +1,64 @@
 """The client runtime of generated client packages (``mcpgen client``): ``ToolClient`` (the
-base class of every generated client), the typed errors, ``CallResult`` and the drift check."""
+base class of every generated client), the typed errors, ``CallResult`` and the drift check.
+
+Each name loads its module on first use (``__getattr__``): ``ToolClient`` pulls in the official
+SDK's client, so a generated CLI that only prints ``--help`` or takes the compiled stdio path
+(``cli_lean``) never imports it."""
 
 from __future__ import annotations
 
-from .base import ClientOptions, Mode, ToolClient
-from .drift import Change, breaking_changes
-from .errors import (
-    ArgumentsError,
-    AuthorizationError,
-    CallTimeoutError,
-    ClientError,
-    ConnectError,
-    ConnectionLostError,
-    CredentialError,
-    DriftError,
-    InputRequiredError,
-    InvalidResultError,
-    ProtocolError,
-    ToolCallError,
-)
-from .results import CallResult, ContentBlock
-from .sync import SyncClient
-from .tool import ClientTool
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .base import ClientOptions, Mode, ToolClient
+    from .drift import Change, breaking_changes
+    from .errors import (
+        ArgumentsError,
+        AuthorizationError,
+        CallTimeoutError,
+        ClientError,
+        ConnectError,
+        ConnectionLostError,
+        CredentialError,
+        DriftError,
+        InputRequiredError,
+        InvalidResultError,
+        ProtocolError,
+        ToolCallError,
+    )
+    from .results import CallResult, ContentBlock
+    from .sync import SyncClient
+    from .tool import ClientTool
+
+_WHERE = {
+    "ClientOptions": "base",
+    "Mode": "base",
+    "ToolClient": "base",
+    "Change": "drift",
+    "breaking_changes": "drift",
+    "CallResult": "results",
+    "ContentBlock": "results",
+    "SyncClient": "sync",
+    "ClientTool": "tool",
+    **dict.fromkeys(
+        (
+            "ArgumentsError",
+            "AuthorizationError",
+            "CallTimeoutError",
+            "ClientError",
+            "ConnectError",
+            "ConnectionLostError",
+            "CredentialError",
+            "DriftError",
+            "InputRequiredError",
+            "InvalidResultError",
+            "ProtocolError",
+            "ToolCallError",
+        ),
+        "errors",
+    ),
+}
 
 __all__ = [
     "ArgumentsError",
@@ -46,3 +83,16 @@ __all__ = [
     "ToolClient",
     "breaking_changes",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -17,14 +17,11 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, Union, cast
 
-import anyio
 import click
 
 from ..server.toolsets import TOOLS_ENV, TOOLSETS_ENV, split
-from .base import ToolClient
-from .cli_interrupt import run_interruptible
 from .errors import (
     ArgumentsError,
     CallTimeoutError,
@@ -33,10 +30,18 @@ from .errors import (
     ProtocolError,
     ToolCallError,
 )
-from .skills import SkillVerificationError
-from .tasks import TaskHandle
 
-__all__ = ["CliOption", "ToolCommand", "run_tool_cli"]
+if TYPE_CHECKING:
+    from .base import ToolClient
+    from .cli_lean import LeanCall
+
+__all__ = ["ENGINE_ENV", "CliOption", "ToolCommand", "run_tool_cli"]
+
+ENGINE_ENV = "MCPGEN_CLI_ENGINE"
+"""``sdk``: every call through the typed client on the official SDK (else: the compiled stdio
+path where it applies, ``cli_lean``)."""
+ClientClass = Union["type[ToolClient]", Callable[[], "type[ToolClient]"]]
+"""The typed client class, or a function that imports it (so ``--help`` does not)."""
 
 EXIT_TOOL_ERROR, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 1, 2, 3, 130
 EXIT_REFUSED = EXIT_TOOL_ERROR
@@ -46,7 +51,18 @@ EXIT_REFUSED = EXIT_TOOL_ERROR
 class CliOption:
     """One option of a tool's subcommand: ``--flag`` -> the client method's ``param``."""
 
-    __slots__ = ("flag", "param", "kind", "required", "help", "default", "choices", "multiple")
+    __slots__ = (
+        "flag",
+        "param",
+        "kind",
+        "required",
+        "help",
+        "default",
+        "choices",
+        "multiple",
+        "field",
+        "unset",
+    )
 
     def __init__(
         self,
@@ -59,8 +75,14 @@ class CliOption:
         default: str | None = None,
         choices: Sequence[str] = (),
         multiple: bool = False,
+        field: str = "",
+        unset: Any = None,
     ) -> None:
         self.flag, self.param, self.kind = flag, param, kind
+        self.field = field
+        """The key the client method passes the value under ("": the tool's arguments)."""
+        self.unset = unset
+        """The client method's default, passed when the option is not given."""
         """``kind``: str, int, float, bool or json (any other schema: a JSON text)."""
         self.required, self.help, self.default = required, help, default
         """``default``: the schema's default, shown in the help (the server applies it)."""
@@ -107,13 +129,34 @@ class CliOption:
 class ToolCommand:
     """One tool as a subcommand: its name on the command line, the client method, the help."""
 
-    __slots__ = ("name", "tool", "method", "help", "options")
+    __slots__ = (
+        "name",
+        "tool",
+        "method",
+        "help",
+        "options",
+        "index",
+        "input_model",
+        "output_model",
+    )
 
     def __init__(
-        self, name: str, tool: str, method: str, help: str | None, options: Sequence[CliOption]
-    ) -> None:  # noqa: A002
+        self,
+        name: str,
+        tool: str,
+        method: str,
+        help: str | None,  # noqa: A002
+        options: Sequence[CliOption],
+        *,
+        index: int | None = None,
+        input_model: str | None = None,
+        output_model: str | None = None,
+    ) -> None:
         self.name, self.tool, self.method, self.help = name, tool, method, help
         self.options = tuple(options)
+        self.index, self.input_model, self.output_model = index, input_model, output_model
+        """``tools.TOOLS[index]`` and the ``models`` classes: the compiled path (None: an
+        older table, every call through the typed client)."""
 
 
 def _json_out(value: Any) -> None:
@@ -142,6 +185,12 @@ def _content(result: Any) -> Any:
     return out
 
 
+def _client_class(ctx: click.Context) -> type[ToolClient]:
+    found = ctx.obj["client_cls"]
+    cls: type[ToolClient] = found if isinstance(found, type) else found()
+    return cls
+
+
 def _connect(
     client_cls: type[ToolClient], params: dict[str, Any], errlog: TextIO | None = None
 ) -> ToolClient:
@@ -164,13 +213,19 @@ def _connect(
         raise click.UsageError(str(exc)) from None
 
 
-def _call(ctx: click.Context, body: Callable[[ToolClient], Any]) -> None:
+def _call(
+    ctx: click.Context, body: Callable[[ToolClient], Any], lean: LeanCall | None = None
+) -> None:
     import tempfile
 
     # a --stdio server's stderr is kept aside and shown only if it may explain a failure
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as fh:
         errlog = cast(TextIO, fh)
-        code = _call_with(ctx, body, errlog)
+        code = _call_lean(ctx, lean, errlog) if lean is not None else None
+        if code is None:
+            errlog.seek(0)
+            errlog.truncate()
+            code = _settle(lambda: _run_sdk(ctx, body, errlog))
         if code == EXIT_UNREACHABLE and ctx.obj["params"].get("stdio"):
             errlog.seek(0)
             said = errlog.read()[-4000:].strip()
@@ -180,9 +235,30 @@ def _call(ctx: click.Context, body: Callable[[ToolClient], Any]) -> None:
         sys.exit(code)
 
 
-def _call_with(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: TextIO) -> int:
-    client = _connect(ctx.obj["client_cls"], ctx.obj["params"], errlog)
+def _call_lean(ctx: click.Context, call: LeanCall, errlog: TextIO) -> int | None:
+    """The compiled path's exit code, or None: the SDK path takes the command."""
+    from .cli_lean import Handover, call_tool
 
+    params = ctx.obj["params"]
+    handed: list[bool] = []
+
+    def run() -> Any:
+        try:
+            return call_tool(str(params["stdio"]), call, params.get("timeout"), errlog)
+        except Handover:
+            handed.append(True)
+            return None
+
+    code = _settle(run)
+    return None if handed else code
+
+
+def _run_sdk(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: TextIO) -> Any:
+    import anyio
+
+    from .cli_interrupt import run_interruptible
+
+    client = _connect(_client_class(ctx), ctx.obj["params"], errlog)
     state = {"interrupted": False}
 
     async def go() -> Any:
@@ -190,13 +266,19 @@ def _call_with(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: Te
             return await run_interruptible(lambda: body(connected), state)
 
     try:
-        try:
-            result = anyio.run(go)
-        except Exception:
-            if not state["interrupted"]:
-                raise  # else: what the cancelled call raised on its way out
-        if state["interrupted"]:
-            raise KeyboardInterrupt
+        result = anyio.run(go)
+    except Exception:
+        if not state["interrupted"]:
+            raise  # else: what the cancelled call raised on its way out
+    if state["interrupted"]:
+        raise KeyboardInterrupt
+    return result
+
+
+def _settle(run: Callable[[], Any]) -> int:
+    """Run the call, print its result or its error; the exit code."""
+    try:
+        result = run()
     except click.ClickException:
         raise
     except KeyboardInterrupt:  # Ctrl-C: a running task was cancelled (TaskHandle.follow)
@@ -210,9 +292,6 @@ def _call_with(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: Te
         if exc.structured is not None or exc.content:
             _json_out({"isError": True, **_content(exc)})
         return EXIT_TOOL_ERROR
-    except SkillVerificationError as exc:  # the server answered what its own entry refutes
-        click.echo(f"error: {exc}", err=True)
-        return EXIT_REFUSED
     except (CallTimeoutError, ConnectionLostError) as exc:
         click.echo(f"error: {exc}", err=True)
         return EXIT_UNREACHABLE
@@ -220,17 +299,50 @@ def _call_with(ctx: click.Context, body: Callable[[ToolClient], Any], errlog: Te
         click.echo(f"error: {exc}", err=True)
         return EXIT_REFUSED
     except ClientError as exc:
+        from .skills import SkillVerificationError
+
         click.echo(f"error: {exc}", err=True)
-        return EXIT_UNREACHABLE
+        # the server answered what its own skill entry refutes: an answer, not unreachable
+        return EXIT_REFUSED if isinstance(exc, SkillVerificationError) else EXIT_UNREACHABLE
     except Exception as exc:  # noqa: BLE001 - a bug here or in the SDK: one line, no traceback
         click.echo(f"error: {type(exc).__name__}: {exc} (a bug: please report it)", err=True)
         return EXIT_UNREACHABLE
+    if result is None:  # the compiled path handed the command over
+        return 0
     if isinstance(result, bytes):  # a file (skills read): as it is
         sys.stdout.buffer.write(result)
         sys.stdout.flush()
         return 0
     _json_out(result)
     return 0
+
+
+def _lean_call(ctx: click.Context, cmd: ToolCommand, args: dict[str, Any]) -> LeanCall | None:
+    """The compiled path for this call, when it applies: a ``--stdio`` tool call of a package
+    that compiled one (``run_tool_cli(package=...)``), not narrowed, and not
+    ``$MCPGEN_CLI_ENGINE=sdk``."""
+    obj, params = ctx.obj, ctx.obj["params"]
+    if (
+        obj.get("package") is None
+        or cmd.index is None
+        or cmd.input_model is None
+        or not params.get("stdio")
+        or params.get("url")
+        or split(params.get("toolsets"))
+        or split(params.get("tools"))
+        or os.environ.get(ENGINE_ENV, "").lower() == "sdk"
+    ):
+        return None
+    from .cli_lean import LeanCall
+
+    call = LeanCall(
+        obj["package"], cmd.tool, cmd.index, cmd.input_model, cmd.output_model, dict(args)
+    )
+    call.field_of = {o.param: o.field for o in cmd.options if o.field}
+    for o in cmd.options:  # what the client method's signature fills in
+        if o.param not in args and o.unset is not None:
+            call.given[o.param] = o.unset
+    return call
 
 
 def _tool_command(cmd: ToolCommand) -> click.Command:
@@ -240,12 +352,14 @@ def _tool_command(cmd: ToolCommand) -> click.Command:
         ctx = click.get_current_context()
 
         async def body(client: ToolClient) -> Any:
+            from .tasks import TaskHandle
+
             out = await getattr(client, cmd.method)(**args)
             if isinstance(out, TaskHandle):  # a task tool: its status on stderr, Ctrl-C cancels
                 return await out.follow(lambda line: click.echo(line, err=True))
             return out
 
-        _call(ctx, body)
+        _call(ctx, body, _lean_call(ctx, cmd, args))
 
     return click.Command(
         cmd.name,
@@ -279,7 +393,7 @@ class _NarrowedGroup(click.Group):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tools: dict[str, str] = {}
-        self.client_cls: type[ToolClient] = ToolClient
+        self.client_cls: ClientClass | None = None
 
     def _selected(self, ctx: click.Context) -> frozenset[str] | None:
         from .narrow import narrowed
@@ -287,10 +401,12 @@ class _NarrowedGroup(click.Group):
         # --help is eager: it runs before --toolsets/--tools are read; then the environment
         sets = split(ctx.params.get("toolsets") or os.environ.get(TOOLSETS_ENV))
         tools = split(ctx.params.get("tools") or os.environ.get(TOOLS_ENV))
+        if sets is None and tools is None or self.client_cls is None:
+            return None  # not narrowed: the client class is not needed (nor imported)
+        found = self.client_cls
+        cls: type[ToolClient] = found if isinstance(found, type) else found()
         try:
-            return narrowed(
-                self.client_cls.MCPGEN_TOOLS, self.client_cls.MCPGEN_TOOLSETS, sets, tools
-            )
+            return narrowed(cls.MCPGEN_TOOLS, cls.MCPGEN_TOOLSETS, sets, tools)
         except ValueError as exc:
             raise click.UsageError(str(exc), ctx) from None
 
@@ -313,21 +429,32 @@ class _NarrowedGroup(click.Group):
 
 
 def run_tool_cli(
-    client_cls: type[ToolClient],
+    client_cls: ClientClass,
     commands: Sequence[ToolCommand],
     *,
     prog: str,
+    server: str | None = None,
+    package: str | None = None,
+    compiled: bool = False,
     resources: bool = False,
     prompts: bool = False,
     skills: bool = False,
     argv: Sequence[str] | None = None,
 ) -> None:
-    """Build the click group and run it (``argv`` None: the process's arguments)."""
+    """Build the click group and run it (``argv`` None: the process's arguments).
+
+    ``client_cls``: the typed client class, or a function importing it (imported only by a
+    path that needs it). ``server``: the server's name (else the class's ``MCPGEN_SERVER``).
+    ``package``/``compiled``: the generated package holding ``models`` and ``tools``, and
+    whether its ``--stdio`` tool calls may take the compiled path (``cli_lean``; a package
+    with task tools declares the tasks extension, and its calls take the SDK path)."""
+    if server is None:
+        server = cast("type[ToolClient]", client_cls).MCPGEN_SERVER
 
     @click.group(
         cls=_NarrowedGroup,
         name=prog,
-        help=f"Call the tools of the {client_cls.MCPGEN_SERVER!r} MCP server; results are JSON.",
+        help=f"Call the tools of the {server!r} MCP server; results are JSON.",
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     @click.option(
@@ -353,7 +480,11 @@ def run_tool_cli(
     )
     @click.pass_context
     def group(ctx: click.Context, /, **params: Any) -> None:
-        ctx.obj = {"client_cls": client_cls, "params": params}
+        ctx.obj = {
+            "client_cls": client_cls,
+            "params": params,
+            "package": package if compiled else None,
+        }
 
     for cmd in commands:
         group.add_command(_tool_command(cmd))

@@ -4,22 +4,27 @@ the model) or a ``CallResult`` of content blocks. Shared by plain calls and task
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from mcp_types import CallToolResult
 from pydantic import BaseModel, ValidationError
 
 from ..server.validation import SchemaCompileError, pydantic_problems
 from .errors import InvalidResultError, ToolCallError
-from .results import CallResult, decode_content
-from .tool import ClientTool
 
-__all__ = ["call_result", "content_of", "raise_if_error", "typed_output"]
+if TYPE_CHECKING:
+    from mcp_types import CallToolResult
+
+    from .results import CallResult
+    from .tool import ClientTool
+
+__all__ = ["call_result", "content_of", "raise_if_error", "typed_output", "typed_structured"]
 
 _OutT = TypeVar("_OutT", bound=BaseModel)
 
 
 def content_of(tool: ClientTool, result: CallToolResult) -> list[Any]:
+    from .results import decode_content
+
     try:
         return decode_content(result.content)
     except ValidationError as exc:
@@ -36,6 +41,8 @@ def raise_if_error(tool: ClientTool, result: CallToolResult) -> CallToolResult:
 
 
 def call_result(tool: ClientTool, result: CallToolResult) -> CallResult:
+    from .results import CallResult
+
     return CallResult(
         content=content_of(tool, result), structured=result.structured_content, meta=result.meta
     )
@@ -49,6 +56,12 @@ def typed_output(tool: ClientTool, result: CallToolResult, output_model: type[_O
             "no structuredContent although the tool declares an outputSchema",
             received=[b.model_dump(mode="json", exclude_none=True) for b in result.content],
         )
+    return typed_structured(tool, structured, output_model)
+
+
+def typed_structured(tool: ClientTool, structured: Any, output_model: type[_OutT]) -> _OutT:
+    """``structuredContent`` (present) checked against the outputSchema, then validated by the
+    output model (the compiled CLI path's way in: it has no ``CallToolResult``)."""
     check = tool.output_check
     if check is not None:
         try:

@@ -4,6 +4,18 @@ Use ``McpgenConformanceClient.stdio(command)`` or ``McpgenConformanceClient.http
 context manager; typed models are in ``models``.
 """
 
-from ._generated import McpgenConformanceClient, models
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._generated import McpgenConformanceClient, models
 
 __all__ = ["McpgenConformanceClient", "models"]
+
+
+def __getattr__(name: str) -> Any:
+    # loaded on first use: ``python -m`` of a generated CLI answers --help without the client
+    if name in __all__:
+        from . import _generated
+
+        return getattr(_generated, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,7 +4,7 @@
 Needs ``mcpgen-runtime`` with API 2.5 (checked below, at import).
 """
 
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 RUNTIME_API: Final = (2, 5)
 
@@ -16,14 +16,27 @@ except ImportError:
     ) from None
 require_api(RUNTIME_API, package="conformance_client", generator="mcpgen 0.4.0")
 
-# Imported after the check, so an unfit runtime fails with its message, not an AttributeError.
-from . import models  # noqa: E402
-from .client import (  # noqa: E402
-    McpgenConformanceClient,
-)
+# Loaded on first use, after the check (an unfit runtime fails with its message): the
+# generated CLI's ``--help`` and compiled calls need neither the client nor the SDK under it.
+if TYPE_CHECKING:
+    from . import models
+    from .client import McpgenConformanceClient
 
 __all__ = [
     "McpgenConformanceClient",
     "RUNTIME_API",
     "models",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name == "models":
+        value: Any = importlib.import_module(".models", __name__)
+    elif name == "McpgenConformanceClient":
+        value = importlib.import_module(".client", __name__).McpgenConformanceClient
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
