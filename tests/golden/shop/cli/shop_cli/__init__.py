@@ -6,6 +6,8 @@ context manager; typed models are in ``models``.
 
 from typing import TYPE_CHECKING, Any
 
+from . import _generated  # checks the runtime's API now; the client loads on first use
+
 if TYPE_CHECKING:
     from ._generated import ShopApiClient, models
 
@@ -15,7 +17,5 @@ __all__ = ["ShopApiClient", "models"]
 def __getattr__(name: str) -> Any:
     # loaded on first use: ``python -m`` of a generated CLI answers --help without the client
     if name in __all__:
-        from . import _generated
-
         return getattr(_generated, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
