@@ -396,13 +396,13 @@ class _NarrowedGroup(click.Group):
         self.client_cls: ClientClass | None = None
 
     def _selected(self, ctx: click.Context) -> frozenset[str] | None:
-        from .narrow import narrowed
-
         # --help is eager: it runs before --toolsets/--tools are read; then the environment
         sets = split(ctx.params.get("toolsets") or os.environ.get(TOOLSETS_ENV))
         tools = split(ctx.params.get("tools") or os.environ.get(TOOLS_ENV))
         if sets is None and tools is None or self.client_cls is None:
             return None  # not narrowed: the client class is not needed (nor imported)
+        from .narrow import narrowed
+
         found = self.client_cls
         cls: type[ToolClient] = found if isinstance(found, type) else found()
         try:
