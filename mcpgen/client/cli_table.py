@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import keyword
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +55,12 @@ class CliCommand:
     """The tool's place in ``tools.TOOLS``."""
     input_model: str | None = None
     """None: a call the compiled path cannot make (it takes the typed client)."""
+    plain_input: bool = False
+    """Every option a flat scalar the input model passes through unchanged: the compiled
+    path checks the arguments against the inputSchema alone (no model, no pydantic)."""
+    output_fields: tuple[tuple[str, str], ...] | None = None
+    """A flat scalar outputSchema's properties and kinds, in the output model's order: the
+    compiled path prints ``structuredContent`` as the model would dump it, without it."""
     output_model: str | None = None
     """The classes of ``models`` the compiled stdio path validates with (``cli_lean``)."""
 
@@ -114,6 +121,85 @@ def _kind(schema: Any) -> tuple[str, tuple[str, ...], bool]:
         if kind != "json" and kind != "bool" and not multiple:
             return kind, choices, True
     return "json", (), False
+
+
+_PLAIN_KEYS = frozenset(
+    {
+        "type",
+        "enum",
+        "description",
+        "title",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minLength",
+        "maxLength",
+        "examples",
+        "deprecated",
+    }
+)
+_KIND_OF_TYPE = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+_PLAIN_ANNOTATION = re.compile(r"(str|int|float|bool|Literal\[[^\[\]]*\])( \| None)?")
+
+
+def _plain_kind(schema: Any, *, default_ok: bool = False) -> str | None:
+    """The kind of a property the models keep as it is (a scalar type, string enums, bounds;
+    no format, pattern, $ref or combinator; a default only where ``default_ok``: an input the
+    model dumps without its unset fields), else None."""
+    allowed = _PLAIN_KEYS | {"default"} if default_ok else _PLAIN_KEYS
+    if not isinstance(schema, Mapping) or not set(schema) <= allowed:
+        return None
+    typ = schema.get("type")
+    kind = _KIND_OF_TYPE.get(typ) if isinstance(typ, str) else None
+    enum = schema.get("enum")
+    if enum is not None:
+        ok = isinstance(enum, list) and enum and all(isinstance(e, str) for e in enum)
+        return "str" if ok and kind in (None, "str") else None
+    return kind
+
+
+def _plain_name(name: str) -> bool:
+    return (
+        name.isidentifier() and not keyword.iskeyword(name) and not name.startswith(("_", "model_"))
+    )
+
+
+def _plain_param(o: CliOptionSpec, field: str, prop: str, annotation: str, schema: Any) -> bool:
+    return (
+        field == prop
+        and _plain_name(prop)
+        and not o.multiple
+        and o.kind == _plain_kind(schema, default_ok=True)  # an unset field is not sent
+        and _PLAIN_ANNOTATION.fullmatch(annotation) is not None
+        and (o.unset is None or type(ast.literal_eval(o.unset)).__name__ == o.kind)
+    )
+
+
+def _output_fields(schema: Any) -> tuple[tuple[str, str], ...] | None:
+    if not isinstance(schema, Mapping) or schema.get("type") != "object":
+        return None
+    if not set(schema) <= {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "title",
+        "description",
+    }:
+        return None
+    if not isinstance(schema.get("additionalProperties", False), bool):
+        return None
+    props = schema.get("properties")
+    if not isinstance(props, Mapping):
+        return None
+    out: list[tuple[str, str]] = []
+    for name, sub in props.items():
+        kind = _plain_kind(sub)
+        if kind is None or not _plain_name(name):
+            return None
+        out.append((name, kind))
+    return tuple(out)
 
 
 def _literal(source: str) -> bool:
@@ -181,6 +267,11 @@ def cli_commands(
             )
             if options[-1].unset is not None and not _literal(options[-1].unset):
                 compiled = False
+        plain = compiled and method is not None and not method.root
+        for o, p in zip(
+            options, method.params if plain and method is not None else (), strict=False
+        ):
+            plain = plain and _plain_param(o, p.field, p.prop, p.annotation, props.get(p.prop))
         title = _one_line(tool.title)
         desc = _one_line(tool.description, 1000)
         text = "\n\n".join(t for t in (title, desc) if t) or None
@@ -194,6 +285,8 @@ def cli_commands(
                 index=tool.index,
                 input_model=tool.input_model if compiled else None,
                 output_model=tool.output_model or None,
+                plain_input=plain,
+                output_fields=_output_fields(tool.output_schema) if compiled else None,
             )
         )
     return tuple(out)

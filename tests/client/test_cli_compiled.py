@@ -90,6 +90,7 @@ CASES = {
     "server-dies-in-call": ["--stdio", peer("die"), "get-weather", "--city", "P"],
     "json-rpc-error": ["--stdio", peer("error"), "get-weather", "--city", "P"],
     "output-mismatch": ["--stdio", peer("badshape"), "get-weather", "--city", "P"],
+    "output-converted": ["--stdio", peer("numbers"), "get-weather", "--city", "P"],
     "no-structured": ["--stdio", peer("nostruct"), "get-weather", "--city", "P"],
     "text-blocks": ["--stdio", peer("text"), "report-outage", "--station", "S"],
     "image-blocks": ["--stdio", peer("image"), "weather-map", "--city", "P"],

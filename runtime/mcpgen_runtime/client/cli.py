@@ -138,6 +138,8 @@ class ToolCommand:
         "index",
         "input_model",
         "output_model",
+        "plain_input",
+        "output_fields",
     )
 
     def __init__(
@@ -151,18 +153,28 @@ class ToolCommand:
         index: int | None = None,
         input_model: str | None = None,
         output_model: str | None = None,
+        plain_input: bool = False,
+        output_fields: Sequence[tuple[str, str]] | None = None,
     ) -> None:
         self.name, self.tool, self.method, self.help = name, tool, method, help
         self.options = tuple(options)
         self.index, self.input_model, self.output_model = index, input_model, output_model
         """``tools.TOOLS[index]`` and the ``models`` classes: the compiled path (None: an
         older table, every call through the typed client)."""
+        self.plain_input = plain_input
+        """The arguments need only the inputSchema's check (``ClientTool.plain_arguments``)."""
+        self.output_fields = tuple(output_fields) if output_fields is not None else None
+        """A flat scalar output: its fields and kinds, in the output model's order."""
+
+
+def _is_model(value: Any) -> bool:
+    """A pydantic model (pydantic not loaded: none can exist; the compiled path prints dicts)."""
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(value, pydantic.BaseModel)
 
 
 def _json_out(value: Any) -> None:
-    from pydantic import BaseModel
-
-    if isinstance(value, BaseModel):
+    if _is_model(value):
         value = value.model_dump(mode="json", by_alias=True, exclude_none=True)
     elif hasattr(value, "content") and not isinstance(value, dict):  # CallResult
         value = _content(value)
@@ -170,12 +182,8 @@ def _json_out(value: Any) -> None:
 
 
 def _content(result: Any) -> Any:
-    from pydantic import BaseModel
-
     blocks = [
-        b.model_dump(mode="json", by_alias=True, exclude_none=True)
-        if isinstance(b, BaseModel)
-        else b
+        b.model_dump(mode="json", by_alias=True, exclude_none=True) if _is_model(b) else b
         for b in getattr(result, "content", [])
     ]
     out: dict[str, Any] = {"content": blocks}
@@ -339,6 +347,8 @@ def _lean_call(ctx: click.Context, cmd: ToolCommand, args: dict[str, Any]) -> Le
         obj["package"], cmd.tool, cmd.index, cmd.input_model, cmd.output_model, dict(args)
     )
     call.field_of = {o.param: o.field for o in cmd.options if o.field}
+    call.plain_input, call.output_fields = cmd.plain_input, cmd.output_fields
+    call.floats = frozenset(o.param for o in cmd.options if o.kind == "float")
     for o in cmd.options:  # what the client method's signature fills in
         if o.param not in args and o.unset is not None:
             call.given[o.param] = o.unset

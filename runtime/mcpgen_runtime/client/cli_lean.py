@@ -59,7 +59,18 @@ class Handover(Exception):
 class LeanCall:
     """One tool command, as ``cli`` resolved it from the compiled table."""
 
-    __slots__ = ("field_of", "given", "index", "input_model", "output_model", "package", "tool")
+    __slots__ = (
+        "field_of",
+        "floats",
+        "given",
+        "index",
+        "input_model",
+        "output_fields",
+        "output_model",
+        "package",
+        "plain_input",
+        "tool",
+    )
 
     def __init__(
         self,
@@ -73,6 +84,11 @@ class LeanCall:
         self.package, self.tool, self.index = package, tool, index
         self.input_model, self.output_model, self.given = input_model, output_model, given
         self.field_of: dict[str, str] = {}
+        self.plain_input = False
+        self.output_fields: tuple[tuple[str, str], ...] | None = None
+        self.floats: frozenset[str] = frozenset()
+        """Options of kind float (a method default such as ``3`` is sent as the model
+        dumps it: ``3.0``)."""
 
 
 class _Server:
@@ -168,16 +184,19 @@ def _request(server: _Server, rid: int, method: str, params: dict[str, Any]) -> 
 
 
 def _arguments(call: LeanCall) -> tuple[Any, dict[str, Any]]:
-    """(the ``ClientTool``, the arguments to send): checked as the typed client checks them."""
-    models = importlib.import_module(".models", call.package)
-    tools = importlib.import_module(".tools", call.package).TOOLS
-    tool = tools[call.index]
-    model = getattr(models, call.input_model)
-    given = (
-        call.given if not call.field_of else {call.field_of[k]: v for k, v in call.given.items()}
-    )
-    if "arguments" in given and not call.field_of:  # a root model's method: the dict itself
-        given = dict(given["arguments"] or {})
+    """(the ``ClientTool``, the arguments to send): checked as the typed client checks them
+    (a plain input: the inputSchema alone, as the model would pass every value through)."""
+    tool = importlib.import_module(".tools", call.package).TOOLS[call.index]
+    if call.plain_input:
+        given = {
+            call.field_of[k]: float(v) if k in call.floats else v for k, v in call.given.items()
+        }
+        return tool, tool.plain_arguments(given)
+    model = getattr(importlib.import_module(".models", call.package), call.input_model)
+    if call.field_of:
+        given = {call.field_of[k]: v for k, v in call.given.items()}
+    else:  # a root model's method: the dict is the arguments
+        given = dict(call.given.get("arguments") or {})
     return tool, tool.arguments(model, given)
 
 
@@ -268,6 +287,9 @@ def _result(tool: Any, call: LeanCall, answer: dict[str, Any], listed: dict[str,
         if result.get("structuredContent") is not None:
             out["structuredContent"] = result["structuredContent"]
         return out
+    plain = _plain_output(tool, call, result.get("structuredContent"))
+    if plain is not None:
+        return plain
     model = getattr(importlib.import_module(".models", call.package), call.output_model)
     if "structuredContent" not in result:  # what the typed client says, from its own result
         from mcp_types import CallToolResult
@@ -278,6 +300,36 @@ def _result(tool: Any, call: LeanCall, answer: dict[str, Any], listed: dict[str,
     from .outputs import typed_structured
 
     return typed_structured(tool, result["structuredContent"], model)
+
+
+def _plain_output(tool: Any, call: LeanCall, structured: Any) -> dict[str, Any] | None:
+    """A flat scalar output as its model dumps it (fields in the model's order, nulls left out,
+    numbers as floats), when the outputSchema accepts it and it has no other keys; else None
+    (the output model decides, and words any refusal)."""
+    fields = call.output_fields
+    if (
+        fields is None
+        or not isinstance(structured, dict)
+        or not structured.keys() <= dict(fields).keys()
+    ):
+        return None
+    check = tool.output_check
+    try:
+        if check is None or check.problems(structured):
+            return None
+    except Exception:  # noqa: BLE001 - an unusable schema: typed_structured says so
+        return None
+    out: dict[str, Any] = {}
+    for name, kind in fields:
+        value = structured.get(name)
+        if value is None:
+            continue
+        if kind == "float" and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        elif kind == "int" and isinstance(value, float):
+            value = int(value)
+        out[name] = value
+    return out
 
 
 def _blocks(content: list[Any]) -> list[Any]:

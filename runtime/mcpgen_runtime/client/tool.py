@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from ..jsonschema_facts import D7, D2020, dialect_of
 from ..server.validation import SchemaCheck, SchemaCompileError, pydantic_problems
 from .errors import ArgumentsError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = ["ClientTool"]
 
@@ -58,6 +59,8 @@ class ClientTool:
         jsonschema-rs, as the server checks them. The schema decides what the model cannot
         say (a ``null`` the schema refuses on an optional field, a ``pattern``...). Raises
         ``ArgumentsError`` (nothing was sent)."""
+        from pydantic import ValidationError
+
         check = self._schema_check()
         if check is not None:
             # what the caller gave, as JSON, first (as the server checks the raw arguments):
@@ -84,6 +87,16 @@ class ClientTool:
             )
         except ValidationError as exc:
             raise ArgumentsError(self.name, pydantic_problems(exc.errors())) from None
+        if check is not None:
+            self._refuse(check, arguments)
+        return arguments
+
+    def plain_arguments(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``given`` (JSON names to JSON scalars), checked against the inputSchema only: what
+        ``arguments`` sends for a flat input whose every field is a plain scalar (the generated
+        CLI's table says which: ``cli_table``), without loading the input model."""
+        arguments = dict(given)
+        check = self._schema_check()
         if check is not None:
             self._refuse(check, arguments)
         return arguments

@@ -25,6 +25,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=0,
         input_model="TestSimpleTextInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-image-content",
@@ -35,6 +36,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=1,
         input_model="TestImageContentInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-audio-content",
@@ -45,6 +47,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=2,
         input_model="TestAudioContentInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-embedded-resource",
@@ -55,6 +58,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=3,
         input_model="TestEmbeddedResourceInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-multiple-content-types",
@@ -65,6 +69,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=4,
         input_model="TestMultipleContentTypesInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-error-handling",
@@ -75,6 +80,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=5,
         input_model="TestErrorHandlingInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-tool-with-logging",
@@ -85,6 +91,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=6,
         input_model="TestToolWithLoggingInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-tool-with-progress",
@@ -95,6 +102,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=7,
         input_model="TestToolWithProgressInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-sampling",
@@ -117,6 +125,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=8,
         input_model="TestSamplingInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-elicitation",
@@ -139,6 +148,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=9,
         input_model="TestElicitationInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-elicitation-sep1034-defaults",
@@ -149,6 +159,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=10,
         input_model="TestElicitationSep1034DefaultsInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-elicitation-sep1330-enums",
@@ -159,6 +170,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=11,
         input_model="TestElicitationSep1330EnumsInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-x-mcp-header",
@@ -191,6 +203,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=13,
         input_model="TestMissingCapabilityInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-input-required-result-elicitation",
@@ -201,6 +214,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=14,
         input_model="TestInputRequiredResultElicitationInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-input-required-result-sampling",
@@ -211,6 +225,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=15,
         input_model="TestInputRequiredResultSamplingInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-input-required-result-list-roots",
@@ -221,6 +236,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=16,
         input_model="TestInputRequiredResultListRootsInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-input-required-result-request-state",
@@ -231,6 +247,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=17,
         input_model="TestInputRequiredResultRequestStateInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-input-required-result-multiple-inputs",
@@ -241,6 +258,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=18,
         input_model="TestInputRequiredResultMultipleInputsInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-input-required-result-multi-round",
@@ -251,6 +269,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=19,
         input_model="TestInputRequiredResultMultiRoundInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-input-required-result-tampered-state",
@@ -261,6 +280,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=20,
         input_model="TestInputRequiredResultTamperedStateInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-input-required-result-capabilities",
@@ -271,6 +291,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=21,
         input_model="TestInputRequiredResultCapabilitiesInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-trigger-tool-change",
@@ -281,6 +302,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=22,
         input_model="TestTriggerToolChangeInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-trigger-prompt-change",
@@ -291,6 +313,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=23,
         input_model="TestTriggerPromptChangeInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-streaming-elicitation",
@@ -301,6 +324,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=24,
         input_model="TestStreamingElicitationInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-logging-tool",
@@ -311,6 +335,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=25,
         input_model="TestLoggingToolInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-reconnection",
@@ -321,6 +346,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=26,
         input_model="TestReconnectionInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "json-schema-2020-12-tool",
@@ -412,6 +438,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=28,
         input_model="GreetInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "slow-compute",
@@ -445,6 +472,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=29,
         input_model="SlowComputeInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "failing-job",
@@ -455,6 +483,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=30,
         input_model="FailingJobInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "protocol-error-job",
@@ -465,6 +494,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=31,
         input_model="ProtocolErrorJobInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "confirm-delete",
@@ -487,6 +517,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=32,
         input_model="ConfirmDeleteInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "multi-input",
@@ -497,6 +528,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=33,
         input_model="MultiInputInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "test-tool-with-task",
@@ -507,6 +539,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=34,
         input_model="TestToolWithTaskInput",
         output_model=None,
+        plain_input=True,
     ),
 )
 

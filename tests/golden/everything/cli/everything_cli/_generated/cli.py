@@ -37,6 +37,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=0,
         input_model="EchoInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "get-annotated-message",
@@ -85,6 +86,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=2,
         input_model="GetEnvInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "get-resource-links",
@@ -172,6 +174,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=5,
         input_model="GetStructuredContentInput",
         output_model="GetStructuredContentOutput",
+        plain_input=True,
     ),
     ToolCommand(
         "get-sum",
@@ -205,6 +208,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=6,
         input_model="GetSumInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "get-tiny-image",
@@ -215,6 +219,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=7,
         input_model="GetTinyImageInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "gzip-file-as-resource",
@@ -275,6 +280,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=9,
         input_model="ToggleSimulatedLoggingInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "toggle-subscriber-updates",
@@ -285,6 +291,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=10,
         input_model="ToggleSubscriberUpdatesInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "trigger-long-running-operation",
@@ -354,6 +361,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=12,
         input_model="SimulateResearchQueryInput",
         output_model=None,
+        plain_input=True,
     ),
 )
 

@@ -329,6 +329,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=1,
         input_model="GetUserInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "getuser",
@@ -339,6 +340,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=2,
         input_model="GetUser2Input",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "get-user-v2",
@@ -349,6 +351,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=3,
         input_model="GetUserV2Input",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "2fa",
@@ -359,6 +362,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=4,
         input_model="Tool2faInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "self",
@@ -381,6 +385,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=5,
         input_model="SelfInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "stdio",
@@ -391,6 +396,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=6,
         input_model="Stdio2Input",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "a-tool-name-of-sixty-four-characters-which-is-the-longest-allowed",
@@ -414,6 +420,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=7,
         input_model="AToolNameOfSixtyFourCharactersWhichIsTheLongestAllowedInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "strings",

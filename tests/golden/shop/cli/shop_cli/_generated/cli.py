@@ -93,6 +93,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=2,
         input_model="GetItemInput",
         output_model="GetItemOutput",
+        plain_input=True,
     ),
     ToolCommand(
         "replace-item",
@@ -148,6 +149,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=4,
         input_model="DeleteItemInput",
         output_model="DeleteItemOutput",
+        plain_input=True,
     ),
     ToolCommand(
         "count-items-count-get",
@@ -158,6 +160,8 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=5,
         input_model="CountItemsCountGetInput",
         output_model="CountItemsCountGetOutput",
+        plain_input=True,
+        output_fields=(("result", "int"),),
     ),
 )
 

@@ -52,6 +52,14 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=0,
         input_model="GetWeatherInput",
         output_model="GetWeatherOutput",
+        plain_input=True,
+        output_fields=(
+            ("city", "str"),
+            ("temperature", "float"),
+            ("units", "str"),
+            ("condition", "str"),
+            ("humidity", "int"),
+        ),
     ),
     ToolCommand(
         "get-forecast",
@@ -108,6 +116,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=2,
         input_model="WeatherMapInput",
         output_model=None,
+        plain_input=True,
     ),
     ToolCommand(
         "report-outage",
@@ -130,6 +139,7 @@ COMMANDS: Final[tuple[ToolCommand, ...]] = (
         index=3,
         input_model="ReportOutageInput",
         output_model=None,
+        plain_input=True,
     ),
 )
 
