@@ -54,8 +54,13 @@ try {
       targets.add(target);
       if (!seen.has(target)) {
         if (check === null) {
+          // only the document: its status and its ids are what is checked (the pages above load
+          // everything, scripts included); no stylesheet, script, font or image is fetched here
           check = await browser.newPage();
           await check.setCacheEnabled(false);
+          await check.setJavaScriptEnabled(false);
+          await check.setRequestInterception(true);
+          check.on("request", (q) => (q.resourceType() === "document" ? q.continue() : q.abort()));
         }
         const res = await check.goto(target, { waitUntil: "domcontentloaded", timeout: 60000 });
         const ids = await check.evaluate(() => [...document.querySelectorAll("[id]")].map((e) => e.id));
