@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -47,6 +48,8 @@ def mcpgen(
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         finally:
             os.chdir(here)
+            sys.stdout.flush()  # what the command wrote without click.echo (which flushes)
+            sys.stderr.flush()
         stdout = out.getvalue().decode()
         stderr = err.getvalue().decode()
     return subprocess.CompletedProcess(["mcpgen", *argv], code, stdout, stderr)
