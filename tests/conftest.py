@@ -247,6 +247,7 @@ SLOW_TESTS = (
     "tests/test_init.py::test_init_check_server_call",
     "tests/test_init.py::test_init_never_overwrites",
     "tests/test_init.py::test_printed_next_step_runs_as_printed_and_registration_works",
+    "tests/test_inprocess.py::test_in_process_answers_as_the_process",
     "tests/test_typing.py",
 )
 

@@ -4,10 +4,11 @@ never a traceback, nothing generated on an error."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.inprocess import mcpgen
 
 HTML = b"<!doctype html><html><body><p>card</p></body></html>"
 
@@ -30,9 +31,8 @@ resources:
 
 
 def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args], cwd=tmp, capture_output=True, text=True
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return mcpgen(*args, cwd=tmp)
 
 
 def _project(tmp: Path, text: str, html: bytes = HTML) -> Path:

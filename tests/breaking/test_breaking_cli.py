@@ -13,17 +13,12 @@ from pathlib import Path
 import pytest
 from test_breaking_rules import BASE, _apply, skill_sides
 
+from tests.inprocess import mcpgen
+
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return mcpgen(*args, cwd=cwd)
 
 
 def test_cli_formats_and_exit_codes(tmp_path: Path) -> None:

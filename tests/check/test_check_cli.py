@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -14,6 +13,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 from manifest_factory import dump_json, dump_yaml, make_manifest  # noqa: E402
+
+from tests.inprocess import mcpgen  # noqa: E402
 
 CLEAN = """\
 server: {name: demo, version: 1.0.0}
@@ -47,17 +48,9 @@ TYPO = (
 def run(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    e = dict(os.environ)
-    e.pop("MCPGEN_DEBUG", None)
-    e.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=e,
-        timeout=120,
-    )
+    """The command in this process (tests/inprocess.py): exit code, stdout and stderr as a
+    subprocess gives them. The process itself (start-up imports) is tested below."""
+    return mcpgen(*args, cwd=cwd, env=env)
 
 
 @pytest.fixture()

@@ -4,9 +4,7 @@ the findings per profile over every real server's dump, off by default, config a
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from mcpgen.check.config import RuleConfig, load_config
 from mcpgen.check.profiles import PROFILES, READ, RULES
 from mcpgen.check.runner import check_file
 from mcpgen.diagnostics import Severity
+from tests.inprocess import mcpgen
 
 DATA = Path(__file__).parent / "data"
 SERVERS = DATA / "real_servers"
@@ -121,16 +120,8 @@ def test_anthropic_restates_the_default_root_rule_once() -> None:
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.pop("MCPGEN_DEBUG", None)
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return mcpgen(*args, cwd=cwd)
 
 
 YAML = """\

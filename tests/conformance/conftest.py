@@ -14,7 +14,7 @@ from tests.conformance.suite import TABLES, SuiteRuns
 
 @pytest.fixture(scope="session")
 def suite_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SuiteRuns]:
-    runs = SuiteRuns.install(tmp_path_factory.mktemp("conformance"))
+    runs = SuiteRuns.install(tmp_path_factory.mktemp("conformance"), tmp_path_factory)
     yield runs
     runs.stop()
 

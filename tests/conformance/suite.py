@@ -1,8 +1,9 @@
 """Runs of the official conformance suite, shared by the tests of this folder: each leg and
-selection runs once per test session (``SuiteRuns``), whichever test asks first, and every test
-reads the same results: ``test_conformance`` (the server leg per wire), ``test_client_leg``
-(the client leg per wire) and ``test_whole_suite`` (every scenario the suite lists, with the
-extension scenarios, as one table).
+selection runs once per test run (``SuiteRuns``), whichever test asks first on whichever
+pytest-xdist worker (``tests.shared_once``: the modules here land on different workers, which
+each ran the legs again), and every test reads the same results: ``test_conformance`` (the
+server leg per wire), ``test_client_leg`` (the client leg per wire) and ``test_whole_suite``
+(every scenario the suite lists, with the extension scenarios, as one table).
 
 A run's results are ``{scenario: [check, ...]}`` read from the suite's ``checks.json`` files.
 """
@@ -18,7 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.interop.procs import HttpServer, NodeToolchain, ensure_js_peers, free_port
+from tests.shared_once import once
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -95,16 +99,17 @@ class SuiteRuns:
     tc: NodeToolchain
     cli: Path
     base: Path
+    factory: pytest.TempPathFactory
     _runs: dict[tuple[str, ...], Run] = field(default_factory=dict)
     _server: HttpServer | None = None
 
     @classmethod
-    def install(cls, base: Path) -> SuiteRuns:
+    def install(cls, base: Path, factory: pytest.TempPathFactory) -> SuiteRuns:
         tc = NodeToolchain.from_wheel()
         ensure_js_peers(tc, JS)
         cli = JS / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
         assert cli.is_file(), cli
-        return cls(tc, cli, base)
+        return cls(tc, cli, base, factory)
 
     def requirements(self, wire: str) -> dict[str, list[str]]:
         import yaml
@@ -134,25 +139,32 @@ class SuiteRuns:
             self._server = None
 
     def _run(self, key: tuple[str, ...], make: Callable[[Path], list[str]], timeout: int) -> Run:
+        """The run named ``key``: made by the first worker that asks (its output, exit code and
+        streams kept in a folder of the run), read by every other."""
         if key not in self._runs:
-            out = self.base / "-".join(key)
-            proc = subprocess.run(
-                [str(self.tc.node), str(self.cli), *make(out)],
-                env=self.tc.env,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
+
+            def build(folder: Path) -> None:
+                argv = [str(self.tc.node), str(self.cli), *make(folder / "out")]
+                proc = subprocess.run(
+                    argv, env=self.tc.env, capture_output=True, text=True, timeout=timeout
+                )
+                kept = {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+                (folder / "proc.json").write_text(json.dumps({"args": argv, **kept}))
+
+            folder = once(self.factory, "conformance-" + "-".join(key), build)
+            kept = json.loads((folder / "proc.json").read_text())
+            proc = subprocess.CompletedProcess(
+                kept["args"], kept["returncode"], kept["stdout"], kept["stderr"]
             )
-            self._runs[key] = Run(read_results(out), proc)
+            self._runs[key] = Run(read_results(folder / "out"), proc)
         return self._runs[key]
 
     def server_leg(self, wire: str) -> Run:
         """Every server scenario of the revision, pending ones included (``--suite all``)."""
-        url = self.server().url
-        return self._run(
+        return self._run(  # the server starts only in the worker that makes the run
             ("server", wire),
             lambda out: (
-                ["server", "--url", url, "--suite", "all", "--spec-version", wire]
+                ["server", "--url", self.server().url, "--suite", "all", "--spec-version", wire]
                 + ["--timeout", "30000", "-o", str(out)]
             ),
             600,
@@ -160,11 +172,10 @@ class SuiteRuns:
 
     def server_scenario(self, scenario: str) -> Run:
         """One server scenario on its own (extension scenarios: no revision)."""
-        url = self.server().url
         return self._run(
             ("server", scenario.replace("/", "_")),
             lambda out: (
-                ["server", "--url", url, "--scenario", scenario]
+                ["server", "--url", self.server().url, "--scenario", scenario]
                 + ["--timeout", "30000", "-o", str(out)]
             ),
             300,

@@ -25,10 +25,22 @@ def mcpgen(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[s
     )
 
 
+def mcpgen_help(*command: str) -> tuple[int, str]:
+    """``mcpgen COMMAND --help``: its exit code and output, from click in this process (a
+    ``python -m mcpgen`` per command cost the two tests below ~30 processes; what they check is
+    the flags click knows, not the process: tests/test_entrypoint.py starts the real one)."""
+    from click.testing import CliRunner
+
+    from mcpgen.cli import cli
+
+    result = CliRunner().invoke(cli, [*command, "--help"], prog_name="mcpgen")
+    return result.exit_code, result.output
+
+
 def _help_flags(command: list[str]) -> set[str]:
-    proc = mcpgen(*command, "--help")
-    assert proc.returncode == 0, proc.stderr
-    return set(re.findall(r"(--[a-z][a-z0-9-]*)", proc.stdout))
+    code, out = mcpgen_help(*command)
+    assert code == 0, out
+    return set(re.findall(r"(--[a-z][a-z0-9-]*)", out))
 
 
 def test_every_flag_in_the_commands_table_exists() -> None:
@@ -218,9 +230,9 @@ def test_every_mcpgen_command_the_pages_show_exists_with_its_flags() -> None:
     for name, words in lines:
         command = tuple(words[:2]) if words and words[0] in _GROUPS else tuple(words[:1])
         if command not in helps:
-            proc = mcpgen(*command, "--help")
-            assert proc.returncode == 0, f"{name}: mcpgen {' '.join(command)}: {proc.stderr}"
-            helps[command] = set(re.findall(r"(--[a-z][a-z0-9-]*)", proc.stdout))
+            code, out = mcpgen_help(*command)
+            assert code == 0, f"{name}: mcpgen {' '.join(command)}: {out}"
+            helps[command] = set(re.findall(r"(--[a-z][a-z0-9-]*)", out))
         flags = {w.split("=", 1)[0] for w in words if w.startswith("--")}
         missing = flags - helps[command]
         assert not missing, f"{name}: mcpgen {' '.join(command)} has no {sorted(missing)}"

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from mcpgen.docs.escape import md_cell, md_text, visible
+from tests import inprocess
 
 REPO = Path(__file__).resolve().parents[2]
 WEATHER = REPO / "examples" / "weather" / "tools.yaml"
@@ -29,13 +29,8 @@ OUR_ATTRS = {"lang", "charset", "name", "content", "class", "id", "href", "aria-
 
 
 def mcpgen(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
 
 
 class Page(HTMLParser):

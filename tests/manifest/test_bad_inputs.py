@@ -18,6 +18,7 @@ import pytest
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.load import load_manifest
 from mcpgen.manifest.sourcemap import MAX_BYTES, MAX_DEPTH
+from tests.inprocess import mcpgen
 
 from .conftest import BAD_INPUTS, where
 
@@ -238,13 +239,8 @@ def test_long_ref_chain_through_files_terminates(tmp_path) -> None:
 
 
 def _mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return mcpgen(*args, cwd=cwd)
 
 
 def test_cli_check_on_the_whole_corpus() -> None:

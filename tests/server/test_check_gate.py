@@ -6,10 +6,11 @@ generation goes on; check's config and inline ignores apply to both."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests import inprocess
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,9 +26,8 @@ tools:
 
 
 def mcpgen(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *map(str, args)], capture_output=True, text=True, cwd=cwd
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
 
 
 @pytest.mark.parametrize("command", ["server", "client"])

@@ -2,7 +2,8 @@
 
 Generation records a depfile in ``_generated/.mcpgen.json`` (``dependencies``: manifest and every
 file the loader read, relative to the manifest's directory, with sha256). The no-op path and
-``--check`` hash exactly those files again, stdlib only. Real files, real CLI (subprocess).
+``--check`` hash exactly those files again, stdlib only. Real files, the real CLI (in this
+process, tests/inprocess.py; the fast path's imports in a fresh interpreter, ``probe_fast_path``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from mcpgen.manifest.load import load_manifest
+from tests.inprocess import mcpgen
 from tests.server.helpers import REPO
 
 MANIFEST = """\
@@ -42,14 +44,7 @@ HEAVY = ("jinja2", "datamodel_code_generator", "black", "yaml", "pydantic")
 
 
 def run(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-    )
+    return mcpgen(*args, cwd=cwd)
 
 
 def make_project(root: Path) -> Path:

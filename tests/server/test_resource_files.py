@@ -9,22 +9,21 @@ from __future__ import annotations
 import base64
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import anyio
 import pytest
 from mcp import Client
 
+from tests.inprocess import mcpgen
 from tests.server.helpers import imported
 
 PNG = bytes(range(256)) * 4
 
 
 def _mcpgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return mcpgen(*args, cwd=cwd)
 
 
 def _project(tmp_path: Path, file_line: str = "") -> Path:

@@ -12,21 +12,15 @@ from typing import Any
 import anyio
 from mcp import Client, StdioServerParameters
 
+from tests.inprocess import mcpgen
+
 REPO = Path(__file__).resolve().parents[2]
 WEATHER = REPO / "examples" / "weather"
 
 
 def _mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
-    return subprocess.run(
-        [*cmd, *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return mcpgen(*args, cwd=cwd)
 
 
 def _dump(items: list[Any]) -> list[dict[str, Any]]:
