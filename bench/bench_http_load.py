@@ -13,6 +13,11 @@ the tree's RSS after the calls. Servers are interleaved within each repeat; medi
 
   .venv/bin/python bench/bench_http_load.py                       # C=64,256, N=6000, 3 repeats
   .venv/bin/python bench/bench_http_load.py -c 64 -n 3000 --repeat 1 --json out.json
+  .venv/bin/python bench/bench_http_load.py --spy 10 -c 64     # where a worker's time goes
+
+``--spy S``: instead, load the generated server (handshake wire) and sample each worker with
+py-spy for S seconds (``--idle``, native frames off); prints the share of samples per
+innermost Python frame and per module, summed over the workers.
 """
 
 from __future__ import annotations
@@ -216,6 +221,106 @@ def _with_port(argv: list[str], port: int) -> list[str]:
     return [str(port) if a == "{port}" else a for a in argv]
 
 
+def spy(argv: list[str], env: dict[str, str], conns: int, seconds: float) -> None:
+    """py-spy profile of every worker under ``conns`` clients (handshake wire)."""
+    import collections
+    import threading
+
+    from drive import tree_pids
+
+    port = free_port()
+    proc = subprocess.Popen(
+        _with_port(argv, port),
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        ready(port, proc, "handshake")
+        stop = time.monotonic() + seconds + 3
+        errors: list[BaseException] = []
+
+        def load() -> None:
+            try:
+                while time.monotonic() < stop:
+                    asyncio.run(drive(port, "handshake", conns, conns * 40))
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        t = threading.Thread(target=load, daemon=True)
+        t.start()
+        time.sleep(1)
+        workers = [p for p in tree_pids(proc.pid) if p != proc.pid] or [proc.pid]
+        outs = []
+        spies = []
+        for w in workers:
+            out = Path(tempfile.mkstemp(suffix=".txt")[1])
+            outs.append(out)
+            spies.append(
+                subprocess.Popen(
+                    [
+                        "py-spy",
+                        "record",
+                        "--pid",
+                        str(w),
+                        "--duration",
+                        str(int(seconds)),
+                        "--format",
+                        "raw",
+                        "--output",
+                        str(out),
+                        "--rate",
+                        "200",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        for sp in spies:
+            sp.wait()
+        t.join()
+        if errors:
+            raise errors[0]
+    finally:
+        kill_group(proc)
+    leaf: collections.Counter[str] = collections.Counter()
+    module: collections.Counter[str] = collections.Counter()
+    total = 0
+    for out in outs:
+        for line in out.read_text().splitlines():
+            stack, _, n = line.rpartition(" ")
+            if not stack:
+                continue
+            frames = stack.split(";")
+            count = int(n)
+            total += count
+            top = frames[-1]
+            leaf[top] += count
+            where = top.rsplit("(", 1)[-1].rstrip(")").split(":")[0]
+            module[_package(where)] += count
+        out.unlink()
+    print(f"\npy-spy, {len(workers)} worker(s), {conns} clients, {seconds:.0f} s, {total} samples")
+    print("by package/module of the innermost frame:")
+    for name, n in module.most_common(15):
+        print(f"  {n / total:6.1%}  {name}")
+    print("innermost frames:")
+    for name, n in leaf.most_common(25):
+        print(f"  {n / total:6.1%}  {name}")
+
+
+def _package(path: str) -> str:
+    parts = path.split("/")
+    if "site-packages" in parts:
+        rest = parts[parts.index("site-packages") + 1 :]
+        return "/".join(rest[:2])
+    for anchor in ("mcpgen_runtime", "asyncio", "lib"):
+        if anchor in parts:
+            return "/".join(parts[parts.index(anchor) : parts.index(anchor) + 2])
+    return path
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-c", "--clients", default="64,256", help="comma-separated client counts")
@@ -223,8 +328,15 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2, help="the generated server's --workers")
     ap.add_argument("--json", help="write the medians (and raw runs) to this file")
+    ap.add_argument("--spy", type=float, help="seconds of py-spy sampling instead (see above)")
     a = ap.parse_args()
     clients = [int(c) for c in a.clients.split(",")]
+    if a.spy:
+        with tempfile.TemporaryDirectory(prefix="mcpgen-http-load-") as tmp:
+            gen = generate(Path(tmp))
+            argv = [*gen.cmd, "--http", "--port", "{port}", "--json-response"]
+            spy([*argv, "--workers", str(a.workers)], gen.env, clients[0], a.spy)
+        return 0
     with tempfile.TemporaryDirectory(prefix="mcpgen-http-load-") as tmp:
         gen = generate(Path(tmp))
         http = [*gen.cmd, "--http", "--port", "{port}", "--json-response"]
