@@ -135,6 +135,12 @@ def table(res: dict[str, Any]) -> str:
     )
     rows.append(
         (
+            "server CPU until the first `tools/call` is answered",
+            *(_f(fc(f"{p}@handshake", "call_cpu_ms"), "{:.0f} ms") for p in peers),
+        )
+    )
+    rows.append(
+        (
             "first `tools/call`, 2026-07-28 wire (first line)",
             _f(fc("generated@modern", "call_ms"), "{:.0f} ms"),
             "–",
