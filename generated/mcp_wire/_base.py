@@ -24,6 +24,9 @@ class WireModel(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
+        # validators are built on first use, not at import: a server whose handlers import a
+        # content type pays for that model alone, not for the revision's ~200 models
+        defer_build=True,
     )
 
     @model_validator(mode="wrap")

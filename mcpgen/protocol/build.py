@@ -7,6 +7,7 @@ The pipeline: verified schema -> data patches (``patches``) -> generator policy 
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from mcpgen import __version__
@@ -64,7 +65,7 @@ def build_body(doc: dict[str, Any], pin: Pin, *, docstrings: bool = False, origi
     if docstrings:
         options.update(use_schema_description=True, use_field_description=True)
     body = generate_models(schema, **options)
-    return format_python(_strip_generator_banner(body))
+    return format_python(_defer_builds(_strip_generator_banner(body)))
 
 
 def body_key(pin: Pin, docstrings: bool) -> tuple[str, str, bool]:
@@ -80,3 +81,15 @@ def _strip_generator_banner(source: str) -> str:
     while i < len(lines) and (lines[i].startswith("#") or not lines[i].strip()):
         i += 1
     return "".join(lines[i:])
+
+
+def _defer_builds(source: str) -> str:
+    """Without datamodel-code-generator's closing ``Model.model_rebuild()`` calls: they build
+    every model's validator at import, which ``WireModel``'s ``defer_build`` leaves to a
+    model's first use (pydantic resolves the forward references then, from the module).
+    Importing a revision's ~200 models for one content type then costs a fraction."""
+    lines = source.splitlines(keepends=True)
+    return "".join(line for line in lines if not _REBUILD.fullmatch(line.rstrip("\n")))
+
+
+_REBUILD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.model_rebuild\(\)")

@@ -276,3 +276,30 @@ def test_discovery_first_agrees(where: tuple[Path, str], modern: bool) -> None:
     ]
     agreed = _compare(where, lines, set())
     assert agreed == len(_requests(lines))
+
+
+FIRST_CALLS = {
+    "valid": {"name": "get_weather", "arguments": {"city": "Paris"}},
+    "invalid arguments": {"name": "get_weather", "arguments": {"city": ""}},
+    "missing argument": {"name": "get_weather", "arguments": {}},
+    "unknown tool": {"name": "nope", "arguments": {}},
+    "output model": {"name": "get_forecast", "arguments": {"location": {"city": "Paris"}}},
+}
+
+
+@pytest.mark.parametrize("modern", [False, True], ids=["handshake", "2026-07-28"])
+@pytest.mark.parametrize("call", list(FIRST_CALLS), ids=list(FIRST_CALLS))
+def test_first_call_of_a_fresh_process_agrees(call: str, modern: bool) -> None:
+    """The first ``tools/call`` of a fresh process (issue 53: answered while the fast boot
+    hands over), the first line after the handshake or the very first line on 2026-07-28:
+    the same answer on both engines, validation included."""
+    params = FIRST_CALLS[call]
+    lines = [
+        *([] if modern else handshake()),
+        request("first", "tools/call", params, modern=modern),
+    ]
+    agreed = _compare(WEATHER, lines, set())
+    assert agreed == len(_requests(lines))
+    answer = [m for m in transcript(*WEATHER, "lean", lines) if m.get("id") == "first"]
+    failed = "error" in answer[0] or answer[0]["result"].get("isError", False)
+    assert failed == (call not in ("valid", "output model")), answer
