@@ -95,7 +95,9 @@ class Engine:
     def flow(self, hold: Callable[[str, bool], None], drain: Callable[[], Awaitable[None]]) -> None:
         """Flow control (stdio): ``hold(reason, True)`` stops reading the client's lines,
         ``hold(reason, False)`` takes that reason back; ``drain`` waits while the client does
-        not read what was written (a notifying handler waits there)."""
+        not read what was written (a notifying handler waits there). Set before the first
+        ``receive``: on 3.12+ a request runs up to its first wait as it is received, and a
+        handler that notifies without a drain never waits at all."""
         self._hold = hold
         self._drain = drain
 

@@ -158,6 +158,11 @@ async def serve_stdio(
         assert isinstance(reading, _Lines)
         write = writer.write_bytes
         engine = Engine(runtime, runtime.discovery, write, Bridge(sdk, write))
+        # flow control before the first line: on 3.12+ a request's task runs as it is
+        # received, and the lines the boot read and did not answer are received in ``attach``
+        # (a notifying handler there ran to its end without ever waiting, buffering every
+        # notification: 834 MiB for 100,000 of 1 KB to a client that did not read)
+        _flow(reading, writer, engine)
         if handover is not None:
             engine.resume(
                 handover.era, handover.version, handover.initialize, handover.client_capabilities
@@ -178,14 +183,19 @@ async def serve_stdio(
             await engine.close(drain=not interrupted)
 
 
-async def _serve(reading: _Lines, writer: Any, engine: Engine) -> None:
-    """Until end of input. Reading pauses while the pipe to the client is full, while
-    ``MAX_IN_FLIGHT`` requests run, and while the SDK serves ``MAX_SERVED`` bridged ones."""
+def _flow(reading: _Lines, writer: Any, engine: Engine) -> None:
+    """Reading pauses while the pipe to the client is full, while ``MAX_IN_FLIGHT`` requests
+    run, and while the SDK serves ``MAX_SERVED`` bridged ones; a notifying handler waits while
+    the pipe is full."""
     gate = _Gate(reading.transport)
     writer.follow(lambda: gate.hold("client", True), lambda: gate.hold("client", False))
     engine.flow(gate.hold, writer.flush)
     if engine.bridge is not None:
         engine.bridge.hold = gate.hold
+
+
+async def _serve(reading: _Lines, writer: Any, engine: Engine) -> None:
+    """Until end of input, then the requests still running get ``DRAIN_S`` to answer."""
     await reading.done
     engine.end_of_input()
     pending = list(engine.tasks.values())

@@ -1,9 +1,13 @@
 """A raw stdio driver for the differential tests: one server process per script, every line
 written as given (bytes, so malformed input reaches the server as is), every answer collected.
 
-``transcript`` waits for the answer to each request before writing the next line (at most
-``wait`` seconds: the SDK's engine drops some input without an answer), so both engines see the
-same order of events.
+``transcript`` writes the next line only once the server has dealt with the previous one, so
+both engines see the same order of events: after each line it writes a ``ping`` (the barrier,
+with the 2026-07-28 envelope when the script's first request has one) and waits for its answer
+and for the line's own answer (a request's answer may come after the ping's; at most ``wait``
+seconds for it: the SDK's engine drops some input without an answer). Lines are read and
+dispatched in order, so the ping's answer says the line before it was read (before, every line
+without an answer cost the whole ``wait``). The barriers' answers are not in the transcript.
 """
 
 from __future__ import annotations
@@ -92,24 +96,40 @@ def transcript(
                     msg = json.loads(raw)
                 except ValueError:
                     msg = {"raw": raw.decode("utf-8", "replace")}
+                answer = isinstance(msg, dict) and ("result" in msg or "error" in msg)
+                rid = msg.get("id") if answer else None
+                if isinstance(rid, str) and rid.startswith(BARRIER):
+                    seen.add(rid)
+                    if rid == want:
+                        return
+                    continue
                 out.append(msg)
-                if (
-                    want is not None
-                    and isinstance(msg, dict)
-                    and msg.get("id") == want
-                    and ("result" in msg or "error" in msg)
-                ):
+                if answer:
+                    seen.add(json.dumps(rid))
+                if want is not None and answer and rid == want:
                     return
 
-    first = True
-    for data in lines:
-        proc.stdin.write(data + b"\n")
-        proc.stdin.flush()
+    seen: set[str] = set()
+    barrier: bytes | None = None
+    """The barrier ping (``@``: its id), once the first request opened the connection (before
+    it, a ping would open it instead)."""
+    for n, data in enumerate(lines):
         want = _request_id(data)
-        # the first answer includes the server's start
-        pump(time.monotonic() + (30.0 if first else wait), want if want is not None else object())
-        if want is not None:
-            first = False
+        ping = None if barrier is None else BARRIER + str(n)
+        proc.stdin.write(data + b"\n")
+        if barrier is not None:
+            proc.stdin.write(barrier.replace(b"@", f"{BARRIER}{n}".encode()) + b"\n")
+        proc.stdin.flush()
+        if ping is None:
+            # before the first request: the time it may take (the server's start included)
+            pump(time.monotonic() + 30.0, want if want is not None else object())
+            if want is not None:
+                barrier = _barrier(data)
+            continue
+        pump(time.monotonic() + 30.0, ping)  # the line was read: its answer is on its way
+        assert ping in seen, f"no answer to the barrier ping after {data[:200]!r}"
+        if want is not None and json.dumps(want) not in seen:
+            pump(time.monotonic() + wait, want)  # a slow answer, or none (the SDK's drops)
     pump(time.monotonic() + 0.3, object())
     proc.stdin.close()
     # the answers still on their way (a busy machine): everything until the server exits
@@ -120,6 +140,19 @@ def transcript(
         proc.kill()
         proc.wait()
     return out
+
+
+BARRIER = "driver-barrier-"
+"""The ids of the barrier pings (their answers are left out of the transcript)."""
+
+
+def _barrier(first: bytes) -> bytes:
+    """The barrier ping of a connection whose first request is ``first`` (``@``: its id)."""
+    msg = json.loads(first)
+    params = msg.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    modern = isinstance(meta, dict) and "io.modelcontextprotocol/protocolVersion" in meta
+    return request("@", "ping", modern=modern)
 
 
 _EOF: Any = object()

@@ -174,9 +174,14 @@ def _requests(lines: list[bytes]) -> set[str]:
     return ids
 
 
-def _compare(where: tuple[Path, str], lines: list[bytes], silent: set[str]) -> int:
-    lean_by_id, lean_null = _by_id(transcript(*where, "lean", lines))
-    sdk_by_id, sdk_null = _by_id(transcript(*where, "sdk", lines))
+def _compare(
+    where: tuple[Path, str], lines: list[bytes], silent: set[str]
+) -> tuple[int, list[dict[str, Any]], list[dict[str, Any]]]:
+    """(how many requests both engines answered alike, the lean and the SDK transcripts)."""
+    lean = transcript(*where, "lean", lines)
+    sdk = transcript(*where, "sdk", lines)
+    lean_by_id, _ = _by_id(lean)
+    sdk_by_id, _ = _by_id(sdk)
     for rid in _requests(lines):
         assert len(lean_by_id.get(rid, [])) == 1, (rid, lean_by_id.get(rid))
     differ = {
@@ -190,13 +195,13 @@ def _compare(where: tuple[Path, str], lines: list[bytes], silent: set[str]) -> i
             lean_by_id.get(rid),
             sdk_by_id.get(rid),
         )
-    return len(lean_by_id) - len(differ)
+    return len(lean_by_id) - len(differ), lean, sdk
 
 
 @pytest.mark.parametrize("modern", [False, True], ids=["handshake", "2026-07-28"])
 def test_scripted_answers_agree(modern: bool) -> None:
     lines = _modern_script() if modern else _legacy_script()
-    agreed = _compare(WEATHER, lines, set())
+    agreed = _compare(WEATHER, lines, set())[0]
     assert agreed == len(_requests(lines))
 
 
@@ -204,12 +209,13 @@ def test_hostile_lines_get_one_answer_where_the_sdk_is_silent() -> None:
     hostile = [data for data, _ in SDK_SILENT.values()]
     lines = [*handshake(), *hostile, *NULL_ID_LINES, request(1, "ping")]
     silent = {json.dumps(json.loads(d.replace(b"1" * 5000, b"1"))["id"]) for d in hostile}
-    _compare(WEATHER, lines, silent)
-    lean_null = [m for m in transcript(*WEATHER, "lean", lines) if m.get("id") is None]
+    _, lean, _ = _compare(WEATHER, lines, silent)
+    lean_null = [m for m in lean if m.get("id") is None]
     codes = sorted(m["error"]["code"] for m in lean_null)
     assert codes == sorted([-32700, -32700, -32600, -32600]), lean_null
     for data in (d for d, _ in SDK_SILENT.values()):
-        answers = transcript(*WEATHER, "sdk", [*handshake(), data, request(1, "ping")])
+        # each alone: every answer is read to the end of output, so no wait after the line
+        answers = transcript(*WEATHER, "sdk", [*handshake(), data, request(1, "ping")], 0.0)
         rid = json.loads(data.replace(b"1" * 5000, b"1"))["id"]
         assert not [m for m in answers if m.get("id") == rid], (
             "the SDK answers now: update SDK_SILENT"
@@ -257,7 +263,7 @@ def test_random_messages_agree(where: tuple[Path, str], seed: int, modern: bool)
     res = next((m for m in probe if m.get("id") == "r"), {})
     uris = [r["uri"] for r in res.get("result", {}).get("resources", [])]
     lines = _fuzz_lines(seed, modern, tools, uris)
-    agreed = _compare(where, lines, set())
+    agreed = _compare(where, lines, set())[0]
     assert agreed >= 100
 
 
@@ -274,7 +280,7 @@ def test_discovery_first_agrees(where: tuple[Path, str], modern: bool) -> None:
         *[request(f"again{i}", m, modern=modern) for i, m in enumerate(lists)],
         request("call", "tools/list", {"cursor": "nope"}, modern=modern),
     ]
-    agreed = _compare(where, lines, set())
+    agreed = _compare(where, lines, set())[0]
     assert agreed == len(_requests(lines))
 
 
