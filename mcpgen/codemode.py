@@ -171,22 +171,32 @@ def _function(
     return head + _doc(definition.get("description")), spec
 
 
-def compile_api(definitions: Sequence[Mapping[str, Any]]) -> CodeApi:
+def compile_api(
+    definitions: Sequence[Mapping[str, Any]],
+    *,
+    params: Mapping[str, MethodParams] | None = None,
+) -> CodeApi:
     """The stub and the sandbox's table for ``definitions`` (name, inputSchema, outputSchema,
-    description), in their order. Runs the models generator once over the input schemas."""
+    description), in their order.
+
+    ``params``: each tool's parameters by tool name, when the caller has them already (the
+    server generator's own models run: ``models.info.methods[tool.input_model]``); else the
+    models generator runs once over the input schemas (seconds for hundreds of tools)."""
     names = assign_tool_names([_name(d) for d in definitions], reserved=_RESERVED)
     for n in names:
         if keyword.iskeyword(n.method_name):  # pragma: no cover (naming already avoids it)
             raise ValueError(f"tool {n.tool_name!r}: no function name")
-    specs = []
-    for n, d in zip(names, definitions, strict=True):
-        schema = d.get("inputSchema")
-        specs.append((n.class_stem, schema if isinstance(schema, Mapping) else {}, None))
-    methods = tool_models(specs).info.methods if specs else {}
+    if params is None:
+        specs = []
+        for n, d in zip(names, definitions, strict=True):
+            schema = d.get("inputSchema")
+            specs.append((n.class_stem, schema if isinstance(schema, Mapping) else {}, None))
+        methods = tool_models(specs).info.methods if specs else {}
+        params = {n.tool_name: methods[n.input_model] for n in names}
     chunks = [_HEADER]
     table: dict[str, Any] = {}
     for n, d in zip(names, definitions, strict=True):
-        text, spec = _function(n.method_name, d, methods[n.input_model])
+        text, spec = _function(n.method_name, d, params[n.tool_name])
         chunks.append("\n\n" + text)
         table[n.method_name] = spec
     return CodeApi(stub="".join(chunks), table={"functions": table})

@@ -70,3 +70,14 @@ def test_function_names_are_the_typed_clients_unless_a_builtin() -> None:
     ours = list(function_names([{"name": n} for n in names]))
     assert ours == client
     assert RESERVED_METHODS <= _RESERVED
+
+
+def test_parameters_from_the_servers_models_run_give_the_same_api() -> None:
+    from mcpgen.parameters import tool_models
+
+    names = assign_tool_names([d["name"] for d in DEFINITIONS])
+    run = tool_models(
+        [(n.class_stem, d["inputSchema"], None) for n, d in zip(names, DEFINITIONS, strict=True)]
+    )
+    params = {n.tool_name: run.info.methods[n.input_model] for n in names}
+    assert compile_api(DEFINITIONS, params=params) == compile_api(DEFINITIONS)
