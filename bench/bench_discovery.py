@@ -77,11 +77,12 @@ def manifest(name: str, work: Path) -> Path:
     out = work / f"{name}.yaml"
     if out.is_file():
         return out
-    if name == "suite":
+    if name in ("suite", "mini"):
         import suite
         import yaml
 
-        out.write_text(yaml.safe_dump(suite.manifest(), sort_keys=False), encoding="utf-8")
+        doc = suite.manifest(4 if name == "mini" else None)
+        out.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     else:
         _mcpgen("import", "openapi", str(_openapi(name)), "-o", str(out))
     return out
@@ -216,12 +217,19 @@ def _names(result: dict[str, Any]) -> list[str]:
 
 
 def queries(name: str) -> list[tuple[str, str]]:
-    path = BENCH / "discovery" / f"queries_{name}.txt"
+    """``(query, gold tool)`` of bench/discovery/queries_<name>.txt (``mini``: the suite's
+    queries whose gold tool it has)."""
+    path = BENCH / "discovery" / f"queries_{'suite' if name == 'mini' else name}.txt"
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             q, gold = line.rsplit(" | ", 1)
             out.append((q.strip(), gold.strip()))
+    if name == "mini":
+        import suite
+
+        have = {d["name"] for d in suite.definitions(4)}
+        out = [(q, gold) for q, gold in out if gold in have]
     return out
 
 
@@ -326,7 +334,7 @@ def job_code(srv: Server, code: str) -> dict[str, Any]:
 # --- main ------------------------------------------------------------------------------------
 
 
-def run(names: list[str], work: Path, job: bool) -> dict[str, Any]:
+def run(names: list[str], work: Path, job: bool, peers: bool = True) -> dict[str, Any]:
     work.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     for name in names:
@@ -337,18 +345,18 @@ def run(names: list[str], work: Path, job: bool) -> dict[str, Any]:
             rows[f"mcpgen-{mode}"] = measure(
                 generated(name, mode, work), qs if mode == "search" else None
             )
-            peer = fastmcp(name, mode, work)
+            peer = fastmcp(name, mode, work) if peers else None
             if peer is not None:
                 print(f"{name}: fastmcp {mode} ...", file=sys.stderr)
                 rows[f"fastmcp-{mode}"] = measure(peer, qs if mode == "search" else None)
         results[name] = {"tools": rows["mcpgen-all"]["listed"], "queries": len(qs), "rows": rows}
-        if job and name == "suite":
+        if job and name in ("suite", "mini"):
             jobs = {
                 "mcpgen direct": job_direct(generated(name, "all", work), None),
                 "mcpgen call_tool": job_direct(generated(name, "search", work), "call_tool"),
                 "mcpgen execute": job_code(generated(name, "code", work), MCPGEN_JOB),
             }
-            peer = fastmcp(name, "all", work)
+            peer = fastmcp(name, "all", work) if peers else None
             if peer is not None:
                 jobs["fastmcp direct"] = job_direct(peer, None)
                 search_peer = fastmcp(name, "search", work)
@@ -411,9 +419,10 @@ def main() -> None:
         help="where manifests and servers are built (reused)",
     )
     p.add_argument("--no-job", action="store_true", help="skip the three-step job")
+    p.add_argument("--no-peers", action="store_true", help="mcpgen only (no FastMCP venv)")
     p.add_argument("--json", type=Path, help="write the results as JSON too")
     a = p.parse_args()
-    results = run([n for n in a.only.split(",") if n], a.work, not a.no_job)
+    results = run([n for n in a.only.split(",") if n], a.work, not a.no_job, not a.no_peers)
     if a.json:
         a.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(table(results))

@@ -1,5 +1,6 @@
 """The built manifest of bench/bench_discovery.py: a 360-tool back-office suite (36 resources x
-10 actions), each tool's description written from its resource's purpose, deterministic."""
+10 actions), each tool's description written from its resource's purpose, deterministic.
+``mini`` (the bench's test) is its first four resources: 40 tools."""
 
 from __future__ import annotations
 
@@ -57,9 +58,10 @@ ACTIONS = {
 }
 
 
-def definitions() -> list[dict[str, Any]]:
+def definitions(resources: int | None = None) -> list[dict[str, Any]]:
+    """The tools of the first ``resources`` resources (all: 360 tools)."""
     out = []
-    for resource, gloss in RESOURCES.items():
+    for resource, gloss in list(RESOURCES.items())[:resources]:
         noun = resource.replace("_", " ")
         plural = noun + ("es" if noun.endswith(("s", "sh", "ch")) else "s")
         for action, template in ACTIONS.items():
@@ -90,8 +92,8 @@ def definitions() -> list[dict[str, Any]]:
     return out
 
 
-def manifest() -> dict[str, Any]:
+def manifest(resources: int | None = None) -> dict[str, Any]:
     return {
         "server": {"name": "backoffice-suite", "version": "1.0.0"},
-        "tools": definitions(),
+        "tools": definitions(resources),
     }
