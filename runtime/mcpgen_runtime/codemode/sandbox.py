@@ -8,7 +8,11 @@ expression is the answer. Every failure, whatever its cause, is one ``isError`` 
 message; nothing raises out of ``run_code`` but cancellation.
 
 pydantic-monty runs the code in pooled worker subprocesses (a crash or a kill costs a worker,
-never this process); it is imported on the first run, never at start-up.
+never this process); it is imported on the first run, never at start-up. It sends nothing
+anywhere: its OpenTelemetry/Logfire export is installed only by ``instrument_telemetry()``,
+which mcpgen never calls (under strace, a run makes no ``socket``/``connect`` call, with or
+without ``LOGFIRE_TOKEN``/``OTEL_EXPORTER_OTLP_ENDPOINT`` set), and its workers talk to this
+process over pipes.
 """
 
 from __future__ import annotations
