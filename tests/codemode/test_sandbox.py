@@ -210,6 +210,13 @@ def test_a_big_answer_is_refused_by_output_bytes() -> None:
     )
 
 
+def test_printing_too_much_is_refused_by_output_bytes() -> None:
+    code = "for i in range(100000):\n    print('x' * 100)\n1"
+    assert error_text(run(code, output_bytes=100_000)) == (
+        "the code printed more than 100000 bytes (limit 'output_bytes')"
+    )
+
+
 def test_code_longer_than_code_bytes_is_refused_unparsed() -> None:
     assert error_text(run("1 + " * 50_000 + "1")) == (
         "the code is 200001 bytes; the limit is 100000 (code_bytes)"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import json
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -174,7 +175,10 @@ def _runtime_message(e: Any, run: _Run, limits: Mapping[str, float], api: Mappin
     if kind == "TimeoutError" and "time limit" in text:
         return f"the code ran for more than {limits['seconds']:g} s (limit 'seconds')"
     if kind == "MemoryError":
-        memory = int(limits["memory_bytes"])
+        memory, output = int(limits["memory_bytes"]), int(limits["output_bytes"])
+        cap = re.search(r"> (\d+) bytes", text)
+        if cap is not None and int(cap[1]) == output != memory:  # the print collector's cap
+            return f"the code printed more than {output} bytes (limit 'output_bytes')"
         return f"the code used more than {memory} bytes of memory (limit 'memory_bytes')"
     message = f"{_where(e)}{e.display('type-msg')}"
     if kind == "NameError":
