@@ -259,6 +259,7 @@ def _server(value: dict[str, Any], path: str) -> ServerInfo:
         toolsets=_toolsets(s),
         http=dict(s["http"]) if isinstance(s.get("http"), dict) else None,
         tasks=dict(s["tasks"]) if isinstance(s.get("tasks"), dict) else None,
+        discovery=dict(s["discovery"]) if isinstance(s.get("discovery"), dict) else None,
     )
 
 

@@ -98,6 +98,9 @@ class ServerInfo(NamedTuple):
     """``server.http`` as written: the API that tools with an ``x-mcpgen.http`` call."""
     tasks: dict[str, Any] | None = None
     """``server.tasks`` as written: the tasks extension's settings (keepSeconds, ...)."""
+    discovery: dict[str, Any] | None = None
+    """``server.discovery`` as written: the discovery mode (all, search, code), the tools and
+    toolsets always listed, the search's result size, code mode's limits."""
 
 
 class ToolDef(NamedTuple):

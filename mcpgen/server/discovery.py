@@ -12,7 +12,7 @@ from mcpgen.ir.skills import SkillIR
 from mcpgen.ir.tools import ToolIR
 from mcpgen.manifest.model import Manifest
 
-__all__ = ["discovery_answers"]
+__all__ = ["discovery_answers", "discovery_data"]
 
 
 def discovery_answers(
@@ -57,7 +57,11 @@ def discovery_answers(
             **extensions,
         },
     )
-    listed = [d for d, k in zip(definitions, keep, strict=True) if k]
+    from mcpgen_runtime.server.discovery_modes import DiscoveryConfig
+
+    listed = DiscoveryConfig(server.discovery).listing(
+        [d for d, k in zip(definitions, keep, strict=True) if k]
+    )
     answers = discovery.precomputed(
         listed,
         resources=[json.loads(i.definition_json) for i in catalogue.resources] + skill_resources,
@@ -65,6 +69,33 @@ def discovery_answers(
         prompts=[json.loads(i.definition_json) for i in catalogue.prompts],
     )
     return tuple(sorted(answers.items()))
+
+
+def discovery_data(
+    manifest: Manifest, tools: Sequence[ToolIR]
+) -> tuple[str | None, str | None, str | None]:
+    """``server.discovery`` (canonical JSON), the search index and code mode's API table
+    (compact JSON), each None when the mode does not use it: computed here, once, so the
+    server only loads them."""
+    from mcpgen.ir.tools import canonical_json
+
+    block = manifest.server.discovery
+    if not block:
+        return None, None, None
+    mode = block.get("mode", "all")
+    if mode not in ("search", "code"):
+        return canonical_json(block), None, None
+    from mcpgen_runtime.search_index import build_index
+
+    definitions = [json.loads(t.raw_json) for t in tools]
+    index = json.dumps(build_index(definitions), ensure_ascii=False, separators=(",", ":"))
+    api = None
+    if mode == "code":
+        from mcpgen.codemode import compile_api
+
+        table = compile_api(definitions).table
+        api = json.dumps(table, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return canonical_json(block), index, api
 
 
 def _skills(

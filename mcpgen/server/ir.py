@@ -23,7 +23,7 @@ from mcpgen.ir.skills import SkillIR, prepare_skills
 from mcpgen.ir.tools import ToolIR, build_tools, canonical_json
 from mcpgen.manifest.model import Manifest
 from mcpgen.naming import class_name_from
-from mcpgen.server.discovery import discovery_answers
+from mcpgen.server.discovery import discovery_answers, discovery_data
 from mcpgen_runtime import API_VERSION
 from mcpgen_runtime._version import __version__ as RUNTIME_VERSION
 
@@ -77,6 +77,12 @@ class ServerIR:
     them with that version only)."""
     skills: tuple[SkillIR, ...] = ()
     """The manifest's skills (the skills extension), each file with its digest and size."""
+    discovery_json: str | None = None
+    """``server.discovery`` (canonical JSON), when the manifest sets it."""
+    search_index_json: str | None = None
+    """The tool search index (search and code modes; ``_generated/discovery.py``)."""
+    code_api_json: str | None = None
+    """Code mode's API table (``mcpgen.codemode.compile_api``; ``_generated/discovery.py``)."""
 
     @property
     def resource_and_prompt_methods(self) -> list[Any]:
@@ -122,6 +128,7 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
     server = manifest.server
     catalogue = prepare_resources_and_prompts(manifest, [t.names for t in tools])
     skills = prepare_skills(manifest)
+    discovery_json, search_index_json, code_api_json = discovery_data(manifest, tools)
     return ServerIR(
         package=package,
         server_name=server.name,
@@ -147,6 +154,9 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         tasks_json=canonical_json(server.tasks) if server.tasks else None,
         resources_and_prompts=catalogue,
         discovery_answers=discovery_answers(manifest, tools, catalogue, skills),
+        discovery_json=discovery_json,
+        search_index_json=search_index_json,
+        code_api_json=code_api_json,
         runtime_version=RUNTIME_VERSION,
         skills=skills,
     )

@@ -27,6 +27,8 @@ RUNTIME_SOURCES: tuple[str, ...] = (
     "_version.py",
     "lean/discovery.py",
     "lean/jsonrpc.py",
+    "search_index.py",
+    "server/discovery_modes.py",
     "server/listing.py",
     "server/shaping.py",
     "server/toolsets.py",

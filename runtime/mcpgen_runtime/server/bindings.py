@@ -66,6 +66,13 @@ class ServerInfo:
     tasks: Mapping[str, Any] | str | None = None
     """The manifest's ``server.tasks`` (or its JSON text): the tasks extension's settings
     (``mcpgen_runtime.tasks.settings``)."""
+    discovery: Mapping[str, Any] | str | None = None
+    """The manifest's ``server.discovery`` (or its JSON text): ``all`` tools listed, or
+    ``search``/``code`` meta-tools (``discovery_modes``)."""
+    search_index: Mapping[str, Any] | str | None = None
+    """The tool search index computed at build time (``search_index.build_index``)."""
+    code_api: Mapping[str, Any] | str | None = None
+    """Code mode's API table computed at build time (``mcpgen.codemode.compile_api``)."""
 
 
 class ToolBinding:

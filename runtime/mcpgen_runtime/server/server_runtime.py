@@ -178,9 +178,16 @@ def assemble(
             )
         ),
     )
+    tools_rt = ToolsRuntime(tools, page_size, serving)
+    if info.discovery is not None:
+        from .discovery_modes import Discoverer, DiscoveryConfig
+
+        config = DiscoveryConfig(info.discovery)
+        if config.mode != "all":
+            tools_rt.discovery = Discoverer(config, info.search_index, info.code_api)
     return ServerRuntime(
         serving,
-        ToolsRuntime(tools, page_size, serving),
+        tools_rt,
         resources_rt,
         prompts_rt,
         completions,

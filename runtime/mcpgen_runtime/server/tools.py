@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     import mcp.types as types
     from mcp.server.context import ServerMiddleware, ServerRequestContext
 
+    from .discovery_modes import Discoverer
     from .rounds import CallInputs
     from .serving import Serving
 
@@ -65,6 +66,8 @@ class ToolsRuntime:
         self.switches = serving.tool_switches
         self._deadlines: Deadlines | None = None
         """The ``Deadlines`` of the event loop serving calls (made on the first timed call)."""
+        self.discovery: Discoverer | None = None
+        """The meta-tools of a server in search or code mode (``discovery_modes``)."""
         self.tasks: Any = None
         """The tasks extension (``mcpgen_runtime.tasks.runner.Tasks``, which builds on this
         module), when some tool runs as a task."""
@@ -102,13 +105,16 @@ class ToolsRuntime:
     ) -> dict[str, Any]:
         self.serving.notices.remember(ctx)
         tools = self.serving.scopes.visible(self.visible(), lambda t: t.scopes)
+        served = (
+            [t.served for t in tools]
+            if self.discovery is None
+            else self.discovery.listing(tools)
+        )
         start = self._decode_cursor(params.cursor if params is not None else None)
-        end = len(tools) if not self.page_size else min(start + self.page_size, len(tools))
+        end = len(served) if not self.page_size else min(start + self.page_size, len(served))
         version = ctx.protocol_version
-        result: dict[str, Any] = {
-            "tools": [shape_tool(t.served, version) for t in tools[start:end]]
-        }
-        if end < len(tools):
+        result: dict[str, Any] = {"tools": [shape_tool(d, version) for d in served[start:end]]}
+        if end < len(served):
             result["nextCursor"] = f"mcpgen-offset:{end}"
         if has_result_type(version):
             result["resultType"] = "complete"
@@ -125,6 +131,8 @@ class ToolsRuntime:
 
         The steps are plain functions around one coroutine (this one) and the handler's: each
         further coroutine per call shows in ``bench/bench_server.py --instructions``."""
+        if self.discovery is not None and params.name in self.discovery.meta:
+            return await self.discovery.call(self, ctx, params.name, params.arguments)
         tool = self._find(params.name)
         task = self.tasks is not None and self.tasks.wants(tool, ctx)
         version = ctx.protocol_version
