@@ -124,3 +124,38 @@ def test_ts_client_http(
     mode: str,
 ) -> None:
     _check(*_ts(node_toolchain, js_peers, shop[1], [shop_http.url], mode))
+
+
+def test_the_typed_client_verifies_calls_and_searches_a_search_mode_server(
+    shop: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    """The generated client's methods call tools by name (each stays callable), ``verify=True``
+    reads the unlisted tools through get_tool_schemas (no false drift), and ``search_tools``
+    asks the server's search. The server is started with ``--toolsets all``: with the defaults
+    ``wipe`` is not served, which verify reports as deleted."""
+    from tests.client.helpers import imported, write_client
+
+    out, env = shop
+    write_client(out / "shop.yaml", tmp_path, "shop_client")
+    server = [sys.executable, "-m", "shop", "--toolsets", "all"]
+
+    async def go(client_cls: Any) -> tuple[str, list[str]]:
+        async with client_cls.stdio(server, env=env, verify=True) as c:
+            placed = await c.place_order(item="tea")
+            found = await c.search_tools("give the money back", limit=2)
+            return str(placed), [t["name"] for t in found]
+
+    with imported(tmp_path, "shop_client") as module:
+        placed, found = anyio.run(go, module.ShopClient)
+    assert "placed tea" in placed
+    assert found[0] == "refund"
+
+    async def defaults(client_cls: Any) -> None:
+        async with client_cls.stdio([sys.executable, "-m", "shop"], env=env, verify=True):
+            pass
+
+    from mcpgen_runtime.client.errors import DriftError
+
+    with imported(tmp_path, "shop_client") as module, pytest.raises(DriftError) as err:
+        anyio.run(defaults, module.ShopClient)
+    assert {c.tool for c in err.value.changes} == {"wipe"}

@@ -112,8 +112,8 @@ def meta_definitions(mode: str, results: int = DEFAULT_RESULTS) -> list[dict[str
         },
         {
             "name": SCHEMAS,
-            "description": "The input and output schemas of the named tools "
-            "(names from search_tools).",
+            "description": "The named tools (names from search_tools) as tools/list would "
+            "show them: input and output schemas, annotations.",
             "inputSchema": {
                 "type": "object",
                 "properties": {"names": names},
@@ -264,8 +264,7 @@ class Discoverer:
             if t is None:
                 unknown.append(n)
                 continue
-            shaped = shape_tool(t.served, version)
-            row = {k: shaped[k] for k in ("name", "inputSchema", "outputSchema") if k in shaped}
+            row = shape_tool(t.served, version)  # as tools/list would show it
             if functions is not None and n in functions:
                 row["function"] = functions[n]
             tools.append(row)
