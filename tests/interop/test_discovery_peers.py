@@ -159,3 +159,37 @@ def test_the_typed_client_verifies_calls_and_searches_a_search_mode_server(
     with imported(tmp_path, "shop_client") as module, pytest.raises(DriftError) as err:
         anyio.run(defaults, module.ShopClient)
     assert {c.tool for c in err.value.changes} == {"wipe"}
+
+
+def test_the_generated_cli_keeps_its_tool_commands_and_adds_search_tools(
+    shop: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    from tests.client.helpers import mcpgen_cmd
+
+    out, env = shop
+    made = subprocess.run(
+        [*mcpgen_cmd(), "cli", str(out / "shop.yaml"), "--out", str(tmp_path), "--package", "shop_cli"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    full = {**env, "PYTHONPATH": f"{tmp_path}{os.pathsep}{env['PYTHONPATH']}"}
+    server = f"{sys.executable} -m shop"
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "shop_cli", "--stdio", server, *args],
+            env=full,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    found = cli("search-tools", "give the money back", "--limit", "1")
+    assert found.returncode == 0, found.stderr
+    assert [t["name"] for t in json.loads(found.stdout)["tools"]] == ["refund"]
+    placed = cli("place-order", "--item", "tea")  # not listed: called by name all the same
+    assert placed.returncode == 0, placed.stderr
+    assert "placed tea" in placed.stdout

@@ -256,8 +256,27 @@ def _tool_command(cmd: ToolCommand) -> click.Command:
     )
 
 
-def _surface_commands(resources: bool, prompts: bool, skills: bool) -> list[click.Command]:
-    out: list[click.Command] = []
+def _search_command() -> click.Command:
+    """``search-tools QUERY [--limit N]``: the server's tool search (search and code modes);
+    the per-tool commands call their tools by name, as always."""
+
+    @click.command("search-tools", help="Search the server's tools by what you want to do (JSON).")
+    @click.argument("query")
+    @click.option("--limit", type=click.IntRange(1, 50), default=None, help="At most N tools.")
+    @click.pass_context
+    def search_tools(ctx: click.Context, query: str, limit: int | None) -> None:
+        async def body(client: ToolClient) -> Any:
+            return {"tools": await client.search_tools(query, limit)}
+
+        _call(ctx, body)
+
+    return search_tools
+
+
+def _surface_commands(
+    resources: bool, prompts: bool, skills: bool, search: bool = False
+) -> list[click.Command]:
+    out: list[click.Command] = [_search_command()] if search else []
     if skills:
         from .cli_skills import skills_group
 
@@ -320,9 +339,11 @@ def run_tool_cli(
     resources: bool = False,
     prompts: bool = False,
     skills: bool = False,
+    search: bool = False,
     argv: Sequence[str] | None = None,
 ) -> None:
-    """Build the click group and run it (``argv`` None: the process's arguments)."""
+    """Build the click group and run it (``argv`` None: the process's arguments); ``search``:
+    the server is in search or code discovery mode (a ``search-tools`` command)."""
 
     @click.group(
         cls=_NarrowedGroup,
@@ -359,6 +380,6 @@ def run_tool_cli(
         group.add_command(_tool_command(cmd))
         group.tools[cmd.name] = cmd.tool
     group.client_cls = client_cls
-    for extra in _surface_commands(resources, prompts, skills):
+    for extra in _surface_commands(resources, prompts, skills, search):
         group.add_command(extra)
     group.main(args=list(argv) if argv is not None else None, prog_name=prog)
