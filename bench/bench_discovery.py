@@ -51,8 +51,14 @@ def main() -> None:
     print(f"search index: {len(index_text.encode()):,} bytes of JSON")
     index = SearchIndex(index_text)
     names = list(index.names)
-    words = ["list invoices of a user", "delete the repo", "export weather report as csv",
-             "sync tickets", "render the order summary", "fetch a file by path"]
+    words = [
+        "list invoices of a user",
+        "delete the repo",
+        "export weather report as csv",
+        "sync tickets",
+        "render the order summary",
+        "fetch a file by path",
+    ]
     queries = [words[i % len(words)] for i in range(a.queries)]
     start = time.process_time()
     for q in queries:

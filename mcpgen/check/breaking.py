@@ -90,7 +90,8 @@ def compare(
     if not live and (old.server.discovery or new.server.discovery):
         from mcpgen_runtime.breaking.discovery import compare_discovery
 
-        server = raw.get("server") if isinstance(raw.get("server"), dict) else {}
+        server = raw.get("server")
+        server = server if isinstance(server, dict) else {}
         where = "/server/discovery" if "discovery" in server else "/server" if server else ""
         compare_discovery(
             em, old.server.discovery, new.server.discovery, [t.raw for t in new.tools], where

@@ -46,7 +46,8 @@ def check_discovery(ctx: ManifestCtx) -> None:
     if not block:
         return
     mode = block.get("mode", "all")
-    listed = block.get("listed") if isinstance(block.get("listed"), dict) else {}
+    listed = block.get("listed")
+    listed = listed if isinstance(listed, dict) else {}
     names = {t.name for t in m.tools}
     declared = m.server.toolsets or {}
     for key, known, what in (("tools", names, "tool"), ("toolsets", declared, "toolset")):

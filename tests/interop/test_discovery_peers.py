@@ -168,7 +168,15 @@ def test_the_generated_cli_keeps_its_tool_commands_and_adds_search_tools(
 
     out, env = shop
     made = subprocess.run(
-        [*mcpgen_cmd(), "cli", str(out / "shop.yaml"), "--out", str(tmp_path), "--package", "shop_cli"],
+        [
+            *mcpgen_cmd(),
+            "cli",
+            str(out / "shop.yaml"),
+            "--out",
+            str(tmp_path),
+            "--package",
+            "shop_cli",
+        ],
         capture_output=True,
         text=True,
         timeout=300,

@@ -42,7 +42,9 @@ def compare_discovery(
         if (before.mode == "all" or before.always_listed(d)) and not after.always_listed(d)
     ]
     if unlisted:
-        shown = ", ".join(unlisted[:5]) + (f" and {len(unlisted) - 5} more" if len(unlisted) > 5 else "")
+        shown = ", ".join(unlisted[:5]) + (
+            f" and {len(unlisted) - 5} more" if len(unlisted) > 5 else ""
+        )
         emit(
             "DISCOVERY_NO_UNLIST",
             pointer,
