@@ -648,5 +648,6 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m hostile_cl
         prog=prog,
         resources=True,
         prompts=True,
+        search=True,
         argv=argv,
     )
