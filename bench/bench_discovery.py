@@ -12,9 +12,9 @@ import json
 import sys
 import tempfile
 import time
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
-from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -67,7 +67,8 @@ def main() -> None:
         index.top(q, names, 5)
     cpu = (time.process_time() - start) / len(queries)
     print(f"search CPU per query ({a.tools} tools, top 5, allowed-set filter): {cpu * 1e6:.1f} µs")
-    print(f"search_tools meta-tool CPU per call: {_meta_call_cpu(base, index_text, queries):.1f} µs")
+    meta = _meta_call_cpu(base, index_text, queries)
+    print(f"search_tools meta-tool CPU per call: {meta:.1f} µs")
 
 
 def _meta_call_cpu(manifest: dict[str, Any], index_text: str, queries: list[str]) -> float:
