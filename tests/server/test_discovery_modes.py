@@ -56,6 +56,9 @@ tools:
   - name: greet
     description: Greets the user by the name they give when asked.
     inputSchema: {type: object}
+  - name: close_catalog
+    description: Switches list_items off for now.
+    inputSchema: {type: object}
 """
 
 HANDLERS = """\
@@ -89,6 +92,9 @@ class Handlers(ToolsBase):
         answer = await ctx.elicit(Name, "Your name?", key="name")
         return f"hello {answer.data.name if answer.data else '-'}"
 
+
+    async def close_catalog(self, args: m.CloseCatalogInput, ctx: ToolContext) -> str:
+        return str(await ctx.set_tool_enabled("list_items", False))
 
 class Name(BaseModel):
     name: str
@@ -281,6 +287,21 @@ def test_call_tool_asks_the_user_in_rounds_as_a_direct_call_does(shop: Path) -> 
     assert "name" in first["result"]["inputRequests"]
     assert _text(done) == "hello Ada"
     assert _text(moved) == "hello Ada"  # the same state answers the direct call: one path
+
+
+def test_a_tool_disabled_at_run_time_is_not_found_and_not_callable(shop: Path) -> None:
+    query = {"query": "list the items in the catalog"}
+
+    async def script(c: RawClient) -> Any:
+        before = await _call(c, "search_tools", query)
+        await _call(c, "close_catalog", {})
+        after = await _call(c, "search_tools", query)
+        return before, after, await _via(c, "list_items", {})
+
+    before, after, via = _session(shop, "2025-11-25", script)
+    assert _found(before)[0] == "list_items"
+    assert "list_items" not in _found(after)
+    assert via["error"]["code"] == -32602
 
 
 @pytest.mark.parametrize(
