@@ -201,3 +201,28 @@ def test_the_generated_cli_keeps_its_tool_commands_and_adds_search_tools(
     placed = cli("place-order", "--item", "tea")  # not listed: called by name all the same
     assert placed.returncode == 0, placed.stderr
     assert "placed tea" in placed.stdout
+
+
+def test_mcpgen_drift_reads_the_unlisted_tools_of_a_search_mode_server(
+    shop: tuple[Path, dict[str, str]],
+) -> None:
+    from tests.client.helpers import mcpgen_cmd
+
+    out, env = shop
+
+    def drift(*server_args: str) -> subprocess.CompletedProcess[str]:
+        server = " ".join([sys.executable, "-m", "shop", *server_args])
+        return subprocess.run(
+            [*mcpgen_cmd(), "drift", str(out / "shop.yaml"), "--stdio", server],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+
+    every = drift("--toolsets", "all")
+    assert every.returncode == 0, every.stdout + every.stderr
+    defaults = drift()  # wipe is not served by default: the only tool drift reports
+    assert defaults.returncode == 1
+    assert "TOOL_NO_DELETE tool 'wipe' was removed" in defaults.stdout
+    assert defaults.stdout.count("TOOL_NO_DELETE") == 1
