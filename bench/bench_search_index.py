@@ -15,6 +15,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -53,14 +55,53 @@ def main() -> None:
     print(f"search index: {len(index_text.encode()):,} bytes of JSON")
     index = SearchIndex(index_text)
     names = list(index.names)
-    words = ["list invoices of a user", "delete the repo", "export weather report as csv",
-             "sync tickets", "render the order summary", "fetch a file by path"]
+    words = [
+        "list invoices of a user",
+        "delete the repo",
+        "export weather report as csv",
+        "sync tickets",
+        "render the order summary",
+        "fetch a file by path",
+    ]
     queries = [words[i % len(words)] for i in range(a.queries)]
     start = time.process_time()
     for q in queries:
         index.top(q, names, 5)
     cpu = (time.process_time() - start) / len(queries)
     print(f"search CPU per query ({a.tools} tools, top 5, allowed-set filter): {cpu * 1e6:.1f} µs")
+    meta = _meta_call_cpu(base, index_text, queries)
+    print(f"search_tools meta-tool CPU per call: {meta:.1f} µs")
+
+
+def _meta_call_cpu(manifest: dict[str, Any], index_text: str, queries: list[str]) -> float:
+    """CPU of ``Discoverer.call("search_tools")`` (what the server runs past the dispatch:
+    visibility and scope filter, ranking, the result shaped for the revision), per call."""
+    import anyio
+
+    from mcpgen_runtime.server.auth.scopes import ScopePolicy
+    from mcpgen_runtime.server.discovery_modes import Discoverer, DiscoveryConfig
+
+    class Tool:
+        def __init__(self, d: dict[str, Any]) -> None:
+            self.name, self.definition, self.served, self.scopes = d["name"], d, d, ()
+
+    tools = [Tool(d) for d in manifest["tools"]]
+    rt = SimpleNamespace(
+        tools=tools,
+        visible=lambda: tools,
+        serving=SimpleNamespace(scopes=ScopePolicy(tools={})),
+    )
+    ctx = SimpleNamespace(protocol_version="2025-11-25")
+    disc = Discoverer(DiscoveryConfig({"mode": "search"}), index_text)
+
+    async def run() -> float:
+        await disc.call(rt, ctx, "search_tools", {"query": "warm up"})  # type: ignore[arg-type]
+        start = time.process_time()
+        for q in queries:
+            await disc.call(rt, ctx, "search_tools", {"query": q})  # type: ignore[arg-type]
+        return (time.process_time() - start) / len(queries) * 1e6
+
+    return anyio.run(run)
 
 
 if __name__ == "__main__":

@@ -148,6 +148,11 @@ def example_findings() -> dict[str, tuple[str, str]]:
         (breaking.BASE, breaking.CASES, base_link),
         (breaking.SURFACE, breaking.SURFACE_CASES, base_link),
         (breaking.APPS, breaking.APPS_CASES, "`APPS` in tests/breaking/test_breaking_rules.py"),
+        (
+            breaking.DISCOVERY,
+            breaking.DISCOVERY_CASES,
+            "`DISCOVERY` in tests/breaking/test_breaking_rules.py",
+        ),
     ):
         for rule_id, reps, _expected in cases:
             if rule_id in out:

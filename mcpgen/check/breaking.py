@@ -87,6 +87,15 @@ def compare(
     compare_tools(_refs(old), _refs(new), em, tools_pointer=tools_ptr)
     at = {k: f"/{k}" if k in raw else "" for k in ("resources", "resourceTemplates", "prompts")}
     compare_surface(em, _sections(old), _sections(new), at, completions=not live)
+    if not live and (old.server.discovery or new.server.discovery):
+        from mcpgen_runtime.breaking.discovery import compare_discovery
+
+        server = raw.get("server")
+        server = server if isinstance(server, dict) else {}
+        where = "/server/discovery" if "discovery" in server else "/server" if server else ""
+        compare_discovery(
+            em, old.server.discovery, new.server.discovery, [t.raw for t in new.tools], where
+        )
     if old.skills:
 
         def sides(m: Manifest) -> list[SkillSide]:

@@ -9,6 +9,7 @@ def load_lint() -> dict[str, registry.Rule]:
     from mcpgen.check import (  # noqa: F401
         rules_apps,
         rules_auth,
+        rules_discovery,
         rules_fidelity,
         rules_headers,
         rules_http,

@@ -67,6 +67,8 @@ class ClientIR:
     """``mcpgen cli``: each tool's subcommand name (None: no CLI)."""
     skills: bool = False
     """The manifest has skills: the CLI has a ``skills`` group (list, read)."""
+    discovery_mode: str = "all"
+    """``server.discovery.mode``: search and code give the CLI a ``search-tools`` command."""
     task_tools: frozenset[int] = frozenset()
     """Indexes of the tools that may run as a task (``execution.taskSupport`` optional or
     required): their methods return a ``TaskHandle``."""
@@ -131,6 +133,7 @@ def build_client_ir(
         toolsets_json=canonical_json(server.toolsets) if server.toolsets else None,
         cli_names=cli_names,
         skills=bool(manifest.skills),
+        discovery_mode=str((server.discovery or {}).get("mode", "all")),
         task_tools=frozenset(
             t.index for t in tools if task_support(json.loads(t.raw_json)) != "forbidden"
         ),

@@ -14,6 +14,7 @@ import os
 import shlex
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,7 +161,13 @@ def _check_tools(tools: list[Any], label: str) -> list[dict[str, Any]]:
     return out
 
 
-async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) -> LiveServer:
+async def _fetch(
+    target: Target,
+    mode: str,
+    timeout: float,
+    errlog: Any = None,
+    expected: Sequence[str] = (),
+) -> LiveServer:
     from mcp import StdioServerParameters
 
     server: Any
@@ -181,7 +188,7 @@ async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) 
         auth = creds.auth(target.url)
         server = http_transport(target.url, headers, auth, refusals)
     try:
-        return await _read(target, server, mode, timeout)
+        return await _read(target, server, mode, timeout, expected)
     except BaseException as exc:
         if target.url is not None:
             from mcpgen_runtime import CredentialError
@@ -195,7 +202,9 @@ async def _fetch(target: Target, mode: str, timeout: float, errlog: Any = None) 
         raise
 
 
-async def _read(target: Target, server: Any, mode: str, timeout: float) -> LiveServer:
+async def _read(
+    target: Target, server: Any, mode: str, timeout: float, expected: Sequence[str] = ()
+) -> LiveServer:
     """Every page of the server's lists, through ``server`` (what ``mcp.Client`` takes)."""
     import anyio
     import mcp_types as types
@@ -237,6 +246,10 @@ async def _read(target: Target, server: Any, mode: str, timeout: float) -> LiveS
     with anyio.fail_after(timeout):
         async with Client(server, mode=mode, read_timeout_seconds=timeout, cache=None) as client:
             tools = await every_page(client, types.ListToolsRequest, "tools", "tools/list")
+            if expected:
+                from mcpgen_runtime.client.discovery import with_unlisted
+
+                tools = await with_unlisted(client, tools, expected)
             caps = client.server_capabilities
             if caps is not None and caps.resources is not None:
                 resources = await every_page(
@@ -303,9 +316,17 @@ class _Collect(logging.Handler):
         self.lines.append(text[:300])
 
 
-def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> LiveServer:
+def fetch_live(
+    target: Target,
+    *,
+    mode: str = "auto",
+    timeout: float = 30.0,
+    expected: Sequence[str] = (),
+) -> LiveServer:
     """The server's tools (every page), its info and the negotiated revision. The SDK's log
-    lines are collected (``warnings``), never printed as tracebacks."""
+    lines are collected (``warnings``), never printed as tracebacks. ``expected``: tool names
+    to read with ``get_tool_schemas`` when the server (in search or code discovery mode) does
+    not list them (``mcpgen drift``: the manifest's tools)."""
     import anyio
 
     sdk_log = logging.getLogger("mcp")
@@ -317,7 +338,7 @@ def fetch_live(target: Target, *, mode: str = "auto", timeout: float = 30.0) -> 
     # server's traceback is not printed), on success it is dropped.
     errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
     try:
-        live = anyio.run(_fetch, target, mode, timeout, errlog)
+        live = anyio.run(_fetch, target, mode, timeout, errlog, tuple(expected))
         return LiveServer(
             live.tools,
             live.server,

@@ -277,7 +277,11 @@ def drift(
     target = parse_target(stdio, url, _credentials(**sign_in))
     if not manifest.is_file():
         raise McpgenError("no such file", path=str(manifest))
-    live = fetch_live(target, mode=mode, timeout=timeout)
+    from mcpgen.manifest.load import load_manifest
+
+    promised = load_manifest(manifest).manifest  # tools a search-mode server does not list
+    names = [t.name for t in promised.tools] if promised is not None else []
+    live = fetch_live(target, mode=mode, timeout=timeout, expected=names)
     for warning in live.warnings:
         click.echo(f"mcpgen: warning: {warning}", err=True)
     diags, cfg = drift_diagnostics(manifest, live)

@@ -109,10 +109,9 @@ class SearchIndex:
     __slots__ = ("names", "terms")
 
     def __init__(self, data: Mapping[str, Any] | str) -> None:
-        if isinstance(data, str):
-            data = json.loads(data)
-        self.names: list[str] = list(data["names"])
-        self.terms: dict[str, list[Any]] = dict(data["terms"])
+        loaded: Mapping[str, Any] = json.loads(data) if isinstance(data, str) else data
+        self.names: list[str] = list(loaded["names"])
+        self.terms: dict[str, list[Any]] = dict(loaded["terms"])
 
     def scores(self, query: str) -> dict[int, float]:
         """Document -> score, for the documents sharing a term with ``query`` (each distinct

@@ -241,6 +241,7 @@ def test_every_breaking_rule_has_a_case() -> None:
     covered = {c[0] for c in CASES} | {c[0] for c in SURFACE_CASES}
     covered |= {c[0] for c in SKILL_CASES}
     covered |= {c[0] for c in APPS_CASES}
+    covered |= {c[0] for c in DISCOVERY_CASES}
     assert ids - covered == {"OUTPUT_BOUND_NO_WIDEN"}
 
 
@@ -538,3 +539,42 @@ def test_skill_rule(
     ]
     assert got == [(nl, nc, rule_id, ol, oc) for nl, nc, ol, oc in expected]
     assert compare_files(old, old) == []
+
+
+# -- server.discovery (mcpgen_runtime.breaking.discovery) ---------------------------------------
+
+DISCOVERY = """\
+server:
+  name: m
+  discovery: {mode: search, listed: {tools: [a]}}
+tools:
+  - name: a
+    inputSchema: {type: object}
+  - name: b
+    inputSchema: {type: object}
+"""
+DISCOVERY_CASES: list[tuple[str, list[tuple[str, str]], list[tuple[int, int, int, int]]]] = [
+    ("DISCOVERY_META_NO_DELETE", [("mode: search", "mode: code")], [(3, 14, 3, 3)]),
+    ("DISCOVERY_META_NO_DELETE", [("mode: search", "mode: all")], [(3, 14, 3, 3)] * 3),
+    ("DISCOVERY_NO_UNLIST", [("tools: [a]", "tools: []")], [(3, 14, 3, 3)]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "reps", "expected"), DISCOVERY_CASES, ids=["to-code", "to-all", "unlist"]
+)
+def test_discovery_rule(
+    rule_id: str, reps: list[tuple[str, str]], expected: list[tuple[int, int, int, int]]
+) -> None:
+    new = DISCOVERY
+    for a, b in reps:
+        new = new.replace(a, b)
+    got = [g for g in _compare(DISCOVERY, new) if g[2] == rule_id]
+    assert got == [(nl, nc, rule_id, ol, oc) for nl, nc, ol, oc in expected]
+    assert _compare(DISCOVERY, DISCOVERY) == []
+
+
+def test_all_to_search_unlists_every_tool_not_kept_listed() -> None:
+    old = DISCOVERY.replace("mode: search", "mode: all")
+    got = [g for g in _compare(old, DISCOVERY) if g[2].startswith("DISCOVERY")]
+    assert [g[2] for g in got] == ["DISCOVERY_NO_UNLIST"]

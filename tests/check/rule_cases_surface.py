@@ -224,6 +224,43 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
         [(6, 33), (9, 27)],
     ),
     (
+        "DISCOVERY_LISTED_UNKNOWN",
+        """
+        server:
+          toolsets: {read: {}}
+          discovery: {mode: search, listed: {tools: [t, tt], toolsets: [read, reed]}}
+        tools:
+          - name: t
+            inputSchema: {type: object}
+            x-mcpgen: {toolsets: [read]}
+        """,
+        [(3, 49), (3, 71)],
+    ),
+    (
+        "DISCOVERY_NAME_CLASH",
+        """
+        server:
+          discovery: {mode: code}
+        tools:
+          - name: execute
+            inputSchema: {type: object}
+          - name: call_tool
+            inputSchema: {type: object}
+        """,
+        [(4, 11)],
+    ),
+    (
+        "DISCOVERY_LISTED_IGNORED",
+        """
+        server:
+          discovery: {listed: {tools: [t]}}
+        tools:
+          - name: t
+            inputSchema: {type: object}
+        """,
+        [(2, 15)],
+    ),
+    (
         "TOOLSET_EMPTY",
         """
         server:

@@ -18,7 +18,14 @@ def _definitions(n: int) -> list[dict[str, object]]:
 
 
 def test_tokens_split_words_camel_case_and_cjk() -> None:
-    assert tokens("getUserInvoices, list_repo-files") == ["get", "user", "invoice", "list", "repo", "file"]
+    assert tokens("getUserInvoices, list_repo-files") == [
+        "get",
+        "user",
+        "invoice",
+        "list",
+        "repo",
+        "file",
+    ]
     assert tokens("the state of the issue") == ["state", "issue"]
     assert tokens("注文を返金") == ["注", "文", "を", "返", "金"]
     assert tokens("استرداد الطلب") == ["استرداد", "الطلب"]

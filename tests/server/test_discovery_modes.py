@@ -53,10 +53,18 @@ tools:
   - name: ping
     description: Answers pong.
     inputSchema: {type: object}
+  - name: greet
+    description: Greets the user by the name they give when asked.
+    inputSchema: {type: object}
+  - name: close_catalog
+    description: Switches list_items off for now.
+    inputSchema: {type: object}
 """
 
 HANDLERS = """\
 from __future__ import annotations
+
+from pydantic import BaseModel
 
 from mcpgen_runtime import ToolContext
 
@@ -79,6 +87,17 @@ class Handlers(ToolsBase):
 
     async def ping(self, args: m.PingInput, ctx: ToolContext) -> str:
         return "pong"
+
+    async def greet(self, args: m.GreetInput, ctx: ToolContext) -> str:
+        answer = await ctx.elicit(Name, "Your name?", key="name")
+        return f"hello {answer.data.name if answer.data else '-'}"
+
+
+    async def close_catalog(self, args: m.CloseCatalogInput, ctx: ToolContext) -> str:
+        return str(await ctx.set_tool_enabled("list_items", False))
+
+class Name(BaseModel):
+    name: str
 """
 
 WIRES = ["2025-11-25", "2026-07-28"]
@@ -243,6 +262,46 @@ def test_call_tool_spends_the_same_rate_limit_as_a_direct_call(shop: Path) -> No
     assert _text(first) == "placed a"
     assert direct["result"]["isError"] and "rate" in _text(direct).lower()
     assert again["result"]["isError"] and "is rate limited" in _text(again)
+
+
+def test_call_tool_asks_the_user_in_rounds_as_a_direct_call_does(shop: Path) -> None:
+    """2026-07-28: the tool's question comes back as the meta call's InputRequiredResult; the
+    retry of the same call_tool call with the answer and requestState runs the tool again,
+    with the state bound to the inner tool and arguments."""
+    answer = {"name": {"action": "accept", "content": {"name": "Ada"}}}
+
+    meta = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+    inner = {"name": "greet", "arguments": {}}
+
+    async def script(c: RawClient) -> Any:
+        ask = {"name": "call_tool", "arguments": inner, "_meta": meta}
+        first = await c.request("tools/call", ask)
+        assert "result" in first, first
+        retry = {"requestState": first["result"]["requestState"], "inputResponses": answer}
+        done = await c.request("tools/call", {**ask, **retry})
+        moved = await c.request("tools/call", {**inner, "_meta": meta, **retry})
+        return first, done, moved
+
+    first, done, moved = _session(shop, "2026-07-28", script)
+    assert first["result"]["resultType"] == "input_required", first
+    assert "name" in first["result"]["inputRequests"]
+    assert _text(done) == "hello Ada"
+    assert _text(moved) == "hello Ada"  # the same state answers the direct call: one path
+
+
+def test_a_tool_disabled_at_run_time_is_not_found_and_not_callable(shop: Path) -> None:
+    query = {"query": "list the items in the catalog"}
+
+    async def script(c: RawClient) -> Any:
+        before = await _call(c, "search_tools", query)
+        await _call(c, "close_catalog", {})
+        after = await _call(c, "search_tools", query)
+        return before, after, await _via(c, "list_items", {})
+
+    before, after, via = _session(shop, "2025-11-25", script)
+    assert _found(before)[0] == "list_items"
+    assert "list_items" not in _found(after)
+    assert via["error"]["code"] == -32602
 
 
 @pytest.mark.parametrize(

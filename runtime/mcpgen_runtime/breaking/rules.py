@@ -201,5 +201,23 @@ _RULES: tuple[Rule, ...] = (
         "Hosts hide the tool from the model, or refuse the view's calls to it: agents and "
         "views that call it fail.",
     ),
+    # server.discovery: breaking/discovery.py
+    _rule(
+        "DISCOVERY_META_NO_DELETE",
+        _E,
+        "A discovery mode change keeps the meta-tools callers use (search_tools, "
+        "get_tool_schemas, call_tool, execute).",
+        "Agents and scripts that call the removed meta-tool by name fail (search to code "
+        "removes call_tool, code to search removes execute, either to all removes them all).",
+    ),
+    _rule(
+        "DISCOVERY_NO_UNLIST",
+        _W,
+        "A tool listed by tools/list stays listed (a change to mode search or code, or a tool "
+        "dropped from server.discovery.listed, unlists tools).",
+        "Every served tool stays callable by name, so existing calls keep working; but clients "
+        "and models that choose tools from tools/list no longer see the unlisted ones until "
+        "they search for them.",
+    ),
 )
 RULES: dict[str, Rule] = {r.id: r for r in _RULES}

@@ -316,8 +316,30 @@ class ToolClient(Narrowable, TaskCalls):
 
     async def drift(self) -> list[Change]:
         """Changes of the live tools (vs ``MCPGEN_TOOLS``) that break this client."""
+        from .discovery import with_unlisted
+
         defs = [t.definition for t in self.MCPGEN_TOOLS]
-        return breaking_changes(defs, await self.list_live_tools(), self._selected_names())
+        names = self._selected_names()
+        expected = names if names is not None else [str(d["name"]) for d in defs]
+        try:
+            live = await with_unlisted(self.mcp, await self.list_live_tools(), expected)
+        except ClientError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise map_error(self._label, "tools/call", exc) from exc
+        return breaking_changes(defs, live, names)
+
+    async def search_tools(self, query: str, limit: int | None = None) -> list[dict[str, Any]]:
+        """The server's tool search (a server in ``search`` or ``code`` discovery mode):
+        ``[{"name", "description", ...}]``, best first, only tools this caller may use."""
+        from .discovery import search
+
+        try:
+            return await search(self.mcp, query, limit)
+        except ClientError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise map_error(self._label, "tools/call", exc) from exc
 
     # -- calls (used by the generated methods) -------------------------------------------------
 

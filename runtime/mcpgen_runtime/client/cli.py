@@ -262,8 +262,14 @@ def _tool_command(cmd: ToolCommand) -> click.Command:
     )
 
 
-def _surface_commands(resources: bool, prompts: bool, skills: bool) -> list[click.Command]:
+def _surface_commands(
+    resources: bool, prompts: bool, skills: bool, search: bool = False
+) -> list[click.Command]:
     out: list[click.Command] = []
+    if search:
+        from .cli_surface import search_command
+
+        out.append(search_command(_call))
     if skills:
         from .cli_skills import skills_group
 
@@ -331,6 +337,7 @@ def run_tool_cli(
     resources: bool = False,
     prompts: bool = False,
     skills: bool = False,
+    search: bool = False,
     argv: Sequence[str] | None = None,
 ) -> None:
     """Build the click group and run it (``argv`` None: the process's arguments).
@@ -339,7 +346,8 @@ def run_tool_cli(
     path that needs it). ``server``: the server's name (else the class's ``MCPGEN_SERVER``).
     ``package``/``compiled``: the generated package holding ``models`` and ``tools``, and
     whether its ``--stdio`` tool calls may take the compiled path (``cli_lean``; a package
-    with task tools declares the tasks extension, and its calls take the SDK path)."""
+    with task tools declares the tasks extension, and its calls take the SDK path).
+    ``search``: the server is in search or code discovery mode (a ``search-tools`` command)."""
     if server is None:
         server = cast("type[ToolClient]", client_cls).MCPGEN_SERVER
 
@@ -382,6 +390,6 @@ def run_tool_cli(
         group.add_command(_tool_command(cmd))
         group.tools[cmd.name] = cmd.tool
     group.client_cls = client_cls
-    for extra in _surface_commands(resources, prompts, skills):
+    for extra in _surface_commands(resources, prompts, skills, search):
         group.add_command(extra)
     group.main(args=list(argv) if argv is not None else None, prog_name=prog)

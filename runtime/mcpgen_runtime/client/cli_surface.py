@@ -1,6 +1,7 @@
 """The generated CLI's ``resources`` group (``resources list``, every page, and ``resources read
 URI``) and ``prompts`` group (``prompts get NAME --arg KEY=VALUE``), for a server whose manifest
-has resources or prompts; results are JSON, as the tools' are."""
+has resources or prompts, and ``search-tools`` for a server in search or code discovery mode;
+results are JSON, as the tools' are."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
     from .base import ToolClient
     from .cli_skills import Call
 
-__all__ = ["prompts_group", "resources_group"]
+__all__ = ["prompts_group", "resources_group", "search_command"]
 
 
 def resources_group(call: Call) -> click.Group:
@@ -74,3 +75,20 @@ def prompts_group(call: Call) -> click.Group:
         call(ctx.find_root(), body)
 
     return group
+
+
+def search_command(call: Call) -> click.Command:
+    """``search-tools QUERY [--limit N]``: the server's tool search (search and code modes);
+    the per-tool commands call their tools by name, as always."""
+
+    @click.command("search-tools", help="Search the server's tools by what you want to do (JSON).")
+    @click.argument("query")
+    @click.option("--limit", type=click.IntRange(1, 50), default=None, help="At most N tools.")
+    @click.pass_context
+    def search_tools(ctx: click.Context, query: str, limit: int | None) -> None:
+        async def body(client: ToolClient) -> Any:
+            return {"tools": await client.search_tools(query, limit)}
+
+        call(ctx, body)
+
+    return search_tools

@@ -30,7 +30,6 @@ from .shaping import shape_call_result, shape_tool
 if TYPE_CHECKING:
     from ..search_index import SearchIndex
     from .bindings import CompiledTool
-    from .tools import ToolsRuntime
 
 __all__ = [
     "CODE_LIMIT_KEYS",
@@ -112,8 +111,8 @@ def meta_definitions(mode: str, results: int = DEFAULT_RESULTS) -> list[dict[str
         },
         {
             "name": SCHEMAS,
-            "description": "The input and output schemas of the named tools "
-            "(names from search_tools).",
+            "description": "The named tools (names from search_tools) as tools/list would "
+            "show them: input and output schemas, annotations.",
             "inputSchema": {
                 "type": "object",
                 "properties": {"names": names},
@@ -164,7 +163,8 @@ class _Call:
 
 
 class Discoverer:
-    """The meta-tools of one server (``ToolsRuntime.discovery``)."""
+    """The meta-tools of one server (``ToolsRuntime.discovery``; ``rt`` below is that
+    ``ToolsRuntime``, typed ``Any``: ``tools`` imports this module)."""
 
     def __init__(
         self,
@@ -195,7 +195,7 @@ class Discoverer:
     def listing(self, visible: Sequence[CompiledTool]) -> list[Mapping[str, Any]]:
         return self.config.listing([t.served for t in visible])
 
-    async def call(self, rt: ToolsRuntime, ctx: Any, name: str, arguments: Any) -> dict[str, Any]:
+    async def call(self, rt: Any, ctx: Any, name: str, arguments: Any) -> dict[str, Any]:
         """A meta-tool's result, shaped for the client's revision."""
         version = ctx.protocol_version
         args = arguments if isinstance(arguments, dict) else {}
@@ -211,7 +211,7 @@ class Discoverer:
         return shape_call_result(result, version)
 
     def _search(
-        self, rt: ToolsRuntime, usable: Sequence[CompiledTool], args: Mapping[str, Any]
+        self, rt: Any, usable: Sequence[CompiledTool], args: Mapping[str, Any]
     ) -> dict[str, Any]:
         from ..search_index import MAX_QUERY_CHARS
 
@@ -264,8 +264,7 @@ class Discoverer:
             if t is None:
                 unknown.append(n)
                 continue
-            shaped = shape_tool(t.served, version)
-            row = {k: shaped[k] for k in ("name", "inputSchema", "outputSchema") if k in shaped}
+            row = shape_tool(t.served, version)  # as tools/list would show it
             if functions is not None and n in functions:
                 row["function"] = functions[n]
             tools.append(row)
@@ -285,7 +284,7 @@ class Discoverer:
             return None
         return {spec["tool"]: fn for fn, spec in api.get("functions", {}).items()}
 
-    async def _call(self, rt: ToolsRuntime, ctx: Any, args: Mapping[str, Any]) -> dict[str, Any]:
+    async def _call(self, rt: Any, ctx: Any, args: Mapping[str, Any]) -> dict[str, Any]:
         """``call_tool``: the direct call's path and answer, errors included."""
         name, arguments = args.get("name"), args.get("arguments", {})
         version = ctx.protocol_version
@@ -298,9 +297,10 @@ class Discoverer:
             return shape_call_result(
                 error_result(f"{CALL}: {name!r} is a meta-tool; call it directly"), version
             )
-        return await rt.call_tool(ctx, _Call(name, arguments))  # type: ignore[arg-type]
+        answer: dict[str, Any] = await rt.call_tool(ctx, _Call(name, arguments))
+        return answer
 
-    async def _execute(self, rt: ToolsRuntime, ctx: Any, args: Mapping[str, Any]) -> dict[str, Any]:
+    async def _execute(self, rt: Any, ctx: Any, args: Mapping[str, Any]) -> dict[str, Any]:
         code = args.get("code")
         if not isinstance(code, str):
             return error_result(f"{EXECUTE}: `code` must be a string")
@@ -313,7 +313,8 @@ class Discoverer:
             if tool in self.meta:
                 return error_result(f"{tool!r} is a meta-tool, not one of the server's tools")
             try:
-                return await rt.call_tool(ctx, _Call(tool, arguments))  # type: ignore[arg-type]
+                answer: dict[str, Any] = await rt.call_tool(ctx, _Call(tool, arguments))
+                return answer
             except RequestError as exc:  # unknown or hidden tool, missing scope: the code's error
                 return error_result(exc.message)
 

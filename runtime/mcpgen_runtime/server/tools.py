@@ -88,7 +88,7 @@ class ToolsRuntime:
 
     # -- tools/list ---------------------------------------------------------------------
 
-    def _decode_cursor(self, cursor: str | None) -> int:
+    def _decode_cursor(self, cursor: str | None, length: int) -> int:
         if cursor is None:
             return 0
         prefix = "mcpgen-offset:"
@@ -96,7 +96,7 @@ class ToolsRuntime:
             digits = cursor[len(prefix) :]
             if digits.isdigit() and digits.isascii():
                 offset = int(digits)
-                if 0 < offset < len(self.tools):
+                if 0 < offset < length:
                     return offset
         raise RequestError(INVALID_PARAMS, "Invalid cursor", cursor[:200])
 
@@ -106,11 +106,10 @@ class ToolsRuntime:
         self.serving.notices.remember(ctx)
         tools = self.serving.scopes.visible(self.visible(), lambda t: t.scopes)
         served = (
-            [t.served for t in tools]
-            if self.discovery is None
-            else self.discovery.listing(tools)
+            [t.served for t in tools] if self.discovery is None else self.discovery.listing(tools)
         )
-        start = self._decode_cursor(params.cursor if params is not None else None)
+        cursor = params.cursor if params is not None else None
+        start = self._decode_cursor(cursor, max(len(self.tools), len(served)))
         end = len(served) if not self.page_size else min(start + self.page_size, len(served))
         version = ctx.protocol_version
         result: dict[str, Any] = {"tools": [shape_tool(d, version) for d in served[start:end]]}

@@ -756,5 +756,6 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m hostile_cl
         compiled=True,
         resources=True,
         prompts=True,
+        search=True,
         argv=argv,
     )

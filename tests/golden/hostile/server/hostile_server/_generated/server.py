@@ -12,6 +12,7 @@ from mcpgen_runtime import PromptBinding
 
 from . import models as _m
 from .base import ToolsBase
+from .discovery import CODE_API, SEARCH_INDEX
 from .tools import TOOL_DEFINITIONS
 
 if TYPE_CHECKING:
@@ -27,6 +28,9 @@ SERVER_INFO: Final = ServerInfo(
     instructions="line1\nline2 \"\"\" ''' __import__('os').system('touch PWNED')\n{{ x }} {% if x %}{% endif %} {# c #}\n</script><script>alert(1)</script><!-- -->\n\x01\x1b[31m\x7f\t\u2028\u2029\x85\ufeff\u200b\u200d end",
     website_url=None,
     toolsets='{"class":{"description":"A toolset named like a keyword: \\"\\"\\" {{ }}"}}',
+    discovery='{"mode":"code","listed":{"toolsets":["class"]},"results":7}',
+    search_index=SEARCH_INDEX,
+    code_api=CODE_API,
 )
 
 BINDINGS: Final[tuple[ToolBinding, ...]] = (
