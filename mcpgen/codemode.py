@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcpgen.client.ir import RESERVED_METHODS
 from mcpgen.naming import assign_tool_names
 from mcpgen.parameters import MethodParams, tool_models
 from mcpgen.typehints import read_type_hint
@@ -29,23 +30,7 @@ __all__ = ["CodeApi", "api_stub", "compile_api", "function_names"]
 
 # Names a sandbox global must not take: Python's builtins (``list``, ``print``) and the
 # typed client's own attributes (its method names stay the client's).
-_RESERVED = frozenset(n for n in dir(builtins) if not n.startswith("_")) | frozenset(
-    {
-        "drift",
-        "http",
-        "prompts",
-        "resources",
-        "list_live_tools",
-        "mcp",
-        "protocol_version",
-        "selected_tools",
-        "server_info",
-        "skills",
-        "stdio",
-        "sync",
-        "with_options",
-    }
-)
+_RESERVED = frozenset(n for n in dir(builtins) if not n.startswith("_")) | RESERVED_METHODS
 # Names a JSON-shaped annotation may use (anything else becomes a JSON shape).
 _PLAIN = frozenset({"str", "int", "float", "bool", "None", "list", "dict", "Any", "Literal"})
 _SCALARS = {

@@ -192,6 +192,7 @@ RUNTIME_IMPORTS = frozenset(
         *("dotenv", "uvloop", "httptools", "redis", "hiredis", "limits", "deprecated", "wrapt"),
         "yaml",  # pyyaml: a client verifies skill front matter (client/skills.py)
         "orjson",  # the [server] extra: the lean engine's JSON (lean/jsonrpc.py)
+        "pydantic_monty",  # the [codemode] extra: code mode's sandbox (codemode/sandbox.py)
     }
 )
 """Top-level import names a generated package must not take: a package of that name, put on

@@ -36,6 +36,7 @@ RESERVED_METHODS: frozenset[str] = frozenset(
         "prompts",
         "resources",
         "list_live_tools",
+        "search_tools",
         "mcp",
         "protocol_version",
         "selected_tools",

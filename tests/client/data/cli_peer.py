@@ -1,7 +1,8 @@
 """A stdio peer for the generated CLI's differential tests (``test_cli_compiled``): answers the
 2026-07-28 wire as the weather server would, then misbehaves on ``tools/call`` as ``argv[1]``
-says: hang, die, garbage, numbers (a result the output model converts), error (a JSON-RPC error), badshape (structuredContent the
-outputSchema refuses), nostruct (no structuredContent), text (two text blocks), image.
+says: hang, die, garbage, numbers (a result the output model converts), error (a JSON-RPC
+error), badshape (structuredContent the outputSchema refuses), nostruct (no
+structuredContent), text (two text blocks), image.
 ``argv[2]``, if given, is a file the peer writes its pid to."""
 
 import json
@@ -53,8 +54,13 @@ for line in sys.stdin:
         elif MODE == "badshape":
             send(rid, {"content": [], "structuredContent": {"city": 5}, "resultType": "complete"})
         elif MODE == "numbers":  # ints for numbers, an integral float for an integer, reordered
-            out = {"humidity": 54.0, "condition": "sunny", "units": "metric", "temperature": 19,
-                   "city": "P"}
+            out = {
+                "humidity": 54.0,
+                "condition": "sunny",
+                "units": "metric",
+                "temperature": 19,
+                "city": "P",
+            }
             send(rid, {"content": [], "structuredContent": out, "resultType": "complete"})
         elif MODE == "nostruct":
             send(rid, {"content": [{"type": "text", "text": "hi"}], "resultType": "complete"})
