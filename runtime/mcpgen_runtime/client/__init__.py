@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import errors as _errors
+
 if TYPE_CHECKING:
     from .base import ClientOptions, Mode, ToolClient
     from .drift import Change, breaking_changes
@@ -41,23 +43,7 @@ _WHERE = {
     "ContentBlock": "results",
     "SyncClient": "sync",
     "ClientTool": "tool",
-    **dict.fromkeys(
-        (
-            "ArgumentsError",
-            "AuthorizationError",
-            "CallTimeoutError",
-            "ClientError",
-            "ConnectError",
-            "ConnectionLostError",
-            "CredentialError",
-            "DriftError",
-            "InputRequiredError",
-            "InvalidResultError",
-            "ProtocolError",
-            "ToolCallError",
-        ),
-        "errors",
-    ),
+    **dict.fromkeys(_errors.__all__, "errors"),  # stdlib only: cheap to import at once
 }
 
 __all__ = [
