@@ -64,7 +64,7 @@ def _stemmer() -> Callable[[str], str]:
     if _stem is None:
         from functools import lru_cache
 
-        from snowballstemmer.english_stemmer import EnglishStemmer
+        from snowballstemmer.english_stemmer import EnglishStemmer  # type: ignore[import-untyped]
 
         _stem = lru_cache(maxsize=1 << 16)(EnglishStemmer().stemWord)
     return _stem

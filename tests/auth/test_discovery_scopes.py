@@ -61,7 +61,11 @@ def test_call_tool_gets_the_direct_calls_step_up_challenge(
     assert listed == ["whoami", "search_tools", "get_tool_schemas", "call_tool"]
     args = {"id": "a", "text": "b"}
     direct = post(
-        srv, "tools/call", {"name": "write_note", "arguments": args}, token=reader, name="write_note"
+        srv,
+        "tools/call",
+        {"name": "write_note", "arguments": args},
+        token=reader,
+        name="write_note",
     )
     via = post(srv, "tools/call", _via("write_note", args), token=reader, name="call_tool")
     assert direct.status_code == via.status_code == 403
@@ -70,7 +74,9 @@ def test_call_tool_gets_the_direct_calls_step_up_challenge(
     assert challenge(via)["scope"] == "notes:read notes:write"  # what it needs plus what it holds
     assert via.json() == direct.json()
     # what the token allows goes through, and the stepped-up token gets past the front
-    res = result(post(srv, "tools/call", _via("read_note", {"id": "n1"}), token=reader, name="call_tool"))
+    res = result(
+        post(srv, "tools/call", _via("read_note", {"id": "n1"}), token=reader, name="call_tool")
+    )
     assert res["content"][0]["text"] == "note n1"
     writer = idp.token(audience=resource(srv), scopes="notes:read notes:write")
     res = result(post(srv, "tools/call", _via("write_note", args), token=writer, name="call_tool"))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
@@ -31,7 +30,8 @@ HOLD = {
     },
 }
 HANDLERS = common.HANDLERS.replace(
-    "from ._generated.models import AskInput,", "from ._generated.models import HoldInput, AskInput,"
+    "from ._generated.models import AskInput,",
+    "from ._generated.models import HoldInput, AskInput,",
 ) + (
     """
 
