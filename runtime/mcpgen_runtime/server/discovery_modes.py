@@ -312,8 +312,10 @@ class Discoverer:
         async def call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
             if tool in self.meta:
                 return error_result(f"{tool!r} is a meta-tool, not one of the server's tools")
-            try:
-                answer: dict[str, Any] = await rt.call_tool(ctx, _Call(tool, arguments))
+            try:  # inline: the code awaits the value, so never a task
+                answer: dict[str, Any] = await rt.call_tool(
+                    ctx, _Call(tool, arguments), inline=True
+                )
                 return answer
             except RequestError as exc:  # unknown or hidden tool, missing scope: the code's error
                 return error_result(exc.message)

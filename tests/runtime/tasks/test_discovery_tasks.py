@@ -198,3 +198,33 @@ def test_cancelling_a_direct_request_cancels_the_tool(
     with _stdio(package, engine, tmp_path) as peer:
         call = {"name": "hold", "arguments": {"tag": "direct"}}
         _cancel_and_see_the_tool_cancelled(peer, call, tmp_path / "direct")
+
+
+@pytest.fixture(scope="module", params=["stdio", "http-sdk"])
+def code_client(request: pytest.FixtureRequest, code_package: Path) -> Iterator[Client]:
+    if request.param == "stdio":
+        peer = common.stdio(code_package)
+        try:
+            yield Client(peer)
+        finally:
+            peer.close()
+        return
+    server = http_server(code_package, "--engine", "sdk")
+    server.start()
+    http = HttpPeer(server.url, modern=True)
+    try:
+        yield Client(http)
+    finally:
+        http.close()
+        server.stop()
+
+
+def test_a_tool_called_from_execute_is_never_a_task(code_client: Client) -> None:
+    """The code awaits the tool's value: a task-capable tool runs to its answer even when the
+    execute request declares the tasks extension, and a task-only tool is one clear error."""
+    ran = code_client.call("execute", {"code": "await work(seconds=0.2)"})["result"]
+    assert ran.get("isError") is not True and "taskId" not in ran, ran
+    assert ran["structuredContent"]["result"].startswith("worked 0.2 s")
+    refused = code_client.call("execute", {"code": "await export(seconds=0)"})["result"]
+    assert refused["isError"] is True
+    assert "'export' runs only as a task, which code cannot wait for" in _text(refused)
