@@ -193,6 +193,8 @@ RUNTIME_IMPORTS = frozenset(
         "yaml",  # pyyaml: a client verifies skill front matter (client/skills.py)
         "orjson",  # the [server] extra: the lean engine's JSON (lean/jsonrpc.py)
         "pydantic_monty",  # the [codemode] extra: code mode's sandbox (codemode/sandbox.py)
+        "snowballstemmer",  # the tool search's stemmer (search_index.py)
+        "Stemmer",  # PyStemmer, which snowballstemmer uses instead of itself when installed
     }
 )
 """Top-level import names a generated package must not take: a package of that name, put on

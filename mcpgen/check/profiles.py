@@ -103,6 +103,16 @@ RULES: tuple[ProfileRule, ...] = (
         f'{OPENAI_SDK}: "we can\'t use `$ref`s if there are also other properties defined", so '
         f"the SDK inlines such refs; {OPENAI_DOC}.",
     ),
+    ProfileRule(
+        "OPENAI_STRICT_DISCOVERY_FREE_FORM",
+        "openai-strict",
+        E,
+        "No meta-tool of the discovery mode takes a free-form object (`call_tool`'s "
+        "`arguments` in mode `search`): use mode `code`, whose `execute` takes a string.",
+        f"{OPENAI_SDK} closes every object (`additionalProperties: false`), so an object "
+        "with no properties can only be `{}`: a strict call of `call_tool` passes no arguments "
+        f"to the tool it calls; {OPENAI_DOC}.",
+    ),
     # --- anthropic -------------------------------------------------------------------------
     ProfileRule(
         "ANTHROPIC_ROOT_COMBINATOR",

@@ -2,7 +2,8 @@
 
 The rules, their sources and the keyword tables are data in ``profiles.py``; this module only
 walks each tool's inputSchema (what a client hands the model API as the function's parameters)
-and reports where a profile's constraint is broken, at the offending keyword.
+and reports where a profile's constraint is broken, at the offending keyword; and the
+meta-tools a discovery mode lists instead of the tools (``server.discovery.mode``).
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgen.check import profiles as P
-from mcpgen.check.context import ToolCtx
+from mcpgen.check.context import ManifestCtx, ToolCtx
 from mcpgen.check.registry import LINT, checker, rule
 from mcpgen_runtime.schemawalk import COMBINATORS, Node, esc
+from mcpgen_runtime.server.discovery_modes import meta_definitions
 
 for _r in P.RULES:
     rule(_r.id, LINT, _r.severity, _r.purpose, why=_r.why, default_enabled=False)
@@ -71,6 +73,28 @@ def check_openai_strict(ctx: ToolCtx) -> None:
                 f"strict mode takes a `$ref` alone; it has {_names(others)} beside it",
                 key=True,
             )
+
+
+@checker("OPENAI_STRICT_DISCOVERY_FREE_FORM", scope="manifest")
+def check_openai_strict_discovery(ctx: ManifestCtx) -> None:
+    """The meta-tools the discovery mode lists (their schemas are the runtime's, read from
+    ``meta_definitions``), reported at the manifest's ``server.discovery.mode``."""
+    block = ctx.manifest.server.discovery
+    mode = block.get("mode", "all") if isinstance(block, dict) else "all"
+    for tool in meta_definitions(mode if isinstance(mode, str) else "all"):
+        props = tool["inputSchema"].get("properties", {})
+        for name, prop in props.items():
+            if _is_object(prop) and not prop.get("properties"):
+                ctx.emit(
+                    "OPENAI_STRICT_DISCOVERY_FREE_FORM",
+                    "/server/discovery/mode",
+                    f"discovery mode {mode!r} lists {tool['name']!r}, whose {name!r} is a "
+                    "free-form object: strict mode closes it (`additionalProperties: false`), "
+                    f"so a strict call of {tool['name']} passes no arguments on; use mode "
+                    "'code' (execute takes the code as a string), or list the tools the model "
+                    "needs in `listed`",
+                    key=False,
+                )
 
 
 @checker("ANTHROPIC_ROOT_COMBINATOR")

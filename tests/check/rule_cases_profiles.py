@@ -49,6 +49,19 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
         [(6, 13)],
     ),
     (
+        "OPENAI_STRICT_DISCOVERY_FREE_FORM",
+        """
+        server:
+          name: s
+          discovery:
+            mode: search
+        tools:
+          - name: a
+            inputSchema: {type: object, properties: {}, additionalProperties: false}
+""",
+        [(4, 11)],
+    ),
+    (
         "ANTHROPIC_ROOT_COMBINATOR",
         """
         tools:

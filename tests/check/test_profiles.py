@@ -59,6 +59,8 @@ EXPECTED = {
 }
 
 PROFILE_IDS = {r.id for r in RULES}
+MANIFEST_RULES = {"OPENAI_STRICT_DISCOVERY_FREE_FORM"}
+"""Rules about the manifest's own settings, not a tool's schema: tested below, not in FIXTURES."""
 
 
 def _profile_findings(path: Path, targets: frozenset[str]) -> list[str]:
@@ -69,7 +71,7 @@ def _profile_findings(path: Path, targets: frozenset[str]) -> list[str]:
 
 
 def test_every_rule_has_a_fixture_and_a_cited_source() -> None:
-    assert set(FIXTURES) == PROFILE_IDS
+    assert set(FIXTURES) | MANIFEST_RULES == PROFILE_IDS
     for r in RULES:
         assert r.target in PROFILES
         assert READ in r.why and "Source" in r.why, r.id
@@ -200,3 +202,26 @@ def test_rules_filters_by_target() -> None:
     )
     bad = _run("rules", "--target", "claude", cwd=Path.cwd())
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(("mode", "found"), [("search", 1), ("code", 0), ("all", 0)])
+def test_openai_strict_reports_call_tools_free_form_arguments(
+    mode: str, found: int, tmp_path: Path
+) -> None:
+    """In mode search, strict mode cannot pass call_tool's arguments on: an error at the mode,
+    with the way out (mode code); code mode's meta-tools take only strings and lists."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(
+        "server:\n  name: s\n  discovery:\n    mode: " + mode + "\n"
+        "tools:\n  - name: a\n"
+        "    inputSchema: {type: object, properties: {}, additionalProperties: false}\n"
+    )
+    got = [f for f in _profile_findings(manifest, frozenset(["openai-strict"]))]
+    assert got == ["OPENAI_STRICT_DISCOVERY_FREE_FORM"] * found
+    assert _profile_findings(manifest, frozenset()) == []  # off without the target
+    if found:
+        r = mcpgen("check", str(manifest), "--target", "openai-strict")
+        assert r.returncode == 1
+        assert f"{manifest}:4:11: error OPENAI_STRICT_DISCOVERY_FREE_FORM" in r.stdout
+        assert "'call_tool', whose 'arguments' is a free-form object" in r.stdout
+        assert "use mode 'code'" in r.stdout

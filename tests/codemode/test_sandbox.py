@@ -235,6 +235,32 @@ def test_wall_seconds_bounds_time_spent_in_tool_calls() -> None:
     )
 
 
+def test_a_tool_call_still_running_when_the_run_ends_is_cancelled() -> None:
+    """The wall time is up (or the execute request is cancelled) while the code awaits a tool:
+    that tool is cancelled with the run, not left running behind the answer."""
+    cancelled: list[str] = []
+
+    class Slow(Server):
+        async def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                cancelled.append(tool)
+                raise
+            raise AssertionError("not reached")
+
+    async def go() -> dict[str, Any]:
+        code = "await order_total(order_id='o1')"
+        limits = {**LIMITS, "wall_seconds": 0.5}
+        result = await run_code(code, call=Slow().call, api=API, limits=limits)
+        for _ in range(3):  # the cancelled call unwinds on the loop's next turns
+            await asyncio.sleep(0)
+        assert cancelled == ["order_total"]  # before the loop closes (which cancels the rest)
+        return result
+
+    assert "limit 'wall_seconds'" in error_text(asyncio.run(go()))
+
+
 @pytest.mark.parametrize(
     ("limits", "message"),
     [({"cpu": 1}, "unknown code mode limit 'cpu'"), ({"calls": 0}, "must be a positive number")],

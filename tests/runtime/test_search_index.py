@@ -4,13 +4,14 @@ handle other scripts, and a query over 500 tools costs well under a millisecond 
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import time
 
 import pytest
 
 from bench.manifest_factory import make_manifest
-from mcpgen_runtime.search_index import SearchIndex, build_index, document, tokens
+from mcpgen_runtime.search_index import SearchIndex, build_index, current, document, tokens
 
 
 def _definitions(n: int) -> list[dict[str, object]]:
@@ -21,15 +22,45 @@ def test_tokens_split_words_camel_case_and_cjk() -> None:
     assert tokens("getUserInvoices, list_repo-files") == [
         "get",
         "user",
-        "invoice",
+        "invoic",
         "list",
         "repo",
         "file",
     ]
-    assert tokens("the state of the issue") == ["state", "issue"]
+    assert tokens("the state of the issue") == ["state", "issu"]
     assert tokens("注文を返金") == ["注", "文", "を", "返", "金"]
     assert tokens("استرداد الطلب") == ["استرداد", "الطلب"]
     assert tokens("(((*+?[\\") == []
+
+
+def test_tokens_are_snowball_stems() -> None:
+    """Inflections of one word are one term: a query finds a tool worded in another form."""
+    assert len({*tokens("archive archived archiving archives")}) == 1
+    assert tokens("repositories") == tokens("repository")
+    assert tokens("Deleting users") == tokens("deleted user")
+    # a short or unusual word stays itself, and "ss" is no plural
+    assert tokens("class api CI") == ["class", "api", "ci"]
+
+
+def test_a_query_in_another_inflection_finds_the_tool() -> None:
+    definitions = [
+        {"name": "archive_product", "description": "Archive a product so it is hidden but kept."},
+        {"name": "restore_product", "description": "Bring an archived product back."},
+        {"name": "list_products", "description": "List every product."},
+    ]
+    index = SearchIndex(build_index(definitions))
+    assert [n for n, _ in index.top("archiving products", None, 2)] == [
+        "archive_product",
+        "restore_product",
+    ]
+
+
+def test_an_index_from_another_stemmer_or_format_is_not_current() -> None:
+    data = build_index(_definitions(5))
+    assert current(data)
+    assert data["stemmer"] == importlib.metadata.version("snowballstemmer")
+    assert not current({**data, "stemmer": "0.0.1"})
+    assert not current({**data, "format": 1})
 
 
 def test_scores_agree_with_bm25s_on_the_same_tokens() -> None:
@@ -75,3 +106,19 @@ def test_a_search_over_500_tools_costs_under_a_millisecond_of_cpu() -> None:
         index.top(q, names, 5)
     per_query = (time.process_time() - start) / len(queries)
     assert per_query < 0.001, f"{per_query * 1e6:.0f} µs per query"
+
+
+def test_the_server_rebuilds_an_index_another_stemmer_wrote() -> None:
+    """A package generated with another snowballstemmer than the server has: the server scores
+    with an index of its own stems, not the package's."""
+    from types import SimpleNamespace
+
+    from mcpgen_runtime.server.discovery_modes import Discoverer, DiscoveryConfig
+
+    definitions = _definitions(8)
+    tools = [SimpleNamespace(definition=d) for d in definitions]
+    stale = {**build_index(definitions), "stemmer": "0.0.1", "terms": {}}
+    found = Discoverer(DiscoveryConfig({"mode": "search"}), stale).index(tools)
+    assert found.terms == build_index(definitions)["terms"]
+    kept = Discoverer(DiscoveryConfig({"mode": "search"}), build_index(definitions[:2]))
+    assert kept.index(tools).names == [d["name"] for d in definitions[:2]]

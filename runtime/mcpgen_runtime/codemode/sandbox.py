@@ -22,7 +22,7 @@ import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcpgen_runtime.codemode.limits import ALLOWED_MODULES, resolve_limits
@@ -40,6 +40,13 @@ _pools: dict[int, Any] = {}
 class _Run:
     calls: int = 0
     over: bool = False
+    running: set[asyncio.Future[Any]] = field(default_factory=set)
+    """The tool calls in flight: cancelled when the run ends early (its request cancelled,
+    its wall time up), which the sandbox's client does not do for the calls it awaits."""
+
+    def cancel_calls(self) -> None:
+        for call in list(self.running):
+            call.cancel()
 
 
 def _error(message: str) -> dict[str, Any]:
@@ -133,7 +140,10 @@ def _functions(
                     raise TypeError(f"{fn}() takes arguments=<dict>")
             else:
                 arguments = {params.get(k, k): v for k, v in kwargs.items() if v is not None}
-            result = await call(tool, arguments)
+            pending = asyncio.ensure_future(call(tool, arguments))
+            run.running.add(pending)
+            pending.add_done_callback(run.running.discard)
+            result = await pending
             if result.get("isError"):
                 raise RuntimeError(f"tool {tool!r} failed: {_tool_text(result) or 'no message'}")
             return _tool_value(result)
@@ -250,7 +260,10 @@ async def run_code(
             )
 
     try:
-        value = await asyncio.wait_for(feed(), lim["wall_seconds"])
+        try:
+            value = await asyncio.wait_for(feed(), lim["wall_seconds"])
+        finally:  # a tool the code still awaits is cancelled with the run (nothing widens)
+            run.cancel_calls()
     except asyncio.TimeoutError:
         return _error(
             f"the code did not finish within {lim['wall_seconds']:g} s, tool calls included "

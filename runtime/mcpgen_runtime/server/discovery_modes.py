@@ -180,14 +180,14 @@ class Discoverer:
 
     def index(self, tools: Sequence[CompiledTool]) -> SearchIndex:
         """The index (loaded on the first search); rebuilt from ``tools`` when the package's
-        was written in another format."""
+        was written in another format or with another version of the stemmer."""
         if self._index is None:
-            from ..search_index import FORMAT, SearchIndex, build_index
+            from ..search_index import SearchIndex, build_index, current
 
             data = self._index_data
             if isinstance(data, str):
                 data = json.loads(data)
-            if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            if not isinstance(data, Mapping) or not current(data):
                 data = build_index([t.definition for t in tools])
             self._index = SearchIndex(data)
         return self._index
@@ -312,8 +312,10 @@ class Discoverer:
         async def call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
             if tool in self.meta:
                 return error_result(f"{tool!r} is a meta-tool, not one of the server's tools")
-            try:
-                answer: dict[str, Any] = await rt.call_tool(ctx, _Call(tool, arguments))
+            try:  # inline: the code awaits the value, so never a task
+                answer: dict[str, Any] = await rt.call_tool(
+                    ctx, _Call(tool, arguments), inline=True
+                )
                 return answer
             except RequestError as exc:  # unknown or hidden tool, missing scope: the code's error
                 return error_result(exc.message)

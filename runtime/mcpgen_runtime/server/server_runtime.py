@@ -128,10 +128,18 @@ def assemble(
     sections with ``handlers``."""
     key = state_key if isinstance(state_key, RequestStateKey) else RequestStateKey(state_key)
     res_items, tmpl_items, prompt_items = _catalog(handlers, resources, templates, prompts)
+    config = None
+    if info.discovery is not None:
+        from .discovery_modes import CALL, DiscoveryConfig
+
+        config = DiscoveryConfig(info.discovery)
+    policy = _scope_policy(tools, res_items, tmpl_items, prompt_items)
+    if config is not None and config.mode == "search":
+        policy.via = CALL  # the front gates a call_tool call as a call of the tool it names
     serving = Serving(
         backend=backend,
         state_key=key,
-        scopes=_scope_policy(tools, res_items, tmpl_items, prompt_items),
+        scopes=policy,
         tools=[t.name for t in tools],
         resources=[r.definition["uri"] for r in res_items] if resources or templates else None,
         prompts=[p.definition["name"] for p in prompt_items] if prompts else None,
@@ -179,12 +187,10 @@ def assemble(
         ),
     )
     tools_rt = ToolsRuntime(tools, page_size, serving)
-    if info.discovery is not None:
-        from .discovery_modes import Discoverer, DiscoveryConfig
+    if config is not None and config.mode != "all":
+        from .discovery_modes import Discoverer
 
-        config = DiscoveryConfig(info.discovery)
-        if config.mode != "all":
-            tools_rt.discovery = Discoverer(config, info.search_index, info.code_api)
+        tools_rt.discovery = Discoverer(config, info.search_index, info.code_api)
     return ServerRuntime(
         serving,
         tools_rt,

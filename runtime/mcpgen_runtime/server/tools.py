@@ -122,11 +122,16 @@ class ToolsRuntime:
     # -- tools/call ---------------------------------------------------------------------
 
     async def call_tool(
-        self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+        self,
+        ctx: ServerRequestContext[Any, Any],
+        params: types.CallToolRequestParams,
+        *,
+        inline: bool = False,
     ) -> dict[str, Any]:
         """``tools/call``: the call's result shaped for the client's revision, or an
         ``InputRequiredResult`` (2026-07-28); unknown tools and forged ``requestState``
-        are JSON-RPC errors.
+        are JSON-RPC errors. ``inline``: a call from code mode's ``execute``, whose code
+        awaits the tool's value: never a task (a tool that runs only as a task is refused).
 
         The steps are plain functions around one coroutine (this one) and the handler's: each
         further coroutine per call shows in ``bench/bench_server.py --instructions``."""
@@ -134,6 +139,14 @@ class ToolsRuntime:
             return await self.discovery.call(self, ctx, params.name, params.arguments)
         tool = self._find(params.name)
         task = self.tasks is not None and self.tasks.wants(tool, ctx)
+        if task and inline:
+            if self.tasks.support.get(tool.name) == "required":
+                raise RequestError(
+                    INVALID_PARAMS,
+                    f"tool {tool.name!r} runs only as a task, which code cannot wait for: "
+                    "call it with tools/call, task-augmented",
+                )
+            task = False
         version = ctx.protocol_version
         arguments = params.arguments or {}
         bound = flat_scalar_bound(arguments)

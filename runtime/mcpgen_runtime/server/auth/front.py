@@ -24,8 +24,10 @@ app:
   ``WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`` (``DPoP`` for a DPoP
   request) before the SDK sees it, so a client can step up. On 2026-07-28 the
   ``Mcp-Method``/``Mcp-Name`` headers name the target (the SDK rejects a body that disagrees
-  with them); older wires are read from the body, which is then handed on unchanged. The
-  runtime checks again after dispatch.
+  with them); older wires are read from the body, which is then handed on unchanged. A call of
+  ``call_tool`` (discovery mode search) is gated as a call of the tool its arguments name
+  (``ScopePolicy.target``; read from the body on every wire), so it gets the same challenge
+  as a direct call. The runtime checks again after dispatch.
 """
 
 from __future__ import annotations
@@ -60,12 +62,6 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-_NAMED = {
-    "tools/call": "name",
-    "prompts/get": "name",
-    "resources/read": "uri",
-    "resources/subscribe": "uri",
-}
 PRM = "/.well-known/oauth-protected-resource"
 
 
@@ -175,8 +171,10 @@ class AuthFront:
             return
         needed: tuple[str, ...] = self.settings.required_scopes
         if self.policy.any and scope.get("method") == "POST":
-            if method_header is not None:  # 2026-07-28: the headers name the target
-                name = _header_value(name_header) if name_header is not None else None
+            name = _header_value(name_header) if name_header is not None else None
+            if method_header is not None and (name is None or name != self.policy.via):
+                # 2026-07-28: the headers name the target (but a call_tool call names its
+                # tool in the body's arguments only)
                 extra = self.policy.needed(method_header.decode("latin-1"), name)
                 if extra:
                     needed = needed + extra
@@ -213,10 +211,8 @@ class AuthFront:
             return [], replay  # the SDK answers the parse error
         out: list[tuple[str, str | None]] = []
         for msg in doc if isinstance(doc, list) else [doc]:
-            if isinstance(msg, dict) and msg.get("method") in _NAMED:
-                params = msg.get("params")
-                value = params.get(_NAMED[msg["method"]]) if isinstance(params, dict) else None
-                out.append((msg["method"], value if isinstance(value, str) else None))
+            if isinstance(msg, dict) and isinstance(msg.get("method"), str):
+                out.append((msg["method"], self.policy.target(msg["method"], msg.get("params"))))
         return out, replay
 
     async def _metadata(self, scope: Scope, send: Send) -> None:

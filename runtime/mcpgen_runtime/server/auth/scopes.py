@@ -115,11 +115,20 @@ def principal() -> str:
     return hashlib.sha256(b"mcpgen principal\0" + who.encode()).hexdigest()[:32]
 
 
+_NAMED = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+    "resources/subscribe": "uri",
+}
+"""The methods whose request names what it uses, and the param that names it."""
+
+
 class ScopePolicy:
     """The scopes each item needs, by kind: ``tools`` and ``prompts`` by name, ``resources``
     by URI, ``templates`` by a URI matcher (checked in order)."""
 
-    __slots__ = ("tools", "prompts", "resources", "templates", "declared")
+    __slots__ = ("tools", "prompts", "resources", "templates", "declared", "via")
 
     def __init__(
         self,
@@ -143,11 +152,26 @@ class ScopePolicy:
             for s in scopes
         ) | frozenset(s for _, scopes in self.templates for s in scopes)
         """Every scope some item needs."""
+        self.via: str | None = None
+        """The meta-tool whose calls name the tool they call in ``arguments.name``
+        (``call_tool``, discovery mode search): ``target`` reads such a call as a call of
+        that tool, so it needs that tool's scopes."""
 
     @property
     def any(self) -> bool:
         """Whether any item needs a scope (lists then differ per caller)."""
         return bool(self.declared)
+
+    def target(self, method: str, params: Any) -> str | None:
+        """What a request for ``method`` with JSON-RPC ``params`` names (a tool, a prompt, a
+        resource URI): a ``call_tool`` call names the tool in its arguments."""
+        if method not in _NAMED or not isinstance(params, dict):
+            return None
+        value = params.get(_NAMED[method])
+        if method == "tools/call" and self.via is not None and value == self.via:
+            arguments = params.get("arguments")
+            value = arguments.get("name") if isinstance(arguments, dict) else None
+        return value if isinstance(value, str) else None
 
     def needed(self, method: str, name: str | None) -> tuple[str, ...]:
         """The scopes a request for ``method`` on ``name`` needs (beyond ``required``)."""
