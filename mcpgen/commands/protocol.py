@@ -93,9 +93,10 @@ def generate(
     if revisions:  # regenerate a subset: keep the other revisions' modules as they are on disk
         built = {p.module for p in pins}
         for pin in load_pins().values():
-            existing = owned / f"{pin.module}.py"
-            if pin.module not in built and existing.is_file():
-                files[existing.name] = existing.read_text(encoding="utf-8")
+            existing = owned / pin.module
+            if pin.module not in built and existing.is_dir():
+                for path in sorted(existing.glob("*.py")):
+                    files[f"{pin.module}/{path.name}"] = path.read_text(encoding="utf-8")
     digest = package_digest(list(load_pins().values()), docstrings)
     if check:
         diff = diff_owned_tree(owned, files, marker=marker_text(files, digest, writer="protocol"))

@@ -1,4 +1,5 @@
-"""Official MCP schema (one revision) -> ``mcp_wire/<module>.py`` source text. Pure: no I/O.
+"""Official MCP schema (one revision) -> the formatted source of its models (split into the
+package ``mcp_wire/<module>/`` by ``mcpgen.protocol.split``). Pure: no I/O.
 
 The pipeline: verified schema -> data patches (``patches``) -> generator policy (``transforms``)
 -> datamodel-code-generator (``mcpgen.typegen``) -> black (``mcpgen.format``) -> header.

@@ -17,6 +17,7 @@ from mcpgen.protocol.pins import (
     pins_path,
     resolve_source,
 )
+from mcpgen.protocol.split import split_revision
 
 PACKAGE = "mcp_wire"
 
@@ -38,8 +39,9 @@ def package_digest(pins: list[Pin], docstrings: bool) -> str:
 def build_package(
     pins: list[Pin], source: Path | None, *, docstrings: bool = False
 ) -> dict[str, str]:
-    """Modules for ``pins`` plus the package scaffolding. Revisions not in ``pins`` are not
-    built (the caller merges them with what is on disk when regenerating a subset)."""
+    """The package of each of ``pins`` (``<module>/__init__.py``, ``content.py``,
+    ``protocol.py``: ``mcpgen.protocol.split``) plus the scaffolding. Revisions not in ``pins``
+    are not built (the caller merges them with what is on disk when regenerating a subset)."""
     files: dict[str, str] = {}
     bodies: dict[tuple[str, str, bool], str] = {}
     for pin in pins:
@@ -49,7 +51,8 @@ def build_package(
         if key not in bodies:
             origin = str(resolve_source(source) / pin.revision / "schema.json")
             bodies[key] = build_body(doc, pin, docstrings=docstrings, origin=origin)
-        files[f"{pin.module}.py"] = header(pin, docstrings=docstrings) + "\n" + bodies[key]
+        parts = split_revision(bodies[key], header(pin, docstrings=docstrings), pin.revision)
+        files.update({f"{pin.module}/{name}": text for name, text in parts.items()})
     files.update(scaffolding())
     return files
 

@@ -71,8 +71,14 @@ def committed_files() -> dict[str, bytes]:
     return {k: v for k, v in snapshot(COMMITTED).items() if "__pycache__" not in k}
 
 
+PARTS = ("__init__.py", "content.py", "protocol.py")
+"""The package of each revision (``mcpgen.protocol.split``)."""
+
+
 def revision_modules() -> list[tuple[str, Path]]:
-    return [(rev, COMMITTED / f"{entry['module']}.py") for rev, entry in PINS.items()]
+    return [
+        (rev, COMMITTED / entry["module"] / part) for rev, entry in PINS.items() for part in PARTS
+    ]
 
 
 def test_check_passes_on_the_committed_tree(generations: Generations) -> None:
@@ -91,7 +97,7 @@ def test_generation_is_deterministic_and_equals_the_committed_tree(
         "_base.py",
         "py.typed",
         ".mcpgen.json",
-        *(f"{e['module']}.py" for e in PINS.values()),
+        *(f"{e['module']}/{part}" for e in PINS.values() for part in PARTS),
     }
     committed = committed_files()
     differing = sorted(
@@ -105,7 +111,7 @@ def test_generation_is_deterministic_and_equals_the_committed_tree(
 
 
 @pytest.mark.parametrize(
-    ("rev", "path"), revision_modules(), ids=[r for r, _ in revision_modules()]
+    ("rev", "path"), revision_modules(), ids=[f"{r}/{p.name}" for r, p in revision_modules()]
 )
 def test_module_header_names_revision_and_schema_hash(spec_dir: Path, rev: str, path: Path) -> None:
     head = path.read_text(encoding="utf-8").splitlines()[:4]
@@ -136,7 +142,8 @@ def test_no_upstream_prose_in_committed_modules() -> None:
     for rev, path in revision_modules():
         text = path.read_text(encoding="utf-8")
         assert "description=" not in text, rev
-        assert '"""' not in text, f"{rev}: docstring found"
+        body = text.split('"""', 2)[2] if path.name != "__init__.py" else ""
+        assert '"""' not in body, f"{rev}: docstring found in {path.name}"
         for sentence in UPSTREAM_PROSE:
             assert sentence not in text, (rev, sentence)
 
@@ -155,7 +162,10 @@ def test_docstrings_option_does_bring_the_prose_in(spec_dir: Path, tmp_path: Pat
         tmp_path,
     )
     assert run.returncode == 0, run.stderr
-    text = (tmp_path / "mcp_wire" / "v2025_03_26.py").read_text(encoding="utf-8")
+    text = "".join(
+        (tmp_path / "mcp_wire" / "v2025_03_26" / part).read_text(encoding="utf-8")
+        for part in PARTS
+    )
     assert "with upstream descriptions" in text.splitlines()[0]
     for sentence in UPSTREAM_PROSE:
         assert sentence in text
@@ -185,7 +195,7 @@ def test_mypy_strict_passes_on_generated_package(tmp_path: Path) -> None:
 
 
 def test_stale_tree_prints_unified_diff_and_exits_1(spec_dir: Path, committed_copy: Path) -> None:
-    module = committed_copy / "mcp_wire" / "v2024_11_05.py"
+    module = committed_copy / "mcp_wire" / "v2024_11_05" / "protocol.py"
     text = module.read_text(encoding="utf-8")
     original = "class Tool(WireModel):\n"
     assert text.count(original) == 1
@@ -205,8 +215,8 @@ def test_stale_tree_prints_unified_diff_and_exits_1(spec_dir: Path, committed_co
         committed_copy,
     )
     assert run.returncode == 1, run.stderr
-    assert re.search(r"^--- .*v2024_11_05\.py", run.stdout, re.M)
-    assert re.search(r"^\+\+\+ .*v2024_11_05\.py", run.stdout, re.M)
+    assert re.search(r"^--- .*v2024_11_05/protocol\.py", run.stdout, re.M)
+    assert re.search(r"^\+\+\+ .*v2024_11_05/protocol\.py", run.stdout, re.M)
     assert re.search(r"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@", run.stdout, re.M)
     changed = [
         ln for ln in run.stdout.splitlines() if ln[:1] in "+-" and not ln.startswith(("+++", "---"))

@@ -89,7 +89,12 @@ def test_wheel_contents(installed: tuple[Path, Path]) -> None:
         n.startswith(("tests/", "generated/", "mcp_wire/", "mcpgen_runtime/")) for n in names
     )
     runtime_names = set(zipfile.ZipFile(runtime_wheel).namelist())
-    assert {f"mcp_wire/{p.name}" for p in COMMITTED.iterdir() if p.is_file()} <= runtime_names
+    shipped = {
+        f"mcp_wire/{p.relative_to(COMMITTED).as_posix()}"
+        for p in COMMITTED.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    assert shipped <= runtime_names
     assert "mcpgen_runtime/server/tools.py" in runtime_names
     assert not any(n.startswith(("mcpgen/", "tests/", "generated/")) for n in runtime_names)
     metadata = (
@@ -168,7 +173,7 @@ def test_installed_generate_matches_committed_module(
         out,
         cwd=work,
     )
-    for name in ("v2024_11_05.py", "_base.py", "__init__.py"):
+    for name in ("v2024_11_05/content.py", "v2024_11_05/protocol.py", "_base.py", "__init__.py"):
         assert (out / "mcp_wire" / name).read_bytes() == (COMMITTED / name).read_bytes(), name
     assert not os.path.exists(work / "generated")
 

@@ -9,12 +9,11 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import flags, toolsets
-from .http_app import http_app, oauth_settings, runtime_required
 from .server_runtime import ServerRuntime, runtime_of
 
 if TYPE_CHECKING:
@@ -69,6 +68,7 @@ def _worker_app() -> Any:
             obj = getattr(obj, part)
         return obj
 
+    from .http_app import http_app
     from .httpfix import quiet_access_log
 
     quiet_access_log()
@@ -250,13 +250,14 @@ def prepare(
     except toolsets.SelectionError as exc:
         parser.error(str(exc))
     if opts.list_toolsets:
-        runtime = server if isinstance(server, ServerRuntime) else runtime_required(server)
+        runtime = server if isinstance(server, ServerRuntime) else _runtime(server)
         defs = [t.definition for t in runtime.tools.tools]
         print(toolsets.describe(defs, runtime.toolsets))
         return None
     settings = None
-    if opts.http:
+    if opts.http:  # the HTTP stack is imported for --http only
         from .auth.config import AuthConfigError
+        from .http_app import oauth_settings
 
         assert not isinstance(server, ServerRuntime)
         try:
@@ -287,6 +288,12 @@ def _runtime_factory(create: Callable[..., Any]) -> Callable[..., ServerRuntime]
     module = sys.modules.get(getattr(create, "__module__", None) or "")
     make = getattr(module, "create_runtime", None)
     return make if callable(make) else None
+
+
+def _runtime(server: Server[Any]) -> ServerRuntime:
+    from .http_app import runtime_required
+
+    return runtime_required(server)
 
 
 def _sdk(server: Server[Any] | ServerRuntime) -> Server[Any]:
@@ -323,6 +330,7 @@ def serve(prepared: Prepared, handover: Any = None) -> None:
                 http=opts.http_parser,
             )
             return
+        from .http_app import http_app
         from .httpfix import quiet_access_log
 
         app = http_app(server, spec)
@@ -337,23 +345,24 @@ def serve(prepared: Prepared, handover: Any = None) -> None:
         )
         return
 
-    import anyio
-
     from .stdio import pipes_available, serve_stdio
+
+    if handover is not None or (
+        opts.engine == "lean" and opts.stdio_transport != "sdk" and pipes_available()
+    ):
+        from ..lean.stdio import serve_stdio as serve_lean
+
+        runtime = made if isinstance(made, ServerRuntime) else _runtime(made)
+        _run_asyncio(serve_lean(partial(_sdk, made), runtime, handover), use_uvloop)
+        return
+
+    import anyio
 
     async def _run(read: Any, write: Any) -> None:
         server = _sdk(made)
         await server.run(read, write, server.create_initialization_options())
 
     async def _serve() -> None:
-        if handover is not None or (
-            opts.engine == "lean" and opts.stdio_transport != "sdk" and pipes_available()
-        ):
-            from ..lean.stdio import serve_stdio as serve_lean
-
-            runtime = made if isinstance(made, ServerRuntime) else runtime_required(made)
-            await serve_lean(partial(_sdk, made), runtime, handover)
-            return
         if opts.stdio_transport == "sdk":
             from mcp.server.stdio import stdio_server
 
@@ -363,3 +372,18 @@ def serve(prepared: Prepared, handover: Any = None) -> None:
         await serve_stdio(_run)
 
     anyio.run(_serve, backend_options={"use_uvloop": use_uvloop})
+
+
+def _run_asyncio(main: Coroutine[Any, Any, None], use_uvloop: bool) -> None:
+    """Run the lean engine (asyncio-native) on an asyncio loop, uvloop's when ``use_uvloop``,
+    as ``anyio.run`` would, without importing anyio's asyncio backend: that import is about
+    an eighth of a first call's instructions (the ``add`` server, callgrind). Handlers may still
+    use anyio (cancel scopes, task groups, threads): anyio runs inside any asyncio loop."""
+    if use_uvloop:
+        import uvloop
+
+        uvloop.run(main)
+    else:
+        import asyncio
+
+        asyncio.run(main)

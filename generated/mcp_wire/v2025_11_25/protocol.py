@@ -2,23 +2,209 @@
 # (schema.json sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7). DO NOT EDIT.
 # Regenerate with: mcpgen protocol generate
 # @generated
+"""MCP wire models: all the others, with what they refer to from ``content``."""
 
 from __future__ import annotations
 from mcp_wire._base import WireModel
 from typing import Annotated, Any, Dict, Literal
 from pydantic import ConfigDict, Field, RootModel
+from .content import (
+    BlobResourceContents,
+    Icon,
+    Role,
+    TextResourceContents,
+    Annotations,
+    AudioContent,
+    ImageContent,
+    TextContent,
+    ContentBlock,
+    CallToolResult,
+)
+
+__all__ = [
+    "BaseMetadata",
+    "BooleanSchema",
+    "CancelTaskRequestParams",
+    "ClientCapabilitiesElicitation",
+    "ClientCapabilitiesRoots",
+    "ClientCapabilitiesSampling",
+    "ClientCapabilitiesTasksRequestsElicitation",
+    "ClientCapabilitiesTasksRequestsSampling",
+    "ClientCapabilitiesTasksRequests",
+    "ClientCapabilitiesTasks",
+    "ClientCapabilities",
+    "CompleteRequestParamsArgument",
+    "CompleteRequestParamsContext",
+    "CompleteResultCompletion",
+    "CompleteResult",
+    "Cursor",
+    "ElicitResult",
+    "ElicitationCompleteNotificationParams",
+    "ElicitationCompleteNotification",
+    "Error",
+    "GetTaskPayloadRequestParams",
+    "GetTaskPayloadResult",
+    "GetTaskRequestParams",
+    "Icons",
+    "Implementation",
+    "JSONRPCNotification",
+    "LegacyTitledEnumSchema",
+    "LoggingLevel",
+    "LoggingMessageNotificationParams",
+    "ModelHint",
+    "ModelPreferences",
+    "Notification",
+    "NotificationParams",
+    "NumberSchema",
+    "PaginatedResult",
+    "ProgressToken",
+    "PromptArgument",
+    "PromptListChangedNotification",
+    "PromptReference",
+    "ReadResourceRequestParamsMeta",
+    "ReadResourceRequestParams",
+    "RelatedTaskMetadata",
+    "Request",
+    "RequestId",
+    "RequestParamsMeta",
+    "RequestParams",
+    "ResourceContents",
+    "ResourceListChangedNotification",
+    "ResourceRequestParamsMeta",
+    "ResourceRequestParams",
+    "ResourceTemplateReference",
+    "ResourceUpdatedNotificationParams",
+    "Result",
+    "Root",
+    "RootsListChangedNotification",
+    "ServerCapabilitiesPrompts",
+    "ServerCapabilitiesResources",
+    "ServerCapabilitiesTasksRequestsTools",
+    "ServerCapabilitiesTasksRequests",
+    "ServerCapabilitiesTasks",
+    "ServerCapabilitiesTools",
+    "ServerCapabilities",
+    "SetLevelRequestParamsMeta",
+    "SetLevelRequestParams",
+    "StringSchema",
+    "SubscribeRequestParamsMeta",
+    "SubscribeRequestParams",
+    "TaskAugmentedRequestParamsMeta",
+    "TaskMetadata",
+    "TaskStatus",
+    "TitledMultiSelectEnumSchemaItemsAnyOfItem",
+    "TitledMultiSelectEnumSchemaItems",
+    "TitledMultiSelectEnumSchema",
+    "TitledSingleSelectEnumSchemaOneOfItem",
+    "TitledSingleSelectEnumSchema",
+    "ToolInputSchema",
+    "ToolOutputSchema",
+    "ToolAnnotations",
+    "ToolChoice",
+    "ToolExecution",
+    "ToolListChangedNotification",
+    "ToolUseContent",
+    "UnsubscribeRequestParamsMeta",
+    "UnsubscribeRequestParams",
+    "UntitledMultiSelectEnumSchemaItems",
+    "UntitledMultiSelectEnumSchema",
+    "UntitledSingleSelectEnumSchema",
+    "CallToolRequestParamsMeta",
+    "CallToolRequestParams",
+    "CancelTaskRequest",
+    "CancelledNotificationParams",
+    "CompleteRequestParamsMeta",
+    "CompleteRequestParams",
+    "CreateMessageRequestParamsMeta",
+    "ElicitRequestFormParamsMeta",
+    "ElicitRequestURLParamsMeta",
+    "ElicitRequestURLParams",
+    "EmptyResult",
+    "EnumSchema",
+    "GetPromptRequestParamsMeta",
+    "GetPromptRequestParams",
+    "GetTaskPayloadRequest",
+    "GetTaskRequest",
+    "InitializeRequestParamsMeta",
+    "InitializeRequestParams",
+    "InitializeResult",
+    "InitializedNotification",
+    "JSONRPCErrorResponse",
+    "JSONRPCRequest",
+    "JSONRPCResultResponse",
+    "ListRootsRequest",
+    "ListRootsResult",
+    "LoggingMessageNotification",
+    "MultiSelectEnumSchema",
+    "PaginatedRequestParamsMeta",
+    "PaginatedRequestParams",
+    "PingRequest",
+    "PrimitiveSchemaDefinition",
+    "ProgressNotificationParams",
+    "Prompt",
+    "ReadResourceRequest",
+    "ReadResourceResult",
+    "Resource",
+    "ResourceTemplate",
+    "ResourceUpdatedNotification",
+    "SetLevelRequest",
+    "SingleSelectEnumSchema",
+    "SubscribeRequest",
+    "Task",
+    "TaskAugmentedRequestParams",
+    "TaskStatusNotificationParams",
+    "Tool",
+    "UnsubscribeRequest",
+    "URLElicitationRequiredErrorErrorData",
+    "URLElicitationRequiredErrorError",
+    "CallToolRequest",
+    "CancelTaskResult",
+    "CancelledNotification",
+    "CompleteRequest",
+    "CreateTaskResult",
+    "ElicitRequestFormParamsRequestedSchema",
+    "ElicitRequestFormParams",
+    "ElicitRequestParams",
+    "GetPromptRequest",
+    "GetTaskResult",
+    "InitializeRequest",
+    "JSONRPCMessage",
+    "JSONRPCResponse",
+    "ListPromptsRequest",
+    "ListPromptsResult",
+    "ListResourceTemplatesRequest",
+    "ListResourceTemplatesResult",
+    "ListResourcesRequest",
+    "ListResourcesResult",
+    "ListTasksRequest",
+    "ListTasksResult",
+    "ListToolsRequest",
+    "ListToolsResult",
+    "PaginatedRequest",
+    "ProgressNotification",
+    "PromptMessage",
+    "TaskStatusNotification",
+    "ToolResultContent",
+    "URLElicitationRequiredError",
+    "ClientNotification",
+    "ClientRequest",
+    "ElicitRequest",
+    "GetPromptResult",
+    "SamplingMessageContentBlock",
+    "ServerNotification",
+    "ServerResult",
+    "CreateMessageResult",
+    "SamplingMessage",
+    "ClientResult",
+    "CreateMessageRequestParams",
+    "CreateMessageRequest",
+    "ServerRequest",
+]
 
 
 class BaseMetadata(WireModel):
     name: str
     title: str | None = None
-
-
-class BlobResourceContents(WireModel):
-    meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
-    blob: str
-    mime_type: Annotated[str | None, Field(alias="mimeType")] = None
-    uri: str
 
 
 class BooleanSchema(WireModel):
@@ -135,13 +321,6 @@ class GetTaskPayloadResult(WireModel):
 
 class GetTaskRequestParams(WireModel):
     task_id: Annotated[str, Field(alias="taskId")]
-
-
-class Icon(WireModel):
-    mime_type: Annotated[str | None, Field(alias="mimeType")] = None
-    sizes: list[str] | None = None
-    src: str
-    theme: Literal["dark", "light"] | None = None
 
 
 class Icons(WireModel):
@@ -335,10 +514,6 @@ class Result(WireModel):
     meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
 
 
-class Role(RootModel[Literal["assistant", "user"]]):
-    root: Literal["assistant", "user"]
-
-
 class Root(WireModel):
     meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
     name: str | None = None
@@ -446,13 +621,6 @@ class TaskStatus(
     RootModel[Literal["cancelled", "completed", "failed", "input_required", "working"]]
 ):
     root: Literal["cancelled", "completed", "failed", "input_required", "working"]
-
-
-class TextResourceContents(WireModel):
-    meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
-    mime_type: Annotated[str | None, Field(alias="mimeType")] = None
-    text: str
-    uri: str
 
 
 class TitledMultiSelectEnumSchemaItemsAnyOfItem(WireModel):
@@ -571,20 +739,6 @@ class UntitledSingleSelectEnumSchema(WireModel):
     type: Literal["string"]
 
 
-class Annotations(WireModel):
-    audience: list[Role] | None = None
-    last_modified: Annotated[str | None, Field(alias="lastModified")] = None
-    priority: Annotated[float | None, Field(ge=0.0, le=1.0)] = None
-
-
-class AudioContent(WireModel):
-    meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
-    annotations: Annotations | None = None
-    data: str
-    mime_type: Annotated[str, Field(alias="mimeType")]
-    type: Literal["audio"]
-
-
 class CallToolRequestParamsMeta(WireModel):
     model_config = ConfigDict(
         extra="allow",
@@ -671,13 +825,6 @@ class ElicitRequestURLParams(WireModel):
     url: str
 
 
-class EmbeddedResource(WireModel):
-    meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
-    annotations: Annotations | None = None
-    resource: TextResourceContents | BlobResourceContents
-    type: Literal["resource"]
-
-
 class EmptyResult(RootModel[Result]):
     root: Result
 
@@ -728,14 +875,6 @@ class GetTaskRequest(WireModel):
     jsonrpc: Literal["2.0"]
     method: Literal["tasks/get"]
     params: GetTaskRequestParams
-
-
-class ImageContent(WireModel):
-    meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
-    annotations: Annotations | None = None
-    data: str
-    mime_type: Annotated[str, Field(alias="mimeType")]
-    type: Literal["image"]
 
 
 class InitializeRequestParamsMeta(WireModel):
@@ -897,19 +1036,6 @@ class Resource(WireModel):
     uri: str
 
 
-class ResourceLink(WireModel):
-    meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
-    annotations: Annotations | None = None
-    description: str | None = None
-    icons: list[Icon] | None = None
-    mime_type: Annotated[str | None, Field(alias="mimeType")] = None
-    name: str
-    size: int | None = None
-    title: str | None = None
-    type: Literal["resource_link"]
-    uri: str
-
-
 class ResourceTemplate(WireModel):
     meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
     annotations: Annotations | None = None
@@ -964,13 +1090,6 @@ class TaskAugmentedRequestParams(WireModel):
 
 class TaskStatusNotificationParams(NotificationParams, Task):
     pass
-
-
-class TextContent(WireModel):
-    meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
-    annotations: Annotations | None = None
-    text: str
-    type: Literal["text"]
 
 
 class Tool(WireModel):
@@ -1029,15 +1148,6 @@ class CompleteRequest(WireModel):
     jsonrpc: Literal["2.0"]
     method: Literal["completion/complete"]
     params: CompleteRequestParams
-
-
-class ContentBlock(
-    RootModel[TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource]
-):
-    root: Annotated[
-        TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
-        Field(discriminator="type"),
-    ]
 
 
 class CreateTaskResult(WireModel):
@@ -1196,13 +1306,6 @@ class URLElicitationRequiredError(WireModel):
     error: URLElicitationRequiredErrorError
     id: RequestId | None = None
     jsonrpc: Literal["2.0"]
-
-
-class CallToolResult(WireModel):
-    meta: Annotated[dict[str, Any] | None, Field(alias="_meta")] = None
-    content: list[ContentBlock]
-    is_error: Annotated[bool | None, Field(alias="isError")] = None
-    structured_content: Annotated[dict[str, Any] | None, Field(alias="structuredContent")] = None
 
 
 class ClientNotification(
