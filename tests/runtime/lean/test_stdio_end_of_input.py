@@ -189,3 +189,50 @@ def test_requests_written_just_before_end_of_input_are_each_answered_once(
     assert got.keys() == {json.dumps(i) for i in ids}, got
     assert all(len(codes) == 1 for codes in got.values()), got
     assert got[json.dumps(n)] == ["ok" if BRIDGED[n % 2] == "skills/list" else -32601], got
+
+
+SLOW_SDK = """\
+import runpy, time
+import mcpgen_runtime.server.cli as cli
+made = cli._sdk
+def slow(server):  # the SDK's import and server at load 40 (8 s were seen)
+    time.sleep({seconds})
+    return made(server)
+cli._sdk = slow
+runpy.run_module("weather_server", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("wire", ["2025-11-25", "2026-07-28"])
+def test_bridged_requests_wait_for_a_slow_sdk_start_at_end_of_input(wire: str) -> None:
+    """The lean engine's bridge starting slower than the 5 s drain: the requests waiting for it
+    are served by the SDK, not answered -32000 (the drain counts from the end of the start),
+    and a second bridged request is sent after the whole replayed handshake."""
+    lines, ids = _script(wire == "2026-07-28", 4)
+    env = dict(os.environ, PYTHONPATH=str(WEATHER), MCPGEN_ENGINE="lean")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SLOW_SDK.format(seconds=6.5)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=WEATHER,
+    )
+    out, _ = proc.communicate(b"".join(line + b"\n" for line in lines), timeout=120)
+    got: dict[str, list[Any]] = {}
+    for raw in out.splitlines():
+        msg = json.loads(raw)
+        if "method" not in msg:
+            code = msg["error"]["code"] if "error" in msg else "ok"
+            got.setdefault(json.dumps(msg.get("id")), []).append(code)
+    want = {
+        json.dumps(i): ["ok" if m == "skills/list" else -32601 if m == "custom/x" else "ok"]
+        for i, m in zip(ids, _methods(wire == "2026-07-28", 4), strict=True)
+    }
+    assert got == want
+
+
+def _methods(modern: bool, n: int) -> list[str]:
+    names = [] if modern else ["initialize"]
+    names += [(BRIDGED + ["tools/call"])[i % 3] for i in range(n)]
+    return [*names, BRIDGED[n % 2]]
