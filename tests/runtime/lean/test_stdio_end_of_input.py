@@ -236,3 +236,40 @@ def _methods(modern: bool, n: int) -> list[str]:
     names = [] if modern else ["initialize"]
     names += [(BRIDGED + ["tools/call"])[i % 3] for i in range(n)]
     return [*names, BRIDGED[n % 2]]
+
+
+BROKEN_SDK = """\
+import runpy
+import mcpgen_runtime.server.cli as cli
+def broken(server):
+    raise RuntimeError("no SDK server today")
+cli._sdk = broken
+runpy.run_module("weather_server", run_name="__main__")
+"""
+
+
+def test_a_bridge_that_cannot_start_answers_each_bridged_request() -> None:
+    """The SDK's server cannot be made: the start is logged once and each bridged request is
+    answered ``-32603`` (before, its task ended in the exception without an answer); the
+    engine's own requests are served as usual."""
+    lines, ids = _script(False, 4)
+    env = dict(os.environ, PYTHONPATH=str(WEATHER), MCPGEN_ENGINE="lean")
+    proc = subprocess.run(
+        [sys.executable, "-c", BROKEN_SDK],
+        input=b"".join(line + b"\n" for line in lines),
+        capture_output=True,
+        env=env,
+        cwd=WEATHER,
+        timeout=120,
+    )
+    got: dict[str, list[Any]] = {}
+    for raw in proc.stdout.splitlines():
+        msg = json.loads(raw)
+        if "method" not in msg:
+            code = msg["error"]["code"] if "error" in msg else "ok"
+            got.setdefault(json.dumps(msg.get("id")), []).append(code)
+    methods = _methods(False, 4)
+    assert got == {
+        json.dumps(i): [-32603 if m in BRIDGED else "ok"] for i, m in zip(ids, methods, strict=True)
+    }
+    assert proc.stderr.decode().count("did not start") == 1, proc.stderr.decode()[-2000:]
