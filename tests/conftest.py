@@ -201,6 +201,7 @@ SLOW_TESTS = (
     "tests/runtime/lean/test_hostile_fuzz.py",
     "tests/runtime/lean/test_hostile_http.py",
     "tests/runtime/lean/test_hostile_stdio.py",
+    "tests/runtime/lean/test_stdio_end_of_input.py",
     "tests/runtime/lean/test_http_differential.py::test_lean_front_answers_as_the_sdk_does",
     "tests/runtime/lean/test_http_session_clock.py::test_a_session_used_only_through_the_front_expires_as_the_sdk_would",
     "tests/runtime/lean/test_http_sessions.py::test_session_posts_answer_as_the_sdk_does",

@@ -15,6 +15,7 @@ cancellations of the requests it serves, are routed back to it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -49,13 +50,45 @@ class Bridge:
         for the SDK's answer, and starts again at half of that."""
         self._holding = False
         self._closing = False
+        self._starting: asyncio.Task[None] | None = None
+        """The start, in a task of its own: a request task cancelled while it waits (end of
+        input, the client's cancel) does not interrupt the replayed handshake, and every
+        message waits for the whole replay before it is sent to the SDK."""
+        self.ready_at: float | None = None
+        """When the start ended (the loop's clock)."""
 
     @property
     def started(self) -> bool:
-        return self._send is not None
+        return self._starting is not None
 
     async def start(self, initialize: dict[str, Any] | None) -> None:
-        """Run the SDK server; replay the handshake (``initialize``: the client's request)."""
+        """Run the SDK server; replay the handshake (``initialize``: the client's request).
+        Called again while it starts, waits for that start."""
+        if self._starting is None:
+            self._starting = asyncio.get_running_loop().create_task(self._start(initialize))
+        with contextlib.suppress(Exception):  # logged once; ``forward`` answers each request
+            await asyncio.shield(self._starting)
+
+    @property
+    def starting(self) -> bool:
+        """Whether the start is under way (not over)."""
+        return self._starting is not None and not self._starting.done()
+
+    async def ready(self) -> None:
+        """Wait until the start under way is over, however it ends."""
+        if self._starting is not None and not self._starting.done():
+            await asyncio.wait([self._starting])
+
+    async def _start(self, initialize: dict[str, Any] | None) -> None:
+        try:
+            await self._run_sdk(initialize)
+        except Exception:
+            LOGGER.exception("the SDK server behind the lean engine did not start")
+            raise
+        finally:
+            self.ready_at = asyncio.get_running_loop().time()
+
+    async def _run_sdk(self, initialize: dict[str, Any] | None) -> None:
         import anyio
         from mcp.shared.message import SessionMessage
 
@@ -137,6 +170,19 @@ class Bridge:
             if type(target) is str or type(target) is int:  # not every value is hashable
                 if self.served.pop(target, None) is not None:
                     self._served_fewer()
+        starting = self._starting
+        if starting is not None and not starting.done():
+            with contextlib.suppress(Exception):  # after the replayed handshake, in order
+                await asyncio.shield(starting)
+        if starting is None or starting.cancelled() or starting.exception() is not None:
+            if method is not None and "id" in message:  # no SDK to serve it
+                self.served.pop(message["id"], None)
+                self._write(
+                    jsonrpc.encode(
+                        jsonrpc.error(message["id"], jsonrpc.INTERNAL_ERROR, "Internal error")
+                    )
+                )
+            return
         await self._forward(SessionMessage, message)
 
     async def _forward(self, session_message: Any, message: dict[str, Any]) -> None:
@@ -156,6 +202,12 @@ class Bridge:
         until cancelled, so it is not waited for. What is still unanswered then is answered
         ``-32000 Connection closed``, as the SDK's engine answers it."""
         loop = asyncio.get_running_loop()
+        starting = self._starting
+        if starting is not None and not starting.done():
+            if drain:
+                await asyncio.wait([starting])
+            else:  # SIGINT: what waits for the start is answered below
+                starting.cancel()
         deadline = loop.time() + drain
         while self._send is not None and any(
             m != "subscriptions/listen" for m in self.served.values()

@@ -359,7 +359,10 @@ def serve(prepared: Prepared, handover: Any = None) -> None:
     import anyio
 
     async def _run(read: Any, write: Any) -> None:
+        from .stdio_drain import drained
+
         server = _sdk(made)
+        read, write = drained(read, write)  # end of input: what was read is answered first
         await server.run(read, write, server.create_initialization_options())
 
     async def _serve() -> None:

@@ -81,15 +81,13 @@ def transcript(
     fd = proc.stdout.fileno()
 
     def pump(until: float, want: Any) -> None:
+        """Read until ``want``'s answer (or ``until``, or the end of output). The lines
+        already read come first: several answers can arrive in one read, and one left in
+        ``buf`` when ``pump`` returned would wait there for more output that may never come
+        (at load 40 the barrier's answer and the line's own arrived together, and the
+        line's answer was never read)."""
         nonlocal buf
-        while time.monotonic() < until:
-            r, _, _ = select.select([fd], [], [], max(0.0, until - time.monotonic()))
-            if not r:
-                return
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return
-            buf += chunk
+        while True:
             while b"\n" in buf:
                 raw, buf = buf.split(b"\n", 1)
                 try:
@@ -108,6 +106,16 @@ def transcript(
                     seen.add(json.dumps(rid))
                 if want is not None and answer and rid == want:
                     return
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            r, _, _ = select.select([fd], [], [], left)
+            if not r:
+                return
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return
+            buf += chunk
 
     seen: set[str] = set()
     barrier: bytes | None = None
