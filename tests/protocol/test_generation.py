@@ -163,8 +163,7 @@ def test_docstrings_option_does_bring_the_prose_in(spec_dir: Path, tmp_path: Pat
     )
     assert run.returncode == 0, run.stderr
     text = "".join(
-        (tmp_path / "mcp_wire" / "v2025_03_26" / part).read_text(encoding="utf-8")
-        for part in PARTS
+        (tmp_path / "mcp_wire" / "v2025_03_26" / part).read_text(encoding="utf-8") for part in PARTS
     )
     assert "with upstream descriptions" in text.splitlines()[0]
     for sentence in UPSTREAM_PROSE:
