@@ -53,3 +53,11 @@ def mcpgen(
         stdout = out.getvalue().decode()
         stderr = err.getvalue().decode()
     return subprocess.CompletedProcess(["mcpgen", *argv], code, stdout, stderr)
+
+
+def environment(full: Mapping[str, str]) -> dict[str, str | None]:
+    """The ``env`` for :func:`mcpgen` that makes the environment exactly ``full`` (what
+    ``subprocess.run(..., env=full)`` gives the child): the rest of this process's unset."""
+    changes: dict[str, str | None] = {k: None for k in os.environ if k not in full}
+    changes.update({k: v for k, v in full.items() if os.environ.get(k) != v})
+    return changes

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import inprocess
 from tests.interop.procs import NodeToolchain, ensure_js_peers
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -24,6 +25,12 @@ PUBLISH_JS = Path(__file__).resolve().parent / "js"
 
 
 def mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
+
+
+def mcpgen_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m mcpgen *args`` in a process of its own (the bundle everything here unpacks)."""
     return subprocess.run(
         [sys.executable, "-m", "mcpgen", *args],
         capture_output=True,
@@ -57,7 +64,7 @@ def weather_pkg(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def weather_bundle(weather_pkg: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
     where = tmp_path_factory.mktemp("bundle")
     mcpb = where / "weather.mcpb"
-    proc = mcpgen(
+    proc = mcpgen_process(
         "bundle",
         str(WEATHER),
         "--out",

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests import inprocess
+
 REPO = Path(__file__).resolve().parents[2]
 WEATHER = REPO / "examples" / "weather" / "tools.yaml"
 SHARED_REGISTRY = REPO.parent / "shared" / "mcp-registry"
@@ -65,15 +67,21 @@ def schema(registry_env: dict[str, str]) -> dict[str, Any]:
         os.environ.update(old)
 
 
-def mcpgen(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
+def mcpgen(
+    env: dict[str, str], *args: str, cwd: Path, process: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``mcpgen *args`` in the environment ``env``: in this process (tests/inprocess.py, with
+    exit code and streams as a subprocess gives them), or with ``process`` in its own."""
+    if process:
+        return subprocess.run(
+            [sys.executable, "-m", "mcpgen", *args],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=env,
+            timeout=120,
+        )
+    return inprocess.mcpgen(*args, cwd=cwd, env=inprocess.environment(env))
 
 
 PYPROJECT = """\
@@ -122,6 +130,7 @@ def test_the_weather_example_exported_and_validated(
         "-o",
         "server.json",
         cwd=proj,
+        process=True,
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
