@@ -30,15 +30,6 @@ def _mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     return inprocess.mcpgen(*args, cwd=cwd)
 
 
-def _process(*args: str) -> subprocess.CompletedProcess[str]:
-    """``mcpgen *args`` in a process of its own: the family's one run across the boundary."""
-    script = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
-    return subprocess.run(
-        [*cmd, *args], capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL
-    )
-
-
 @pytest.fixture(scope="module")
 def shop_url() -> Iterator[str]:
     """The FastAPI app of ``shop_app.py`` served by uvicorn in a thread on a free port."""
@@ -69,7 +60,7 @@ def _yaml(path: Path) -> Any:
 
 def test_a_fastapi_app_imports_checks_and_generates(shop_url: str, tmp_path: Path) -> None:
     out = tmp_path / "shop.yaml"
-    done = _process("import", "openapi", f"{shop_url}/openapi.json", "-o", str(out))
+    done = inprocess.process("import", "openapi", f"{shop_url}/openapi.json", "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert "wrote" in done.stderr and "6 tools" in done.stderr
     doc = _yaml(out)

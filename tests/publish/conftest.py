@@ -29,17 +29,6 @@ def mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[s
     return inprocess.mcpgen(*args, cwd=cwd)
 
 
-def mcpgen_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``python -m mcpgen *args`` in a process of its own (the bundle everything here unpacks)."""
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=600,
-    )
-
-
 @dataclass(frozen=True)
 class Built:
     out: Path
@@ -64,7 +53,7 @@ def weather_pkg(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def weather_bundle(weather_pkg: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
     where = tmp_path_factory.mktemp("bundle")
     mcpb = where / "weather.mcpb"
-    proc = mcpgen_process(
+    proc = inprocess.process(  # the bundle everything here unpacks: a process of its own
         "bundle",
         str(WEATHER),
         "--out",

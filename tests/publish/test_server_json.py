@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -73,14 +72,7 @@ def mcpgen(
     """``mcpgen *args`` in the environment ``env``: in this process (tests/inprocess.py, with
     exit code and streams as a subprocess gives them), or with ``process`` in its own."""
     if process:
-        return subprocess.run(
-            [sys.executable, "-m", "mcpgen", *args],
-            capture_output=True,
-            text=True,
-            cwd=cwd,
-            env=env,
-            timeout=120,
-        )
+        return inprocess.process(*args, cwd=cwd, env=env)
     return inprocess.mcpgen(*args, cwd=cwd, env=inprocess.environment(env))
 
 
