@@ -167,8 +167,6 @@ SLOW_TESTS = (
     "tests/client/test_tasks_server.py::test_the_sdk_call_path_gets_the_final_result",
     "tests/client/test_toolsets.py::test_a_narrowed_client_verifies_only_its_tools",
     "tests/client/test_toolsets.py::test_the_generated_client_knows_the_toolsets",
-    "tests/docs/test_pages.py::test_every_flag_in_the_commands_table_exists",
-    "tests/docs/test_pages.py::test_every_mcpgen_command_the_pages_show_exists_with_its_flags",
     "tests/docs_cmd/test_docs.py::test_byte_stable",
     "tests/docs_cmd/test_docs.py::test_server_writes_the_reference_beside_the_package",
     "tests/interop/test_wire_fuzz.py::test_every_request_gets_one_answer_and_no_internal_error",

@@ -53,3 +53,27 @@ def mcpgen(
         stdout = out.getvalue().decode()
         stderr = err.getvalue().decode()
     return subprocess.CompletedProcess(["mcpgen", *argv], code, stdout, stderr)
+
+
+def process(
+    *args: str | Path, cwd: str | Path | None = None, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m mcpgen *args`` in a process of its own (``env``: its whole environment), for
+    the one run per command family that crosses the process boundary."""
+    return subprocess.run(
+        [sys.executable, "-m", "mcpgen", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=None if env is None else dict(env),
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+    )
+
+
+def environment(full: Mapping[str, str]) -> dict[str, str | None]:
+    """The ``env`` for :func:`mcpgen` that makes the environment exactly ``full`` (what
+    ``subprocess.run(..., env=full)`` gives the child): the rest of this process's unset."""
+    changes: dict[str, str | None] = {k: None for k in os.environ if k not in full}
+    changes.update({k: v for k, v in full.items() if os.environ.get(k) != v})
+    return changes

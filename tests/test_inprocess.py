@@ -8,8 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.inprocess import mcpgen
 
+SERVER = ("server", "missing.yaml", "--out", "x", "--package", "p")
 BAD = "server: {name: s}\ntools:\n  - name: get weather\n    inputSchema: {type: object}\n"
 
 
@@ -49,3 +52,28 @@ def test_the_environment_and_the_directory_come_back(tmp_path: Path) -> None:
     debug = os.environ.get("MCPGEN_DEBUG")
     mcpgen("check", "missing.yaml", cwd=tmp_path, env={"MCPGEN_DEBUG": "1"})
     assert os.getcwd() == here and os.environ.get("MCPGEN_DEBUG") == debug
+
+
+def test_an_environment_given_whole_is_the_whole_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``environment(full)`` gives the command exactly ``full``, as ``subprocess.run(env=full)``
+    does: a variable set here and not in ``full`` is not seen, one in ``full`` is (in this
+    process, ``MCPGEN_DEBUG`` lets the error out of ``main`` instead of a traceback)."""
+    import os
+
+    from mcpgen.errors import McpgenError
+    from tests.inprocess import environment
+
+    full = {"PATH": os.environ.get("PATH", ""), "MCPGEN_DEBUG": "1"}
+    made = dict(os.environ)
+    for key, value in environment(full).items():
+        made.pop(key) if value is None else made.__setitem__(key, value)
+    assert made == full
+    before = dict(os.environ)
+    with pytest.raises(McpgenError, match="cannot read manifest"):
+        mcpgen(*SERVER, cwd=tmp_path, env=environment(full))
+    assert dict(os.environ) == before
+    monkeypatch.setenv("MCPGEN_DEBUG", "1")
+    quiet = mcpgen(*SERVER, cwd=tmp_path, env=environment({"PATH": "/bin"}))
+    assert quiet.returncode == 2 and "cannot read manifest" in quiet.stderr

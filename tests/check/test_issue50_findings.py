@@ -4,12 +4,11 @@ tool, and skill file names a ``skill://`` URI cannot carry."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests import inprocess
 from tests.check.lint_helpers import lint, tuples
 
 TOOLS = """
@@ -80,12 +79,7 @@ def test_skill_file_names_a_uri_cannot_carry_are_refused(
         "  - {name: a, description: A., inputSchema: {type: object}}\n"
         "skills:\n  - path: skills/odd\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "mcpgen", "check", "tools.yaml"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    done = inprocess.mcpgen("check", "tools.yaml", cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     (line,) = [x for x in done.stdout.splitlines() if "SKILL_FOLDER" in x]
     assert line.startswith("tools.yaml:6:") and f"with {what}" in line, line
@@ -104,12 +98,7 @@ def test_an_unparsable_server_json_beside_the_manifest_is_reported(tmp_path: Pat
         "  - {name: a, description: A., inputSchema: {type: object}}\n"
     )
     (tmp_path / "server.json").write_text('{\n  "version": "1.0.0",\n  oops\n}\n')
-    done = subprocess.run(
-        [sys.executable, "-m", "mcpgen", "check", "tools.yaml"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    done = inprocess.mcpgen("check", "tools.yaml", cwd=tmp_path)
     (line,) = [x for x in done.stdout.splitlines() if "REGISTRY_VERSION_AGREEMENT" in x]
     assert line.startswith("server.json:3:3: warning REGISTRY_VERSION_AGREEMENT"), line
     assert "is not JSON" in line and "cannot be checked" in line

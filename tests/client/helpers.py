@@ -7,6 +7,7 @@ import hashlib
 import importlib
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +27,17 @@ JS_MODULES = REPO / "tests" / "interop" / "js" / "node_modules"
 def mcpgen_cmd() -> list[str]:
     script = Path(sys.executable).with_name("mcpgen")
     return [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
+
+
+def mcpgen(
+    *args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``mcpgen *args`` in this process (tests/inprocess.py), answered as ``subprocess.run``
+    answers; ``env`` is the whole environment, as ``subprocess.run(env=...)`` takes it."""
+    from tests import inprocess
+
+    changes = None if env is None else inprocess.environment(env)
+    return inprocess.mcpgen(*args, cwd=cwd, env=changes)
 
 
 def node() -> str:

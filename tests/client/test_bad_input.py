@@ -13,7 +13,7 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.client.helpers import imported, mcpgen_cmd, write_client
+from tests.client.helpers import imported, mcpgen, mcpgen_cmd, write_client
 from tests.interop.procs import free_port
 
 BAD = Path(__file__).resolve().parent / "data" / "bad_server.py"
@@ -24,7 +24,7 @@ def bad_cmd(mode: str) -> list[str]:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*mcpgen_cmd(), *args], capture_output=True, text=True, timeout=60)
+    return mcpgen(*args)
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str:
@@ -265,9 +265,7 @@ def test_pull_invalid_schemas_and_hostile_names(tmp_path: Path) -> None:
         "written anyway",
     )
     assert "TOOL_NAME_CHARSET" in line or "more" in line
-    check = subprocess.run(
-        [*mcpgen_cmd(), "check", "--format", "json", str(manifest)], capture_output=True, text=True
-    )
+    check = mcpgen("check", "--format", "json", str(manifest))
     rules = {
         d["rule_id"] for d in json.loads(check.stdout)["diagnostics"] if d["severity"] == "error"
     }
@@ -310,7 +308,7 @@ def test_pull_prints_the_client_command_and_it_works_as_printed(tmp_path: Path) 
     argv = shlex.split(line.removeprefix("next: "))
     assert argv[:2] == ["mcpgen", "client"] and argv[2] == str(manifest)
     assert argv[3:] == ["--out", str(tmp_path), "--package", "bad_client"]
-    made = subprocess.run([*mcpgen_cmd(), *argv[1:]], capture_output=True, text=True)
+    made = subprocess.run([*mcpgen_cmd(), *argv[1:]], capture_output=True, text=True)  # as printed
     assert made.returncode == 0, made.stderr
     with imported(tmp_path, "bad_client") as module:
 

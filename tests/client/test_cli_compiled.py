@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.client.helpers import WEATHER, WEATHER_DIR, mcpgen_cmd
+from tests.client.helpers import WEATHER_DIR
 
 PY = sys.executable
 SERVER = f"{PY} -m weather_server"
@@ -23,19 +23,6 @@ PEER = Path(__file__).parent / "data" / "cli_peer.py"
 
 def peer(mode: str) -> str:
     return shlex.join([PY, str(PEER), mode])
-
-
-@pytest.fixture(scope="module")
-def cli_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("cli")
-    done = subprocess.run(
-        [*mcpgen_cmd(), "cli", str(WEATHER), "--out", str(out), "--package", "weather_cli"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    return out
 
 
 def _env(out: Path, engine: str | None) -> dict[str, str]:
@@ -165,3 +152,16 @@ def test_ctrl_c_mid_call_exits_130_and_stops_the_server(cli_dir: Path, tmp_path:
     else:
         os.kill(pid, signal.SIGKILL)
         pytest.fail("the server was left running")
+
+
+def test_a_server_gone_before_the_first_request_is_handed_to_the_sdk() -> None:
+    """A server that exits before the compiled path writes its first request (``server-exits``
+    on a loaded machine) is the SDK path's to report ("Connection closed"), not a
+    ``BrokenPipeError`` reported as a bug: the race, made certain by waiting for the exit."""
+    from mcpgen_runtime.client.cli_lean import Handover, LeanCall, _run, _Server
+
+    server = _Server([PY, "-c", "pass"], None)
+    assert server.proc.wait(60) == 0
+    call = LeanCall("weather_cli", "get_weather", 0, "GetWeatherInput", None, {"city": "P"})
+    with pytest.raises(Handover):
+        _run(server, call, "stdio server", None)

@@ -22,19 +22,6 @@ PY = sys.executable
 SERVER = f"{PY} -m weather_server"
 
 
-@pytest.fixture(scope="module")
-def cli_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("cli")
-    done = subprocess.run(
-        [*mcpgen_cmd(), "cli", str(WEATHER), "--out", str(out), "--package", "weather_cli"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    return out
-
-
 def cli(
     out: Path, *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mcpgen.client.build import render_client
 from mcpgen.client.ir import RESERVED_METHODS
 from mcpgen.render import docstring
-from tests.client.helpers import REPO, WEATHER, mcpgen_cmd
+from tests.client.helpers import REPO, WEATHER, mcpgen, mcpgen_cmd
 from tests.client.regen_golden import GOLDEN, golden_files
 from tests.mypy_cache import strict_args
 
@@ -101,19 +101,19 @@ def test_mypy_strict_on_generated_weather_client(
 
 
 def test_cli_writes_then_noop_then_check(tmp_path: Path) -> None:
-    cmd = [*mcpgen_cmd(), "client", str(WEATHER), "--out", str(tmp_path), "--package", "wc"]
-    first = subprocess.run(cmd, capture_output=True, text=True)
+    args = ["client", str(WEATHER), "--out", str(tmp_path), "--package", "wc"]
+    first = subprocess.run([*mcpgen_cmd(), *args], capture_output=True, text=True)  # a process
     assert first.returncode == 0, first.stderr
     assert "wrote" in first.stderr
     gen = tmp_path / "wc" / "_generated"
     assert (gen / "client.py").read_text() == (GOLDEN / "_generated" / "client.py").read_text()
-    again = subprocess.run(cmd, capture_output=True, text=True)
+    again = mcpgen(*args)
     assert again.returncode == 0 and "up to date" in again.stderr
-    assert subprocess.run([*cmd, "--check"], capture_output=True, text=True).returncode == 0
+    assert mcpgen(*args, "--check").returncode == 0
     (gen / "client.py").write_text("# edited\n")
     # the digest still matches, so corrupt the marker to force a comparison
     (gen / ".mcpgen.json").write_text("{}")
-    stale = subprocess.run([*cmd, "--check"], capture_output=True, text=True)
+    stale = mcpgen(*args, "--check")
     assert stale.returncode == 1 and "+# edited" not in stale.stdout and "-# edited" in stale.stdout
     assert "out of date" in stale.stderr
 
@@ -127,7 +127,7 @@ def test_cli_writes_then_noop_then_check(tmp_path: Path) -> None:
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
-    proc = subprocess.run([*mcpgen_cmd(), *args], capture_output=True, text=True, cwd=tmp_path)
+    proc = mcpgen(*args, cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("mcpgen: error:") and message in lines[0]

@@ -23,7 +23,7 @@ import anyio
 import pytest
 import yaml
 
-from tests.client.helpers import PY, WEATHER_DIR, imported, mcpgen_cmd, node
+from tests.client.helpers import PY, WEATHER_DIR, imported, mcpgen, node
 from tests.interop.procs import HttpServer, free_port
 
 
@@ -39,10 +39,7 @@ class Peer:
 def run(
     args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, **(env or {})}
-    return subprocess.run(
-        [*mcpgen_cmd(), *args], capture_output=True, text=True, env=full, cwd=cwd, timeout=120
-    )
+    return mcpgen(*args, env={**os.environ, **(env or {})}, cwd=cwd)
 
 
 def target_args(peer: Peer) -> list[str]:

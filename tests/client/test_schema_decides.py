@@ -20,7 +20,6 @@ case failed before:
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +30,7 @@ import anyio
 import pytest
 
 from mcpgen_runtime import ArgumentsError
-from tests.client.helpers import imported, mcpgen_cmd, write_client
+from tests.client.helpers import imported, mcpgen, write_client
 from tests.server.helpers import write_package
 
 MANIFEST = r"""
@@ -100,14 +99,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
 def test_check_accepts_what_jsonschema_rs_accepts(generated: tuple[Path, ModuleType]) -> None:
     out, _ = generated
     env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
-    done = subprocess.run(
-        [*mcpgen_cmd(), "check", "tools.yaml", "--fail-on", "warning"],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    done = mcpgen("check", "tools.yaml", "--fail-on", "warning", cwd=out, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "regex" not in done.stdout
 

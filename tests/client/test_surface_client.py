@@ -72,7 +72,7 @@ def test_drift_reads_every_list_and_reports_a_missing_prompt(tmp_path: Any) -> N
     import shlex
     import subprocess
 
-    from tests.client.helpers import WEATHER_DIR, mcpgen_cmd
+    from tests.client.helpers import WEATHER_DIR, mcpgen, mcpgen_cmd
 
     target = ["--stdio", shlex.join(weather_cmd())]
     env = {**weather_env()}
@@ -97,13 +97,7 @@ def test_drift_reads_every_list_and_reports_a_missing_prompt(tmp_path: Any) -> N
         ),
         encoding="utf-8",
     )
-    drifted = subprocess.run(
-        [*mcpgen_cmd(), "drift", str(manifest), *target],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=WEATHER_DIR,
-    )
+    drifted = mcpgen("drift", str(manifest), *target, env=env, cwd=WEATHER_DIR)
     assert drifted.returncode == 1, drifted.stdout + drifted.stderr
     (line,) = [ln for ln in drifted.stdout.splitlines() if "PROMPT_NO_DELETE" in ln]
     assert line.startswith(f"{manifest}:") and "prompt 'not-served' was removed" in line

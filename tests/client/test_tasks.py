@@ -19,7 +19,7 @@ import anyio
 import mcp_types as types
 import pytest
 
-from tests.client.helpers import REPO, imported, mcpgen_cmd, write_client
+from tests.client.helpers import REPO, imported, mcpgen, write_client
 from tests.client.tasks_peer import MANIFEST, make_server
 
 
@@ -204,12 +204,7 @@ def cli_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tasks_cli")
     path = out / "jobs.json"
     path.write_text(json.dumps(MANIFEST))
-    done = subprocess.run(
-        [*mcpgen_cmd(), "cli", str(path), "--out", str(out), "--package", "jobs_cli"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = mcpgen("cli", str(path), "--out", str(out), "--package", "jobs_cli")
     assert done.returncode == 0, done.stderr
     return out
 

@@ -16,7 +16,7 @@ import anyio
 import mcp_types as types
 import pytest
 
-from tests.client.helpers import PY, REPO, imported, mcpgen_cmd, write_client
+from tests.client.helpers import PY, REPO, imported, mcpgen, write_client
 
 CONFORMANCE = REPO / "examples" / "conformance"
 MANIFEST = CONFORMANCE / "tools.yaml"
@@ -122,12 +122,7 @@ def test_the_sdk_call_path_gets_the_final_result(conf: Any) -> None:
 @pytest.fixture(scope="module")
 def cli_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tasks_server_cli")
-    done = subprocess.run(
-        [*mcpgen_cmd(), "cli", str(MANIFEST), "--out", str(out), "--package", "conf_cli"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = mcpgen("cli", str(MANIFEST), "--out", str(out), "--package", "conf_cli")
     assert done.returncode == 0, done.stderr
     return out
 

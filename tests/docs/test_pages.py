@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from tests import inprocess
 from tests.docs.pages import REPO, page, pages, section, sh_blocks
 
 
 def mcpgen(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *map(str, args)], capture_output=True, text=True, cwd=cwd
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
 
 
 def mcpgen_help(*command: str) -> tuple[int, str]:

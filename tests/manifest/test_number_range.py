@@ -10,7 +10,6 @@ refused it. Both are now ``path:line:col`` errors with exit 2 everywhere (``chec
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ import pytest
 
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.sourcemap import parse_text
+from tests import inprocess
 
 LIMIT = sys.get_int_max_str_digits()
 BIG = "1" * (LIMIT + 100)
@@ -74,15 +74,8 @@ def test_numbers_json_can_carry_still_load(scalar: str) -> None:
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
 
 
 CASES = [

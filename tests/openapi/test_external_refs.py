@@ -4,7 +4,6 @@ is ever read, nor any URL."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
@@ -12,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests import inprocess
 
 API = """\
 openapi: 3.1.0
@@ -69,16 +70,9 @@ FILES = {
 
 
 def _mcpgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-        env=env,
-    )
+    """In this process (tests/inprocess.py), MCPGEN_DEBUG unset: exit code and streams as a
+    subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
 
 
 @pytest.fixture()

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests import inprocess
 
 JS = Path(__file__).resolve().parent / "js"
 
@@ -24,9 +25,8 @@ def github() -> Path:
 
 
 def _mcpgen(*args: str) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=600)
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args)
 
 
 def test_github_whole_and_repos(github: Path, tmp_path: Path) -> None:

@@ -20,21 +20,14 @@ import pytest
 
 from mcpgen.errors import McpgenError
 from mcpgen.openapi.convert import Selection, convert, tool_name
+from tests import inprocess
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def _mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).with_name("mcpgen")
-    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
-    return subprocess.run(
-        [*cmd, *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +60,7 @@ def _yaml(path: Path) -> Any:
 
 def test_a_fastapi_app_imports_checks_and_generates(shop_url: str, tmp_path: Path) -> None:
     out = tmp_path / "shop.yaml"
-    done = _mcpgen("import", "openapi", f"{shop_url}/openapi.json", "-o", str(out))
+    done = inprocess.process("import", "openapi", f"{shop_url}/openapi.json", "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert "wrote" in done.stderr and "6 tools" in done.stderr
     doc = _yaml(out)

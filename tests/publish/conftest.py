@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import inprocess
 from tests.interop.procs import NodeToolchain, ensure_js_peers
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -24,13 +25,8 @@ PUBLISH_JS = Path(__file__).resolve().parent / "js"
 
 
 def mcpgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=600,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
 
 
 @dataclass(frozen=True)
@@ -57,7 +53,7 @@ def weather_pkg(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def weather_bundle(weather_pkg: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
     where = tmp_path_factory.mktemp("bundle")
     mcpb = where / "weather.mcpb"
-    proc = mcpgen(
+    proc = inprocess.process(  # the bundle everything here unpacks: a process of its own
         "bundle",
         str(WEATHER),
         "--out",

@@ -11,11 +11,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests import inprocess
 
 REPO = Path(__file__).resolve().parents[2]
 WEATHER = REPO / "examples" / "weather" / "tools.yaml"
@@ -65,15 +66,14 @@ def schema(registry_env: dict[str, str]) -> dict[str, Any]:
         os.environ.update(old)
 
 
-def mcpgen(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
+def mcpgen(
+    env: dict[str, str], *args: str, cwd: Path, process: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``mcpgen *args`` in the environment ``env``: in this process (tests/inprocess.py, with
+    exit code and streams as a subprocess gives them), or with ``process`` in its own."""
+    if process:
+        return inprocess.process(*args, cwd=cwd, env=env)
+    return inprocess.mcpgen(*args, cwd=cwd, env=inprocess.environment(env))
 
 
 PYPROJECT = """\
@@ -122,6 +122,7 @@ def test_the_weather_example_exported_and_validated(
         "-o",
         "server.json",
         cwd=proj,
+        process=True,
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr

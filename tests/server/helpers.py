@@ -181,3 +181,42 @@ class RawClient:
                 if data.get("id") == rid:
                     return data
                 self.notifications.append(data)
+
+
+SHOP_METHODS = """\
+class Handlers(ToolsBase):
+    async def list_items(self, args: m.ListItemsInput, ctx: ToolContext) -> str:
+        return "items"
+
+    async def place_order(self, args: m.PlaceOrderInput, ctx: ToolContext) -> str:
+        return "placed " + args.item
+
+    async def refund(self, args: m.RefundInput, ctx: ToolContext) -> str:
+        return "refunded " + args.order
+
+    async def wipe(self, args: m.WipeInput, ctx: ToolContext) -> str:
+        return "wiped"
+"""
+
+
+def shop_handlers(more: str, imports: str = "") -> str:
+    """The ``handlers.py`` of the ``shop`` manifests (test_toolsets.py, test_discovery_modes.py):
+    list_items, place_order, refund and wipe, then ``more`` (methods, then module code)."""
+    return (
+        "from __future__ import annotations\n\n"
+        + imports
+        + "from mcpgen_runtime import ToolContext\n\n"
+        + "from ._generated import ToolsBase\n"
+        + "from ._generated import models as m\n\n\n"
+        + SHOP_METHODS
+        + more
+    )
+
+
+def shop_package(factory: pytest.TempPathFactory, manifest: str, handlers: str) -> Path:
+    """A directory holding the package ``shop`` generated from ``manifest``."""
+    out = factory.mktemp("shop")
+    path = out / "shop.yaml"
+    path.write_text(manifest)
+    write_package(path, out, "shop", handlers=handlers)
+    return out

@@ -12,15 +12,14 @@ reach the handler, or refuses the manifest with one located error (exit 1 for ch
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
+from tests import inprocess
 from tests.server.helpers import RawClient, imported
 
 
@@ -206,15 +205,8 @@ def _tool_name(case: str) -> str:
 
 
 def _mcpgen(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
 
 
 def _write(tmp_path: Path, case: str, schema: dict[str, Any], output: bool = True) -> None:

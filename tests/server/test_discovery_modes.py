@@ -18,7 +18,7 @@ from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 
-from .helpers import RawClient, imported, write_package
+from .helpers import RawClient, imported, shop_handlers, shop_package
 
 MANIFEST = """\
 server:
@@ -61,30 +61,8 @@ tools:
     inputSchema: {type: object}
 """
 
-HANDLERS = """\
-from __future__ import annotations
-
-from pydantic import BaseModel
-
-from mcpgen_runtime import ToolContext
-
-from ._generated import ToolsBase
-from ._generated import models as m
-
-
-class Handlers(ToolsBase):
-    async def list_items(self, args: m.ListItemsInput, ctx: ToolContext) -> str:
-        return "items"
-
-    async def place_order(self, args: m.PlaceOrderInput, ctx: ToolContext) -> str:
-        return "placed " + args.item
-
-    async def refund(self, args: m.RefundInput, ctx: ToolContext) -> str:
-        return "refunded " + args.order
-
-    async def wipe(self, args: m.WipeInput, ctx: ToolContext) -> str:
-        return "wiped"
-
+HANDLERS = shop_handlers(
+    """
     async def ping(self, args: m.PingInput, ctx: ToolContext) -> str:
         return "pong"
 
@@ -98,18 +76,16 @@ class Handlers(ToolsBase):
 
 class Name(BaseModel):
     name: str
-"""
+""",
+    imports="from pydantic import BaseModel\n\n",
+)
 
 WIRES = ["2025-11-25", "2026-07-28"]
 
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("discovery")
-    manifest = out / "shop.yaml"
-    manifest.write_text(MANIFEST)
-    write_package(manifest, out, "shop", handlers=HANDLERS)
-    return out
+    return shop_package(tmp_path_factory, MANIFEST, HANDLERS)
 
 
 @contextmanager

@@ -14,14 +14,14 @@ from click.testing import CliRunner
 
 from mcpgen.cli import cli
 from mcpgen.server.handlers_report import handlers_report
+from tests import inprocess
 from tests.server.helpers import REPO, WEATHER, render_package
 from tests.server.regen_golden import golden_files, on_disk_files
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args], capture_output=True, text=True, cwd=REPO
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=REPO)
 
 
 def test_golden_weather_package(request: pytest.FixtureRequest) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,8 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
+
+from tests import inprocess
 
 from .helpers import write_package
 
@@ -113,9 +114,5 @@ def test_inlined_listing_and_original_validation(
     # and the listing now passes the gemini profile's $ref rule
     dump = tmp_path / "listed.json"
     dump.write_text(json.dumps({"tools": [{"name": "plan_trip", "inputSchema": schema}]}))
-    p = subprocess.run(
-        [sys.executable, "-m", "mcpgen", "check", str(dump), "--target", "gemini", "-q"],
-        capture_output=True,
-        text=True,
-    )
+    p = inprocess.mcpgen("check", str(dump), "--target", "gemini", "-q")
     assert "GEMINI_REF" not in p.stdout, p.stdout

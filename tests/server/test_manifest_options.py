@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+from tests import inprocess
 from tests.server.helpers import render_package
 
 
@@ -27,12 +27,8 @@ def _manifest(tmp_path: Path, server: dict[str, Any], tool_ext: Any = None) -> P
 
 
 def _check(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", "check", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parents[2],
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen("check", str(path), cwd=Path(__file__).resolve().parents[2])
 
 
 def test_valid_options_pass_check_and_reach_the_package(tmp_path: Path) -> None:

@@ -6,10 +6,8 @@ and write nothing."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from mcpgen.naming import RUNTIME_IMPORTS, package_name_problem
+from tests import inprocess
 
 REPO = Path(__file__).resolve().parents[2]
 WEATHER = REPO / "examples" / "weather" / "tools.yaml"
@@ -82,15 +81,8 @@ def test_the_list_covers_the_runtime_and_everything_it_needs() -> None:
 
 
 def _mcpgen(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "MCPGEN_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    """In this process (tests/inprocess.py): exit code and streams as a subprocess gives them."""
+    return inprocess.mcpgen(*args, cwd=cwd)
 
 
 @pytest.mark.parametrize("name", ["mcpgen_runtime", "os"])

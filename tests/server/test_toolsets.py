@@ -19,7 +19,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from .helpers import write_package
+from .helpers import shop_handlers, shop_package
 
 MANIFEST = """\
 server:
@@ -50,45 +50,22 @@ tools:
     inputSchema: {type: object}
 """
 
-HANDLERS = """\
-from __future__ import annotations
-
-from mcpgen_runtime import ToolContext
-
-from ._generated import ToolsBase
-from ._generated import models as m
-
-
-class Handlers(ToolsBase):
-    async def list_items(self, args: m.ListItemsInput, ctx: ToolContext) -> str:
-        return "items"
-
-    async def place_order(self, args: m.PlaceOrderInput, ctx: ToolContext) -> str:
-        return "placed " + args.item
-
-    async def refund(self, args: m.RefundInput, ctx: ToolContext) -> str:
-        return "refunded " + args.order
-
-    async def wipe(self, args: m.WipeInput, ctx: ToolContext) -> str:
-        return "wiped"
-
+HANDLERS = shop_handlers(
+    """
     async def ping(self, args: m.PingInput, ctx: ToolContext) -> str:
         # switching a tool this process does not serve is not an error (another replica
         # may serve it); it changes nothing here
         changed = await ctx.set_tool_enabled("wipe", False)
         return f"pong {changed}"
 """
+)
 
 ALL = ["list_items", "place_order", "refund", "wipe", "ping"]
 
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("toolsets")
-    manifest = out / "shop.yaml"
-    manifest.write_text(MANIFEST)
-    write_package(manifest, out, "shop", handlers=HANDLERS)
-    return out
+    return shop_package(tmp_path_factory, MANIFEST, HANDLERS)
 
 
 def _env(**extra: str) -> dict[str, str]:

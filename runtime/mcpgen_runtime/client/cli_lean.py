@@ -221,7 +221,10 @@ def call_tool(command: str, call: LeanCall, timeout: float | None, errlog: TextI
 
 
 def _run(server: _Server, call: LeanCall, label: str, timeout: float | None) -> Any:
-    _request(server, 1, "server/discover", {"_meta": _META})
+    try:
+        _request(server, 1, "server/discover", {"_meta": _META})
+    except OSError:  # the server is already gone (a broken pipe): the SDK says so, in its words
+        raise Handover from None
     # the server boots meanwhile: the models and checks load now, the failure waits its turn
     try:
         tool, arguments = _arguments(call)
