@@ -167,7 +167,7 @@ class Engine:
         meta = params.get("_meta") if params is not None else None
         channel = (self.connection, self._notify, self.client_capabilities, 0, self._ask)
         req = LeanRequest(method, params, rid, meta, self.version, channel)
-        self._spawn(rid, self._serve(handler, req, params or {}, False))
+        self._spawn(rid, self._answer(handler, req, params or {}, False, True))
 
     def _modern_request(self, msg: dict[str, Any], rid: Any, method: str, params: Any) -> None:
         if method == "initialize":
@@ -194,9 +194,13 @@ class Engine:
             return
         assert meta is not None
         req = self._modern_req(method, params, rid, meta)
-        self._spawn(rid, self._serve(handler, req, params, True))
+        self._spawn(rid, self._answer(handler, req, params, True, True))
 
     def _spawn(self, rid: Any, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work``, the request ``rid``'s coroutine, in its own task. The coroutine takes
+        its task out of ``tasks`` as it ends (``_answer(..., serve=True)``: no done callback
+        per request, bench/bench_server.py --instructions); a task cancelled before it ever
+        ran does not, so ``_cancel`` adds one."""
         task: asyncio.Task[None]
         if _EAGER:
             task = asyncio.Task(work, loop=self._loop, eager_start=True)  # type: ignore[call-arg,unused-ignore]
@@ -206,45 +210,61 @@ class Engine:
             task = self._loop.create_task(work)
         tasks = self.tasks
         tasks[rid] = task
-        task.add_done_callback(partial(self._forget, rid))
         if len(tasks) >= MAX_IN_FLIGHT and self._hold is not None and not self._holding:
             self._holding = True
             self._hold("requests", True)
 
-    def _forget(self, rid: Any, _task: asyncio.Task[None]) -> None:
+    def _forget(self, rid: Any, task: asyncio.Task[None] | None = None) -> None:
+        """Request ``rid``'s task is over (``task``: only if it is still the one under
+        ``rid``, for a done callback that may run after a new request took the id)."""
         tasks = self.tasks
-        tasks.pop(rid, None)
+        if task is None or tasks.get(rid) is task:
+            tasks.pop(rid, None)
         if self._holding and len(tasks) <= MAX_IN_FLIGHT // 2:
             self._holding = False
             assert self._hold is not None
             self._hold("requests", False)
 
-    async def _serve(
-        self, handler: Handler, req: LeanRequest, params: dict[str, Any], modern: bool
-    ) -> None:
-        answer = await self._answer(handler, req, params, modern)
-        if answer is not None:
-            self._write(jsonrpc.encode(answer))
+    def _cancel(self, rid: Any, task: asyncio.Task[None]) -> None:
+        """Cancel request ``rid``'s task; forgotten once done, even if it never ran."""
+        task.cancel()
+        task.add_done_callback(partial(self._forget, rid))
 
     async def _answer(
-        self, handler: Handler, req: LeanRequest, params: dict[str, Any], modern: bool
+        self,
+        handler: Handler,
+        req: LeanRequest,
+        params: dict[str, Any],
+        modern: bool,
+        serve: bool = False,
     ) -> dict[str, Any] | None:
-        """The answer to one request (None: cancelled by the client, no answer)."""
+        """The answer to one request (None: cancelled by the client, no answer); ``serve``:
+        a request ``_spawn`` runs: the answer is written instead, and the request forgotten
+        (one coroutine per request, not two: bench/bench_server.py --instructions)."""
         rid = req.request_id
         try:
-            fast = FAST_CHECKS.get(req.method)
-            if fast is None or not fast(params):
-                surface_check(req.method, req.protocol_version, params)
-            if self._replica is not None and not self._replica.started:
-                await self._replica.start()
-            result = await handler(req, params)
-        except asyncio.CancelledError:
-            return None  # cancelled by the client: no answer (or the connection is closing)
-        except Exception as exc:  # noqa: BLE001 - every request gets one answer
-            return error_answer(rid, exc, modern)
-        if modern:
-            result = self.discovery.stamp(result, req.method in self._cacheable)
-        return {"jsonrpc": "2.0", "id": rid, "result": result}
+            try:
+                fast = FAST_CHECKS.get(req.method)
+                if fast is None or not fast(params):
+                    surface_check(req.method, req.protocol_version, params)
+                if self._replica is not None and not self._replica.started:
+                    await self._replica.start()
+                result = await handler(req, params)
+            except asyncio.CancelledError:
+                return None  # cancelled by the client: no answer (or the connection is closing)
+            except Exception as exc:  # noqa: BLE001 - every request gets one answer
+                answer = error_answer(rid, exc, modern)
+            else:
+                if modern:
+                    result = self.discovery.stamp(result, req.method in self._cacheable)
+                answer = {"jsonrpc": "2.0", "id": rid, "result": result}
+            if not serve:
+                return answer
+            self._write(jsonrpc.encode(answer))
+            return None
+        finally:
+            if serve:
+                self._forget(rid)
 
     def session_handler(self, method: str) -> Handler | None:
         """What serves ``method`` in a Streamable HTTP session of the handshake wire
@@ -312,9 +332,10 @@ class Engine:
             target = (params or {}).get("requestId")
             task = self.tasks.get(target) if jsonrpc.valid_id(target) else None
             if task is None and jsonrpc.valid_id(target):
-                task = self.tasks.get(jsonrpc.other_spelling(target))
+                target = jsonrpc.other_spelling(target)
+                task = self.tasks.get(target)
             if task is not None:
-                task.cancel()
+                self._cancel(target, task)
                 return
         bridge = self.bridge
         if bridge is not None and bridge.started:
