@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from . import jsonrpc
 from .checks import FAST_CHECKS, error_answer, initialize_valid, surface_check
 from .closing import close, end_of_input
-from .context import LeanConnection, LeanRequest, log_floor
+from .context import LOG_LEVEL_KEY, LeanConnection, LeanRequest, log_floor
 from .discovery import LATEST_HANDSHAKE, MODERN, Discovery
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal, enveloped, negotiate
 from .methods import Handler, Methods
@@ -44,6 +44,9 @@ _SDK_SESSION_METHODS = frozenset(("resources/subscribe", "resources/unsubscribe"
 # is a task the loop runs next (docs/lean-engine.md, "Where the time goes").
 _EAGER = sys.version_info >= (3, 12)
 
+
+_TASK_NAME = "mcpgen-request"
+"""The name of every request's task."""
 
 MAX_IN_FLIGHT = 1024
 """Requests running at once before the engine stops reading the client's lines (stdio); it
@@ -149,7 +152,8 @@ class Engine:
         if method == "initialize":
             self._write(self._initialize(rid, msg, params))
             return
-        if enveloped(params):
+        meta = params.get("_meta") if params is not None else None
+        if type(meta) is dict and VERSION_KEY in meta:  # enveloped(params), inline
             self._error(
                 rid,
                 jsonrpc.INVALID_REQUEST,
@@ -164,7 +168,6 @@ class Engine:
         if self.initialize is None and method != "ping":
             self._error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
             return
-        meta = params.get("_meta") if params is not None else None
         channel = (self.connection, self._notify, self.client_capabilities, 0, self._ask)
         req = LeanRequest(method, params, rid, meta, self.version, channel)
         self._spawn(rid, self._answer(handler, req, params or {}, False, True))
@@ -203,11 +206,12 @@ class Engine:
         ran does not, so ``_cancel`` adds one."""
         task: asyncio.Task[None]
         if _EAGER:
-            task = asyncio.Task(work, loop=self._loop, eager_start=True)  # type: ignore[call-arg,unused-ignore]
+            task = asyncio.Task(work, loop=self._loop, name=_TASK_NAME, eager_start=True)  # type: ignore[call-arg,unused-ignore]
             if task.done():
                 return
         else:
-            task = self._loop.create_task(work)
+            # named: an unnamed task formats "Task-<n>" as it is made (2,000 instructions)
+            task = asyncio.Task(work, loop=self._loop, name=_TASK_NAME)
         tasks = self.tasks
         tasks[rid] = task
         if len(tasks) >= MAX_IN_FLIGHT and self._hold is not None and not self._holding:
@@ -264,7 +268,9 @@ class Engine:
             return None
         finally:
             if serve:
-                self._forget(rid)
+                self.tasks.pop(rid, None)
+                if self._holding:
+                    self._forget(rid)
 
     def session_handler(self, method: str) -> Handler | None:
         """What serves ``method`` in a Streamable HTTP session of the handshake wire
@@ -303,7 +309,8 @@ class Engine:
             self.connection,
             self._notify,
             caps if type(caps) is dict else None,
-            log_floor(meta),
+            # most requests do not opt in to log entries: no call to tell
+            log_floor(meta) if LOG_LEVEL_KEY in meta else None,
             None,
         )
         return LeanRequest(method, params, rid, meta, meta[VERSION_KEY], channel)
