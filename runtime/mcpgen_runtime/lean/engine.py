@@ -72,7 +72,7 @@ class Engine:
         self.initialize: dict[str, Any] | None = None
         """The client's ``initialize`` request (handshake wire), replayed to the bridge."""
         self.client_capabilities: dict[str, Any] | None = None
-        self.tasks: dict[Any, asyncio.Task[None]] = {}
+        self.tasks: dict[Any, asyncio.Task[Any]] = {}
         self.connection = LeanConnection(self._notify)
         self._asked: dict[str, asyncio.Future[Any]] = {}
         self._next_ask = 0
@@ -199,12 +199,12 @@ class Engine:
         req = self._modern_req(method, params, rid, meta)
         self._spawn(rid, self._answer(handler, req, params, True, True))
 
-    def _spawn(self, rid: Any, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, rid: Any, work: Coroutine[Any, Any, object]) -> None:
         """Run ``work``, the request ``rid``'s coroutine, in its own task. The coroutine takes
         its task out of ``tasks`` as it ends (``_answer(..., serve=True)``: no done callback
         per request, bench/bench_server.py --instructions); a task cancelled before it ever
         ran does not, so ``_cancel`` adds one."""
-        task: asyncio.Task[None]
+        task: asyncio.Task[Any]
         if _EAGER:
             task = asyncio.Task(work, loop=self._loop, name=_TASK_NAME, eager_start=True)  # type: ignore[call-arg,unused-ignore]
             if task.done():
@@ -218,7 +218,7 @@ class Engine:
             self._holding = True
             self._hold("requests", True)
 
-    def _forget(self, rid: Any, task: asyncio.Task[None] | None = None) -> None:
+    def _forget(self, rid: Any, task: asyncio.Task[Any] | None = None) -> None:
         """Request ``rid``'s task is over (``task``: only if it is still the one under
         ``rid``, for a done callback that may run after a new request took the id)."""
         tasks = self.tasks
@@ -229,7 +229,7 @@ class Engine:
             assert self._hold is not None
             self._hold("requests", False)
 
-    def _cancel(self, rid: Any, task: asyncio.Task[None]) -> None:
+    def _cancel(self, rid: Any, task: asyncio.Task[Any]) -> None:
         """Cancel request ``rid``'s task; forgotten once done, even if it never ran."""
         task.cancel()
         task.add_done_callback(partial(self._forget, rid))
