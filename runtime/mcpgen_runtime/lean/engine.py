@@ -201,9 +201,9 @@ class Engine:
 
     def _spawn(self, rid: Any, work: Coroutine[Any, Any, object]) -> None:
         """Run ``work``, the request ``rid``'s coroutine, in its own task. The coroutine takes
-        its task out of ``tasks`` as it ends (``_answer(..., serve=True)``: no done callback
-        per request, bench/bench_server.py --instructions); a task cancelled before it ever
-        ran does not, so ``_cancel`` adds one."""
+        its task out of ``tasks`` as it ends (``_answer(..., serve=True)``, ``_bridged``: no
+        done callback per request, bench/bench_server.py --instructions); a task cancelled
+        before it ever ran does not, so ``_cancel`` adds one."""
         task: asyncio.Task[Any]
         if _EAGER:
             task = asyncio.Task(work, loop=self._loop, name=_TASK_NAME, eager_start=True)  # type: ignore[call-arg,unused-ignore]
@@ -400,13 +400,17 @@ class Engine:
         return answer.get("result")
 
     async def _bridged(self, msg: dict[str, Any]) -> None:
-        bridge = self.bridge
-        if bridge is None:
-            self._error(msg["id"], jsonrpc.METHOD_NOT_FOUND, "Method not found", msg["method"])
-            return
-        if not bridge.started:
-            await bridge.start(self.initialize if self.era == "legacy" else None)
-        await bridge.forward(msg)
+        """A request the SDK serves (``_spawn`` runs it: it forgets itself as it ends)."""
+        try:
+            bridge = self.bridge
+            if bridge is None:
+                self._error(msg["id"], jsonrpc.METHOD_NOT_FOUND, "Method not found", msg["method"])
+                return
+            if not bridge.started:
+                await bridge.start(self.initialize if self.era == "legacy" else None)
+            await bridge.forward(msg)
+        finally:
+            self._forget(msg["id"])
 
     def end_of_input(self) -> None:
         """The client closed its end (``closing.end_of_input``)."""
