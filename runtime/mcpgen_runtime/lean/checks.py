@@ -12,6 +12,7 @@ from . import jsonrpc
 from .context import Params
 from .envelope import (
     CAPABILITIES_KEY,
+    KNOWN_META,
     initialize_is_plain,
     meta_is_plain,
     remember_capabilities,
@@ -46,7 +47,7 @@ def _call_is_plain(p: dict[str, Any]) -> bool:
         and (arguments is None or type(arguments) is dict)
         and "inputResponses" not in p  # a retry's answers: the surface models check each
         and (state is None or type(state) is str)
-        and ((meta := p.get("_meta")) is None or meta_is_plain(meta))
+        and ((meta := p.get("_meta")) is None or meta in KNOWN_META or meta_is_plain(meta))
         and p.keys() <= _CALL_KEYS
     )
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from . import jsonrpc
 from .checks import FAST_CHECKS, error_answer, initialize_valid, surface_check
 from .closing import close, end_of_input
-from .context import LeanConnection, LeanRequest, log_floor
+from .context import LOG_LEVEL_KEY, LeanConnection, LeanRequest, log_floor
 from .discovery import LATEST_HANDSHAKE, MODERN, Discovery
 from .envelope import CAPABILITIES_KEY, VERSION_KEY, envelope_refusal, enveloped, negotiate
 from .methods import Handler, Methods
@@ -44,6 +44,9 @@ _SDK_SESSION_METHODS = frozenset(("resources/subscribe", "resources/unsubscribe"
 # is a task the loop runs next (docs/lean-engine.md, "Where the time goes").
 _EAGER = sys.version_info >= (3, 12)
 
+
+_TASK_NAME = "mcpgen-request"
+"""The name of every request's task."""
 
 MAX_IN_FLIGHT = 1024
 """Requests running at once before the engine stops reading the client's lines (stdio); it
@@ -69,7 +72,7 @@ class Engine:
         self.initialize: dict[str, Any] | None = None
         """The client's ``initialize`` request (handshake wire), replayed to the bridge."""
         self.client_capabilities: dict[str, Any] | None = None
-        self.tasks: dict[Any, asyncio.Task[None]] = {}
+        self.tasks: dict[Any, asyncio.Task[Any]] = {}
         self.connection = LeanConnection(self._notify)
         self._asked: dict[str, asyncio.Future[Any]] = {}
         self._next_ask = 0
@@ -149,7 +152,8 @@ class Engine:
         if method == "initialize":
             self._write(self._initialize(rid, msg, params))
             return
-        if enveloped(params):
+        meta = params.get("_meta") if params is not None else None
+        if type(meta) is dict and VERSION_KEY in meta:  # enveloped(params), inline
             self._error(
                 rid,
                 jsonrpc.INVALID_REQUEST,
@@ -164,10 +168,9 @@ class Engine:
         if self.initialize is None and method != "ping":
             self._error(rid, jsonrpc.INVALID_PARAMS, "Invalid request parameters", "")
             return
-        meta = params.get("_meta") if params is not None else None
         channel = (self.connection, self._notify, self.client_capabilities, 0, self._ask)
         req = LeanRequest(method, params, rid, meta, self.version, channel)
-        self._spawn(rid, self._serve(handler, req, params or {}, False))
+        self._spawn(rid, self._answer(handler, req, params or {}, False, True))
 
     def _modern_request(self, msg: dict[str, Any], rid: Any, method: str, params: Any) -> None:
         if method == "initialize":
@@ -194,57 +197,80 @@ class Engine:
             return
         assert meta is not None
         req = self._modern_req(method, params, rid, meta)
-        self._spawn(rid, self._serve(handler, req, params, True))
+        self._spawn(rid, self._answer(handler, req, params, True, True))
 
-    def _spawn(self, rid: Any, work: Coroutine[Any, Any, None]) -> None:
-        task: asyncio.Task[None]
+    def _spawn(self, rid: Any, work: Coroutine[Any, Any, object]) -> None:
+        """Run ``work``, the request ``rid``'s coroutine, in its own task. The coroutine takes
+        its task out of ``tasks`` as it ends (``_answer(..., serve=True)``, ``_bridged``: no
+        done callback per request, bench/bench_server.py --instructions); a task cancelled
+        before it ever ran does not, so ``_cancel`` adds one."""
+        task: asyncio.Task[Any]
         if _EAGER:
-            task = asyncio.Task(work, loop=self._loop, eager_start=True)  # type: ignore[call-arg,unused-ignore]
+            task = asyncio.Task(work, loop=self._loop, name=_TASK_NAME, eager_start=True)  # type: ignore[call-arg,unused-ignore]
             if task.done():
                 return
         else:
-            task = self._loop.create_task(work)
+            # named: an unnamed task formats "Task-<n>" as it is made (2,000 instructions)
+            task = asyncio.Task(work, loop=self._loop, name=_TASK_NAME)
         tasks = self.tasks
         tasks[rid] = task
-        task.add_done_callback(partial(self._forget, rid))
         if len(tasks) >= MAX_IN_FLIGHT and self._hold is not None and not self._holding:
             self._holding = True
             self._hold("requests", True)
 
-    def _forget(self, rid: Any, _task: asyncio.Task[None]) -> None:
+    def _forget(self, rid: Any, task: asyncio.Task[Any] | None = None) -> None:
+        """Request ``rid``'s task is over (``task``: only if it is still the one under
+        ``rid``, for a done callback that may run after a new request took the id)."""
         tasks = self.tasks
-        tasks.pop(rid, None)
+        if task is None or tasks.get(rid) is task:
+            tasks.pop(rid, None)
         if self._holding and len(tasks) <= MAX_IN_FLIGHT // 2:
             self._holding = False
             assert self._hold is not None
             self._hold("requests", False)
 
-    async def _serve(
-        self, handler: Handler, req: LeanRequest, params: dict[str, Any], modern: bool
-    ) -> None:
-        answer = await self._answer(handler, req, params, modern)
-        if answer is not None:
-            self._write(jsonrpc.encode(answer))
+    def _cancel(self, rid: Any, task: asyncio.Task[Any]) -> None:
+        """Cancel request ``rid``'s task; forgotten once done, even if it never ran."""
+        task.cancel()
+        task.add_done_callback(partial(self._forget, rid))
 
     async def _answer(
-        self, handler: Handler, req: LeanRequest, params: dict[str, Any], modern: bool
+        self,
+        handler: Handler,
+        req: LeanRequest,
+        params: dict[str, Any],
+        modern: bool,
+        serve: bool = False,
     ) -> dict[str, Any] | None:
-        """The answer to one request (None: cancelled by the client, no answer)."""
+        """The answer to one request (None: cancelled by the client, no answer); ``serve``:
+        a request ``_spawn`` runs: the answer is written instead, and the request forgotten
+        (one coroutine per request, not two: bench/bench_server.py --instructions)."""
         rid = req.request_id
         try:
-            fast = FAST_CHECKS.get(req.method)
-            if fast is None or not fast(params):
-                surface_check(req.method, req.protocol_version, params)
-            if self._replica is not None and not self._replica.started:
-                await self._replica.start()
-            result = await handler(req, params)
-        except asyncio.CancelledError:
-            return None  # cancelled by the client: no answer (or the connection is closing)
-        except Exception as exc:  # noqa: BLE001 - every request gets one answer
-            return error_answer(rid, exc, modern)
-        if modern:
-            result = self.discovery.stamp(result, req.method in self._cacheable)
-        return {"jsonrpc": "2.0", "id": rid, "result": result}
+            try:
+                fast = FAST_CHECKS.get(req.method)
+                if fast is None or not fast(params):
+                    surface_check(req.method, req.protocol_version, params)
+                if self._replica is not None and not self._replica.started:
+                    await self._replica.start()
+                result = await handler(req, params)
+            except asyncio.CancelledError:
+                return None  # cancelled by the client: no answer (or the connection is closing)
+            except Exception as exc:  # noqa: BLE001 - every request gets one answer
+                answer = error_answer(rid, exc, modern)
+            else:
+                if modern:
+                    result = self.discovery.stamp(result, req.method in self._cacheable)
+                answer = {"jsonrpc": "2.0", "id": rid, "result": result}
+            if not serve:
+                return answer
+            self._write(jsonrpc.encode(answer))
+            return None
+        finally:
+            if serve:
+                self.tasks.pop(rid, None)
+                if self._holding:
+                    self._forget(rid)
 
     def session_handler(self, method: str) -> Handler | None:
         """What serves ``method`` in a Streamable HTTP session of the handshake wire
@@ -283,7 +309,8 @@ class Engine:
             self.connection,
             self._notify,
             caps if type(caps) is dict else None,
-            log_floor(meta),
+            # most requests do not opt in to log entries: no call to tell
+            log_floor(meta) if LOG_LEVEL_KEY in meta else None,
             None,
         )
         return LeanRequest(method, params, rid, meta, meta[VERSION_KEY], channel)
@@ -312,9 +339,10 @@ class Engine:
             target = (params or {}).get("requestId")
             task = self.tasks.get(target) if jsonrpc.valid_id(target) else None
             if task is None and jsonrpc.valid_id(target):
-                task = self.tasks.get(jsonrpc.other_spelling(target))
+                target = jsonrpc.other_spelling(target)
+                task = self.tasks.get(target)
             if task is not None:
-                task.cancel()
+                self._cancel(target, task)
                 return
         bridge = self.bridge
         if bridge is not None and bridge.started:
@@ -372,13 +400,17 @@ class Engine:
         return answer.get("result")
 
     async def _bridged(self, msg: dict[str, Any]) -> None:
-        bridge = self.bridge
-        if bridge is None:
-            self._error(msg["id"], jsonrpc.METHOD_NOT_FOUND, "Method not found", msg["method"])
-            return
-        if not bridge.started:
-            await bridge.start(self.initialize if self.era == "legacy" else None)
-        await bridge.forward(msg)
+        """A request the SDK serves (``_spawn`` runs it: it forgets itself as it ends)."""
+        try:
+            bridge = self.bridge
+            if bridge is None:
+                self._error(msg["id"], jsonrpc.METHOD_NOT_FOUND, "Method not found", msg["method"])
+                return
+            if not bridge.started:
+                await bridge.start(self.initialize if self.era == "legacy" else None)
+            await bridge.forward(msg)
+        finally:
+            self._forget(msg["id"])
 
     def end_of_input(self) -> None:
         """The client closed its end (``closing.end_of_input``)."""

@@ -11,6 +11,7 @@ from .discovery import HANDSHAKE_REVISIONS, LATEST_HANDSHAKE, MODERN
 
 __all__ = [
     "CAPABILITIES_KEY",
+    "KNOWN_META",
     "VERSION_KEY",
     "enveloped",
     "envelope_refusal",
@@ -30,8 +31,9 @@ _LEVELS = frozenset(
 _KNOWN_CAPABILITIES: list[Any] = []
 """Client capabilities the SDK's models accepted on this process (at most 16, compared by
 value): a client sends the same ones on every request, so checking them is one comparison."""
-_KNOWN_META: list[Any] = []
-"""``_meta`` values found plain before (at most 16, compared by value)."""
+KNOWN_META: list[Any] = []
+"""``_meta`` values found plain before (at most 16, compared by value; ``checks`` looks
+here first, saving a call per request)."""
 _KNOWN_INFO: list[Any] = []
 """Client info values found plain before (at most 16, compared by value)."""
 _INFO_KEYS = frozenset(("name", "version", "title"))
@@ -39,6 +41,7 @@ _META_KEYS = frozenset(
     ("progressToken", VERSION_KEY, CAPABILITIES_KEY, LOG_LEVEL_KEY, CLIENT_INFO_KEY)
 )
 _INITIALIZE_KEYS = frozenset(("protocolVersion", "capabilities", "clientInfo"))
+_ABSENT: Any = object()
 
 
 def remember_capabilities(caps: Any) -> None:
@@ -79,7 +82,7 @@ def meta_is_plain(meta: Any) -> bool:
     """A request's ``_meta`` the SDK's models accept on every revision (absent; a string or
     integer ``progressToken``; a valid envelope of plain capabilities). False is not a
     refusal: the models decide (``checks.surface_check``), exactly as the SDK does."""
-    if meta is None or meta in _KNOWN_META:
+    if meta is None or meta in KNOWN_META:
         return True  # a client sends the same ``_meta`` on every request: one comparison
     if type(meta) is not dict or not meta.keys() <= _META_KEYS:
         return False
@@ -103,8 +106,8 @@ def meta_is_plain(meta: Any) -> bool:
             return False
         if len(_KNOWN_INFO) < 16:
             _KNOWN_INFO.append(info)
-    if len(_KNOWN_META) < 16:
-        _KNOWN_META.append(meta)
+    if len(KNOWN_META) < 16:
+        KNOWN_META.append(meta)
     return True
 
 
@@ -153,14 +156,14 @@ def envelope_refusal(meta: Any) -> tuple[int, str, Any] | None:
             f"{CAPABILITIES_KEY!r} envelope keys",
             None,
         )
-    missing = [k for k in (VERSION_KEY, CAPABILITIES_KEY) if k not in meta]
-    if missing:
+    version = meta.get(VERSION_KEY, _ABSENT)
+    if version is _ABSENT or CAPABILITIES_KEY not in meta:
+        missing = [k for k in (VERSION_KEY, CAPABILITIES_KEY) if k not in meta]
         return (
             jsonrpc.INVALID_PARAMS,
             f"params._meta is missing the required envelope key(s): {', '.join(missing)}",
             None,
         )
-    version = meta[VERSION_KEY]
     if type(version) is not str:
         return (jsonrpc.INVALID_PARAMS, f"{VERSION_KEY} must be a string", None)
     if version not in MODERN:

@@ -161,22 +161,20 @@ def parse(data: bytes) -> Any:
     return _loads(data)
 
 
-def _parse_line(line: bytes) -> Any:
-    """``parse`` for a line of stdio: bytes that are not UTF-8 (encoded surrogates included)
-    read as U+FFFD, as the SDK's stdio transport decodes them (``errors="replace"``)."""
-    if _fast_loads is not None and _LONG_RUN not in line.translate(_DIGITS_AS_ZERO):
-        try:
-            return _fast_loads(line)
-        except ValueError:  # orjson.JSONDecodeError: the standard library decides
-            pass
-    return _loads(line.decode("utf-8", "replace"))
-
-
 def decode(line: bytes) -> dict[str, Any]:
     """The message on ``line``: a dict with ``method`` (a request when it has an ``id``) or a
     response (``result``/``error`` with an ``id``). Raises ``Invalid`` with the answer to send."""
     try:
-        msg = _parse_line(line)
+        # orjson where it agrees with ``json.loads`` (``parse``); bytes that are not UTF-8
+        # (encoded surrogates included) read as U+FFFD, as the SDK's stdio transport decodes
+        # them (``errors="replace"``). Inline, not a function: every message's path.
+        if _fast_loads is not None and _LONG_RUN not in line.translate(_DIGITS_AS_ZERO):
+            try:
+                msg = _fast_loads(line)
+            except ValueError:  # orjson.JSONDecodeError: the standard library decides
+                msg = _loads(line.decode("utf-8", "replace"))
+        else:
+            msg = _loads(line.decode("utf-8", "replace"))
     except RecursionError:
         raise Invalid(
             error(None, PARSE_ERROR, "Parse error: the message nests too deeply")

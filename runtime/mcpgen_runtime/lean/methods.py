@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .checks import paginated, plain, typed
-from .context import LeanRequest, Params
+from .context import LeanRequest
 
 if TYPE_CHECKING:
     from ..server.server_runtime import ServerRuntime
@@ -72,8 +72,9 @@ class Methods:
     async def _tools_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         return await self.runtime.tools.list_tools(req, paginated(params))  # type: ignore[arg-type]
 
-    async def _tools_call(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
-        return await self.runtime.tools.call_tool(req, Params(params))  # type: ignore[arg-type]
+    def _tools_call(self, req: LeanRequest, params: dict[str, Any]) -> Awaitable[dict[str, Any]]:
+        # the runtime's coroutine itself, not one around it: bench/bench_server.py --instructions
+        return self.runtime.tools.call(req, params.get("name"), params.get("arguments"))  # type: ignore[arg-type]
 
     async def _resources_list(self, req: LeanRequest, params: dict[str, Any]) -> dict[str, Any]:
         assert self.runtime.resources is not None

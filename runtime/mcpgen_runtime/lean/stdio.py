@@ -80,7 +80,13 @@ class _Lines(asyncio.Protocol):
             self._held.append(data)
             return
         buffer = self.buffer
-        if not buffer and not self.skipping and data.endswith(b"\n") and data.count(b"\n") == 1:
+        # one line: it ends with its first newline (memchr; a count walks byte by byte)
+        if (
+            not buffer
+            and not self.skipping
+            and data.endswith(b"\n")
+            and data.find(b"\n") == len(data) - 1
+        ):
             if not data.isspace():
                 self.receive(data)  # one whole line: the common case
             return

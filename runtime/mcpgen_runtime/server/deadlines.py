@@ -30,7 +30,7 @@ import time
 import weakref
 from typing import Any
 
-__all__ = ["DONE", "Deadlines", "running_task"]
+__all__ = ["DONE", "WATCHABLE", "Deadlines", "running_task"]
 
 _MIN_TICK = 0.005
 _MAX_TICK = 1.0
@@ -137,14 +137,14 @@ def _watchdog(ref: weakref.ref[Deadlines]) -> None:
         wake.clear()
 
 
-_WATCHABLE = sys.version_info >= (3, 11)
+WATCHABLE = sys.version_info >= (3, 11)
 """Whether this Python has ``Task.uncancel`` (3.11+)."""
 
 
 def running_task() -> asyncio.Task[Any] | None:
     """The current asyncio task, or None where :class:`Deadlines` cannot watch it (not an
     asyncio loop, or Python 3.10 without ``Task.uncancel``)."""
-    if not _WATCHABLE:
+    if not WATCHABLE:
         return None
     try:
         return asyncio.current_task()

@@ -29,7 +29,7 @@ from ..revisions import MODERN_REVISIONS
 from .auth.scopes import require
 from .bindings import CompiledTool, input_check, output_check
 from .context import ToolContext
-from .deadlines import Deadlines, running_task
+from .deadlines import WATCHABLE, Deadlines, running_task
 from .errors import INVALID_PARAMS, RequestError, protocol_errors
 from .fastpath import validate
 from .flat import flat_scalar_bound
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ToolsRuntime"]
 
+_current_task = asyncio.current_task
 _TIMED_OUT: Any = object()
 """What a call over its time limit comes back as (``call_tool``, ``_within_scope``)."""
 
@@ -128,16 +129,25 @@ class ToolsRuntime:
         *,
         inline: bool = False,
     ) -> dict[str, Any]:
+        """``tools/call`` (the SDK's typed params): ``call``."""
+        return await self.call(ctx, params.name, params.arguments)
+
+    async def call(
+        self, ctx: ServerRequestContext[Any, Any], name: str, arguments: dict[str, Any] | None
+    ) -> dict[str, Any]:
         """``tools/call``: the call's result shaped for the client's revision, or an
         ``InputRequiredResult`` (2026-07-28); unknown tools and forged ``requestState``
         are JSON-RPC errors. ``inline``: a call from code mode's ``execute``, whose code
         awaits the tool's value: never a task (a tool that runs only as a task is refused).
 
-        The steps are plain functions around one coroutine (this one) and the handler's: each
-        further coroutine per call shows in ``bench/bench_server.py --instructions``."""
-        if self.discovery is not None and params.name in self.discovery.meta:
-            return await self.discovery.call(self, ctx, params.name, params.arguments)
-        tool = self._find(params.name)
+        The steps are plain functions around one coroutine (this one) and the handler's, each
+        step's common case inline: each further coroutine or call per call shows in
+        ``bench/bench_server.py --instructions``."""
+        if self.discovery is not None and name in self.discovery.meta:
+            return await self.discovery.call(self, ctx, name, arguments)
+        tool = self.by_name.get(name)
+        if tool is None or tool.scopes or name in self.switches.disabled:
+            tool = self._find(name)
         task = self.tasks is not None and self.tasks.wants(tool, ctx)
         if task and inline:
             if self.tasks.support.get(tool.name) == "required":
@@ -148,17 +158,38 @@ class ToolsRuntime:
                 )
             task = False
         version = ctx.protocol_version
-        arguments = params.arguments or {}
+        arguments = arguments or {}
         bound = flat_scalar_bound(arguments)
-        refused = self._admit(tool, arguments, bound)
+        limit = tool.max_bytes
+        refused = (
+            self._admit(tool, arguments, bound)
+            if limit is not None and (bound is None or bound > limit)
+            else None
+        )
         if refused is None and tool.limiter is not None:
             refused = await tool.rate_refusal()
         if refused is not None:
             return shape_call_result(refused, version)
-        inputs = self._open_round(tool, ctx, arguments)
+        raw = ctx.params
+        inputs = (
+            self._open_round(tool, ctx, arguments)
+            if version in MODERN_REVISIONS
+            and (type(raw) is not dict or "requestState" in raw or "inputResponses" in raw)
+            else None
+        )
         if isinstance(inputs, dict):
             return shape_call_result(inputs, version)
-        checked = self._checked_arguments(tool, arguments, bound)
+        checks = tool._checks
+        validator = checks[0].validator if checks is not None else None
+        if bound is not None and validator is not None and validator.is_valid(arguments):
+            try:  # the common case of _checked_arguments, inline
+                checked: Any = tool.binding.input_model.__pydantic_validator__.validate_python(
+                    arguments
+                )
+            except ValidationError:
+                checked = self._checked_arguments(tool, arguments, bound)
+        else:
+            checked = self._checked_arguments(tool, arguments, bound)
         if isinstance(checked, dict):
             return shape_call_result(checked, version)
         if task:
@@ -166,13 +197,35 @@ class ToolsRuntime:
             return started
         tctx = ToolContext(ctx, tool.name, self.serving, inputs)
         try:
-            value = await self._run(tool, checked, tctx)
+            timeout = tool.timeout
+            if timeout is None:
+                value = await tool.invoke(checked, tctx)
+            else:  # _run's common case, inline: the loop's Deadlines watch the call
+                try:
+                    current = _current_task() if WATCHABLE else None
+                except RuntimeError:  # not an asyncio loop
+                    current = None
+                deadlines = self._deadlines
+                if current is None or deadlines is None or deadlines.loop is not current.get_loop():
+                    value = await self._run(tool, checked, tctx)
+                elif not deadlines.start(current, timeout):
+                    value = await self._within_scope(tool, checked, tctx, timeout)
+                else:
+                    try:
+                        value = await tool.invoke(checked, tctx)
+                    except asyncio.CancelledError:
+                        # ours alone: the limit's cancellation; anything else propagates
+                        if deadlines.stop(current) != 0:
+                            raise
+                        value = _TIMED_OUT
+                    finally:
+                        deadlines.release(current)
             if value is _TIMED_OUT:
                 return _error(self._timed_out(tool), version)
             return to_result(
                 tool.name,
                 tool.binding.output_model,
-                output_check(tool),
+                checks[1] if checks is not None else output_check(tool),
                 value,
                 version,
                 tool.binding.method,
