@@ -130,10 +130,15 @@ class ToolsRuntime:
         inline: bool = False,
     ) -> dict[str, Any]:
         """``tools/call`` (the SDK's typed params): ``call``."""
-        return await self.call(ctx, params.name, params.arguments)
+        return await self.call(ctx, params.name, params.arguments, inline=inline)
 
     async def call(
-        self, ctx: ServerRequestContext[Any, Any], name: str, arguments: dict[str, Any] | None
+        self,
+        ctx: ServerRequestContext[Any, Any],
+        name: str,
+        arguments: dict[str, Any] | None,
+        *,
+        inline: bool = False,
     ) -> dict[str, Any]:
         """``tools/call``: the call's result shaped for the client's revision, or an
         ``InputRequiredResult`` (2026-07-28); unknown tools and forged ``requestState``
