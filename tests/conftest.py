@@ -137,6 +137,8 @@ SLOW_TESTS = (
     "tests/client/test_bad_input.py::test_pull_unreachable_url",
     "tests/client/test_bad_input.py::test_silent_server_connect_timeout",
     "tests/client/test_bad_input.py::test_timeout",
+    "tests/client/test_cli_compiled.py::test_the_compiled_path_answers_as_the_sdk_path",
+    "tests/client/test_ctrl_c.py::test_ctrl_c_at_each_moment_ends_the_cli",
     "tests/client/test_cli_generated.py::test_a_json_rpc_error_is_an_answer_not_an_unreachable_server",
     "tests/client/test_cli_generated.py::test_calls_print_json",
     "tests/client/test_cli_generated.py::test_failures_have_exit_codes",

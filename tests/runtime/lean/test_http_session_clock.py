@@ -76,7 +76,17 @@ def test_a_slow_answer_gets_its_headers_then_keep_alive_pings() -> None:
         async def send(message: Any) -> None:
             sent.append(message)
 
-        ticker = Ticker(asyncio.get_running_loop())
+        class ManualClock:  # the loop, but its timer never fires: only the ticks below run
+            def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+                self.time, self.create_task = loop.time, loop.create_task
+                self.armed = 0
+
+            def call_later(self, delay: float, callback: Any) -> asyncio.TimerHandle:
+                self.armed += 1
+                return asyncio.TimerHandle(0.0, callback, (), asyncio.get_running_loop())
+
+        clock = ManualClock(asyncio.get_running_loop())
+        ticker = Ticker(clock)
         stream = SseStream(send, (b"mcp-session-id", b"s1"), ticker)
         born = stream.born
         for at in (born + HEADERS_AFTER_S / 2, born + HEADERS_AFTER_S, born + 1, born + PING_S):
@@ -85,7 +95,7 @@ def test_a_slow_answer_gets_its_headers_then_keep_alive_pings() -> None:
             await asyncio.sleep(0)
         await stream.end(b"{}")
         assert stream not in ticker.streams
-        ticker.handle.cancel()
+        assert clock.armed == 1  # one timer for the open stream, armed when it was born
         return sent
 
     sent = asyncio.run(go())
