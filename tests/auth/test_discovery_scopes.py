@@ -15,7 +15,13 @@ import pytest
 
 from tests.auth.conftest import DATA, serve_vault
 from tests.auth.idp import IdentityProvider
-from tests.auth.test_resource_server import challenge, post, resource, result
+from tests.auth.test_resource_server import (
+    challenge,
+    handshake_session,
+    post,
+    resource,
+    result,
+)
 from tests.interop.procs import HttpServer
 from tests.server.helpers import write_package
 
@@ -88,32 +94,8 @@ def test_call_tool_on_the_handshake_wire_is_gated_from_the_body(
 ) -> None:
     srv = search_vault
     reader = idp.token(audience=resource(srv), scopes="notes:read")
-    headers = {
-        "Content-Type": "application/json",
-        "Accept": "application/json, text/event-stream",
-        "Authorization": f"Bearer {reader}",
-    }
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        },
-    }
     with httpx.Client(timeout=10) as http:
-        r = http.post(srv.url, json=init, headers=headers)
-        assert r.status_code == 200, r.text
-        session = {
-            **headers,
-            "Mcp-Session-Id": r.headers["mcp-session-id"],
-            "MCP-Protocol-Version": "2025-11-25",
-        }
-        http.post(
-            srv.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session
-        )
+        session = handshake_session(http, srv.url, reader)
 
         def call(params: dict[str, Any]) -> httpx.Response:
             body = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params}

@@ -148,13 +148,14 @@ def test_missing_scope_is_403_step_up(vault: HttpServer, idp: IdentityProvider) 
     assert res["resultType"] == "input_required"
 
 
-def test_handshake_wire_is_gated_from_the_body(vault: HttpServer, idp: IdentityProvider) -> None:
-    """Without Mcp-Method/Mcp-Name headers (2025-11-25), the front reads the JSON-RPC body."""
-    reader = idp.token(audience=resource(vault), scopes="notes:read")
+def handshake_session(http: httpx.Client, url: str, token: str) -> dict[str, str]:
+    """``initialize`` + ``notifications/initialized`` on the 2025-11-25 wire with ``token``:
+    the headers of the session's later requests (no Mcp-Method/Mcp-Name: the front reads
+    the body)."""
     headers = {
         "Content-Type": "application/json",
         "Accept": "application/json, text/event-stream",
-        "Authorization": f"Bearer {reader}",
+        "Authorization": f"Bearer {token}",
     }
     init = {
         "jsonrpc": "2.0",
@@ -166,19 +167,22 @@ def test_handshake_wire_is_gated_from_the_body(vault: HttpServer, idp: IdentityP
             "clientInfo": {"name": "t", "version": "1"},
         },
     }
+    r = http.post(url, json=init, headers=headers)
+    assert r.status_code == 200, r.text
+    session = {
+        **headers,
+        "Mcp-Session-Id": r.headers["mcp-session-id"],
+        "MCP-Protocol-Version": "2025-11-25",
+    }
+    http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+    return session
+
+
+def test_handshake_wire_is_gated_from_the_body(vault: HttpServer, idp: IdentityProvider) -> None:
+    """Without Mcp-Method/Mcp-Name headers (2025-11-25), the front reads the JSON-RPC body."""
+    reader = idp.token(audience=resource(vault), scopes="notes:read")
     with httpx.Client(timeout=10) as http:
-        r = http.post(vault.url, json=init, headers=headers)
-        assert r.status_code == 200, r.text
-        session = {
-            **headers,
-            "Mcp-Session-Id": r.headers["mcp-session-id"],
-            "MCP-Protocol-Version": "2025-11-25",
-        }
-        http.post(
-            vault.url,
-            json={"jsonrpc": "2.0", "method": "notifications/initialized"},
-            headers=session,
-        )
+        session = handshake_session(http, vault.url, reader)
         call = {
             "jsonrpc": "2.0",
             "id": 2,
