@@ -199,7 +199,8 @@ def _without_nulls(value: Any) -> Any:
 
 def _server(tool: Tool, instance: Any) -> BaseModel | dict[str, Any]:
     """The runtime's check of a call's arguments: the handler's model, or the tool error."""
-    return ToolsRuntime._checked_arguments(tool.server, copy.deepcopy(instance), None)
+    value, refused = ToolsRuntime._checked_arguments(tool.server, copy.deepcopy(instance), None)
+    return refused if refused is not None else value
 
 
 def _error_text(result: dict[str, Any]) -> str:

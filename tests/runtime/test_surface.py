@@ -316,12 +316,11 @@ def test_updated_and_list_changed_reach_the_official_client(example: Any) -> Non
 def test_caching_hints_come_from_the_manifest(example: Any) -> None:
     """``server.cache`` (here in ``ServerInfo``, as generated code passes it) sets ``ttlMs`` and
     ``cacheScope`` on every cacheable 2026-07-28 result; ``list_ttl_ms`` overrides the ttl."""
-    import dataclasses
 
     from tests.server.helpers import RawClient
 
     mod, generated = example
-    info = dataclasses.replace(generated.SERVER_INFO, cache_ttl_ms=5000, cache_scope="public")
+    info = generated.SERVER_INFO.replace(cache_ttl_ms=5000, cache_scope="public")
 
     async def hints(server: Any) -> list[tuple[int, str]]:
         out = []

@@ -196,14 +196,12 @@ def client_verdict(tool: Any, model: Any, instance: Any) -> bool:
 def server_verdict(binding: Any, instance: Any) -> bool:
     """Whether the generated server's argument path admits ``{PARAM: instance}`` (the
     runtime's own ``_checked_arguments``: inputSchema by jsonschema-rs, then the model)."""
-    from pydantic import BaseModel
-
     from mcpgen_runtime.server.bindings import CompiledTool
     from mcpgen_runtime.server.tools import ToolsRuntime
 
     tool = CompiledTool(json.loads(binding.definition_json), binding, invoke=None)  # type: ignore[arg-type]
-    out = ToolsRuntime._checked_arguments(tool, {PARAM: instance}, None)
-    return isinstance(out, BaseModel)
+    _value, refused = ToolsRuntime._checked_arguments(tool, {PARAM: instance}, None)
+    return refused is None
 
 
 def _tool_name(i: int) -> str:

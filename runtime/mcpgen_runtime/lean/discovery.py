@@ -12,7 +12,6 @@ golden manifest on every revision.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -39,27 +38,46 @@ HANDSHAKE_REVISIONS, MODERN = _revisions()
 LATEST_HANDSHAKE = HANDSHAKE_REVISIONS[-1]
 
 
-@dataclass(frozen=True)
 class Discovery:
-    """What ``initialize`` and ``server/discover`` say about one server."""
+    """What ``initialize`` and ``server/discover`` say about one server.
 
-    name: str
-    version: str
-    title: str | None = None
-    description: str | None = None
-    instructions: str | None = None
-    website_url: str | None = None
-    tools_list_changed: bool = False
-    """The manifest's ``server.capabilities.tools.listChanged`` (handshake revisions)."""
-    resources: bool = False
-    """Serves resources or resource templates (and ``resources/subscribe``)."""
-    prompts: bool = False
-    completions: bool = False
-    cache: Mapping[str, Any] = field(default_factory=dict)
-    """``{"ttlMs": .., "cacheScope": ..}`` of cacheable results (2026-07-28)."""
-    extensions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """``capabilities.extensions``: identifier -> settings (the skills extension; MCP Apps,
-    ``mcpgen_runtime.apps``)."""
+    A plain class (all arguments by keyword but ``name`` and ``version``): as a frozen
+    dataclass it cost every server about 7M instructions at start. Treat it as immutable.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        instructions: str | None = None,
+        website_url: str | None = None,
+        tools_list_changed: bool = False,
+        resources: bool = False,
+        prompts: bool = False,
+        completions: bool = False,
+        cache: Mapping[str, Any] | None = None,
+        extensions: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        self.name = name
+        self.version = version
+        self.title = title
+        self.description = description
+        self.instructions = instructions
+        self.website_url = website_url
+        self.tools_list_changed = tools_list_changed
+        """The manifest's ``server.capabilities.tools.listChanged`` (handshake revisions)."""
+        self.resources = resources
+        """Serves resources or resource templates (and ``resources/subscribe``)."""
+        self.prompts = prompts
+        self.completions = completions
+        self.cache: Mapping[str, Any] = {} if cache is None else cache
+        """``{"ttlMs": .., "cacheScope": ..}`` of cacheable results (2026-07-28)."""
+        self.extensions: Mapping[str, Mapping[str, Any]] = {} if extensions is None else extensions
+        """``capabilities.extensions``: identifier -> settings (the skills extension; MCP Apps,
+        ``mcpgen_runtime.apps``)."""
 
     def identity(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "version": self.version}

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
 
 from .context import ToolContext
 from .limits import DEFAULT_LIMITS, Limits
 from .results import error_result
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from .state.base import Limiter
     from .validation import SchemaCheck
 
@@ -36,47 +35,114 @@ __all__ = [
 _COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-@dataclass(frozen=True)
 class ServerInfo:
-    """What ``initialize`` / ``server/discover`` tell a client about the server."""
+    """What ``initialize`` / ``server/discover`` tell a client about the server.
 
-    name: str
-    version: str
-    title: str | None = None
-    description: str | None = None
-    instructions: str | None = None
-    website_url: str | None = None
-    list_changed: bool = False
-    """The manifest's ``server.capabilities.tools.listChanged``: declare it on handshake
-    revisions (2026-07-28 always serves ``subscriptions/listen``)."""
-    limits: Mapping[str, Any] | str | None = None
-    """The manifest's ``server.limits`` (JSON spelling or its JSON text, see ``limits``)."""
-    cache_ttl_ms: int = 0
-    cache_scope: str = "private"
-    """The manifest's ``server.cache``: ``ttlMs``/``cacheScope`` of every cacheable result."""
-    auth: Mapping[str, Any] | str | None = None
-    """The manifest's ``server.auth`` (JSON spelling or its JSON text, see ``auth.config``):
-    the OAuth resource-server settings an operator may override at start-up."""
-    http: Mapping[str, Any] | str | None = None
-    """The manifest's ``server.http`` (or its JSON text): where tools with an ``x-mcpgen.http``
-    binding and no handler of their own forward their calls (see ``forward``)."""
-    toolsets: Mapping[str, Any] | str | None = None
-    """The manifest's ``server.toolsets`` (or its JSON text): name -> ``{description,
-    default}``; the operator chooses among them at start-up (see ``toolsets``)."""
-    tasks: Mapping[str, Any] | str | None = None
-    """The manifest's ``server.tasks`` (or its JSON text): the tasks extension's settings
-    (``mcpgen_runtime.tasks.settings``)."""
-    discovery: Mapping[str, Any] | str | None = None
-    """The manifest's ``server.discovery`` (or its JSON text): ``all`` tools listed, or
-    ``search``/``code`` meta-tools (``discovery_modes``)."""
-    search_index: Mapping[str, Any] | str | None = None
-    """The tool search index computed at build time (``search_index.build_index``)."""
-    code_api: Mapping[str, Any] | str | None = None
-    """Code mode's API table computed at build time (``mcpgen.codemode.compile_api``)."""
+    A plain class, not a dataclass: a frozen dataclass of these 17 fields costs every server
+    10M instructions at start (``dataclasses`` compiles its methods), about 2 ms of the first
+    call. Treat it as immutable; ``replace`` makes a changed copy.
+
+    Fields, in order (also positional): ``name``, ``version``, ``title``, ``description``,
+    ``instructions``, ``website_url``, then the ones documented in ``__init__``.
+    """
+
+    __slots__ = (
+        "name",
+        "version",
+        "title",
+        "description",
+        "instructions",
+        "website_url",
+        "list_changed",
+        "limits",
+        "cache_ttl_ms",
+        "cache_scope",
+        "auth",
+        "http",
+        "toolsets",
+        "tasks",
+        "discovery",
+        "search_index",
+        "code_api",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        title: str | None = None,
+        description: str | None = None,
+        instructions: str | None = None,
+        website_url: str | None = None,
+        list_changed: bool = False,
+        limits: Mapping[str, Any] | str | None = None,
+        cache_ttl_ms: int = 0,
+        cache_scope: str = "private",
+        auth: Mapping[str, Any] | str | None = None,
+        http: Mapping[str, Any] | str | None = None,
+        toolsets: Mapping[str, Any] | str | None = None,
+        tasks: Mapping[str, Any] | str | None = None,
+        discovery: Mapping[str, Any] | str | None = None,
+        search_index: Mapping[str, Any] | str | None = None,
+        code_api: Mapping[str, Any] | str | None = None,
+    ) -> None:
+        self.name = name
+        self.version = version
+        self.title = title
+        self.description = description
+        self.instructions = instructions
+        self.website_url = website_url
+        self.list_changed = list_changed
+        """The manifest's ``server.capabilities.tools.listChanged``: declare it on handshake
+        revisions (2026-07-28 always serves ``subscriptions/listen``)."""
+        self.limits = limits
+        """The manifest's ``server.limits`` (JSON spelling or its JSON text, see ``limits``)."""
+        self.cache_ttl_ms = cache_ttl_ms
+        self.cache_scope = cache_scope
+        """The manifest's ``server.cache``: ``ttlMs``/``cacheScope`` of every cacheable result."""
+        self.auth = auth
+        """The manifest's ``server.auth`` (JSON spelling or its JSON text, see ``auth.config``):
+        the OAuth resource-server settings an operator may override at start-up."""
+        self.http = http
+        """The manifest's ``server.http`` (or its JSON text): where tools with an ``x-mcpgen.http``
+        binding and no handler of their own forward their calls (see ``forward``)."""
+        self.toolsets = toolsets
+        """The manifest's ``server.toolsets`` (or its JSON text): name -> ``{description,
+        default}``; the operator chooses among them at start-up (see ``toolsets``)."""
+        self.tasks = tasks
+        """The manifest's ``server.tasks`` (or its JSON text): the tasks extension's settings
+        (``mcpgen_runtime.tasks.settings``)."""
+        self.discovery = discovery
+        """The manifest's ``server.discovery`` (or its JSON text): ``all`` tools listed, or
+        ``search``/``code`` meta-tools (``discovery_modes``)."""
+        self.search_index = search_index
+        """The tool search index computed at build time (``search_index.build_index``)."""
+        self.code_api = code_api
+        """Code mode's API table computed at build time (``mcpgen.codemode.compile_api``)."""
+
+    def replace(self, **changes: Any) -> ServerInfo:
+        """A copy with ``changes`` (``dataclasses.replace``)."""
+        values = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return ServerInfo(**values)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not ServerInfo:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "ServerInfo(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
 
 class ToolBinding:
-    """One tool: its exact definition (JSON text), its handler method and typed models."""
+    """One tool: its exact definition (JSON text), its handler method and typed models.
+
+    ``input_model``/``output_model`` are the generated pydantic models; both are None for a
+    package generated with ``server.models: typeddict``: the handler then receives the
+    arguments' JSON as the inputSchema validated it, and returns JSON data."""
 
     __slots__ = (
         "definition_json",
@@ -92,7 +158,7 @@ class ToolBinding:
         *,
         definition_json: str,
         method: str,
-        input_model: type[BaseModel],
+        input_model: type[BaseModel] | None,
         output_model: type[BaseModel] | None = None,
         input_dialect: str = "2020-12",
         output_dialect: str | None = None,
@@ -105,7 +171,8 @@ class ToolBinding:
         self.output_dialect = output_dialect
 
 
-Invoke = Callable[[BaseModel, ToolContext], Awaitable[object]]
+Invoke = Callable[[Any, ToolContext], Awaitable[object]]
+"""A bound handler: its arguments (input model, or validated JSON without one), its context."""
 
 
 class CompiledTool:

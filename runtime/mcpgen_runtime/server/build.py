@@ -14,7 +14,6 @@ import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .bindings import CompiledTool, ServerInfo, ToolBinding, bind_handler
@@ -117,7 +116,7 @@ def build_runtime(
         auth_manifest=json.loads(info.auth) if isinstance(info.auth, str) else info.auth,
         package_tools=len(bindings),
         toolsets=declared,
-        info=replace(info, list_changed=list_changed),
+        info=info.replace(list_changed=list_changed),
         list_ttl_ms=list_ttl_ms,
         extensions=extensions,
         skills=tuple(skills),

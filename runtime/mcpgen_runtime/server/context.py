@@ -8,13 +8,12 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel
-
 from ..revisions import MODERN_REVISIONS, at_least
 from .outcome import LOG_LEVELS, LOGGER, ContentBlock, ToolError, ToolResult
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
+    from pydantic import BaseModel
 
     from mcp_wire.v2026_07_28 import CreateMessageResult, Root
 
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
     from .rounds import CallInputs
     from .serving import Serving
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
 
 __all__ = ["LOGGER", "LOG_LEVELS", "ContentBlock", "ToolContext", "ToolError", "ToolResult"]
 

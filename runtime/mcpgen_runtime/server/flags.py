@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 __all__ = ["AUTH_ENV", "ENGINE_ENV", "INLINE_ENV", "STATE_ENV", "limits", "parser", "tokens"]
@@ -22,8 +23,35 @@ AUTH_ENV = "MCPGEN_AUTH_TOKENS"
 command line, which other local users can read in the process list)."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, sized without ``shutil``: argparse makes one per
+    ``add_argument`` (to check its metavar), and ``shutil`` loads zlib, bz2 and lzma, a few ms
+    of every server's start. The width is ``shutil.get_terminal_size``'s: ``$COLUMNS``, else
+    the terminal's, else 80."""
+
+    def __init__(self, prog: str, **kwargs: Any) -> None:
+        if kwargs.get("width") is None:
+            kwargs["width"] = _columns() - 2
+        super().__init__(prog, **kwargs)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def parser(prog: str | None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Run this MCP server.")
+    parser = argparse.ArgumentParser(
+        prog=prog, description="Run this MCP server.", formatter_class=_Formatter
+    )
     parser.add_argument(
         "--http", action="store_true", help="serve Streamable HTTP instead of stdio"
     )

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["flat_scalar_bound", "plain_json_text"]
+try:
+    from orjson import dumps as _orjson_dumps
+except ImportError:  # pragma: no cover - the [server] extra is not installed
+    _orjson_dumps = None  # type: ignore[assignment]
+
+__all__ = ["flat_scalar_bound", "json_text", "plain_json", "plain_json_text"]
 
 _SMALL_INT = 10**20
 
@@ -53,3 +58,37 @@ def plain_json_text(text: bytes) -> bool:
     floats). A string that merely contains those words only costs the full vet."""
     # two substring searches, not a regular expression: bench/bench_server.py --instructions
     return len(text) <= 256 and b"NaN" not in text and b"Infinity" not in text
+
+
+def plain_json(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is JSON data as it is: dicts with string keys, lists, strings, ints,
+    finite floats, booleans and None, nested at most 256 deep. Such a value needs no conversion
+    (pydantic-core's ``to_jsonable_python`` would give an equal one)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        finite: bool = value - value == 0.0  # not NaN or an infinity
+        return finite
+    if depth > 256:
+        return False
+    if kind is dict:
+        return all(type(k) is str and plain_json(v, depth + 1) for k, v in value.items())
+    if kind is list:
+        return all(plain_json(v, depth + 1) for v in value)
+    return False
+
+
+def json_text(value: Any) -> bytes:
+    """Compact JSON text in UTF-8, as pydantic-core's ``to_json`` writes JSON data: by orjson,
+    which writes it byte for byte alike (tests/runtime/test_json_text.py), and by pydantic-core
+    for what orjson refuses (integers past 64 bits, lone surrogates). A float that is not
+    finite is written ``null`` (pydantic-core: ``NaN``; neither is JSON)."""
+    if _orjson_dumps is not None:
+        try:
+            return _orjson_dumps(value)
+        except TypeError:  # orjson.JSONEncodeError
+            pass
+    from pydantic_core import to_json
+
+    return to_json(value)

@@ -20,23 +20,50 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "TokenBucket"]
 
 
-@dataclass(frozen=True)
 class Limits:
-    timeout_s: float | None = 300.0
-    """Wall-clock time a handler may take (answered with a tool error); None: no limit."""
-    max_argument_bytes: int | None = 1024 * 1024
-    """Size of the call's arguments as compact UTF-8 JSON; None: no limit."""
-    rate_per_s: float | None = None
-    """Sustained calls per second of this tool (in this process, or all replicas sharing
-    ``--state``); None: no limit."""
-    burst: int | None = None
-    """Bucket size (calls allowed at once); default: max(1, ceil(rate_per_s))."""
+    """A tool's limits. A plain class (as a frozen dataclass it cost every server about 3M
+    instructions at start); treat it as immutable: ``replace`` makes a changed copy."""
+
+    __slots__ = ("timeout_s", "max_argument_bytes", "rate_per_s", "burst")
+
+    def __init__(
+        self,
+        timeout_s: float | None = 300.0,
+        max_argument_bytes: int | None = 1024 * 1024,
+        rate_per_s: float | None = None,
+        burst: int | None = None,
+    ) -> None:
+        self.timeout_s = timeout_s
+        """Wall-clock time a handler may take (answered with a tool error); None: no limit."""
+        self.max_argument_bytes = max_argument_bytes
+        """Size of the call's arguments as compact UTF-8 JSON; None: no limit."""
+        self.rate_per_s = rate_per_s
+        """Sustained calls per second of this tool (in this process, or all replicas sharing
+        ``--state``); None: no limit."""
+        self.burst = burst
+        """Bucket size (calls allowed at once); default: max(1, ceil(rate_per_s))."""
+
+    def replace(self, **changes: Any) -> Limits:
+        """A copy with ``changes`` (``dataclasses.replace``)."""
+        values = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return Limits(**values)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Limits:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in self.__slots__))
+
+    def __repr__(self) -> str:
+        return "Limits(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
     def merged(self, data: Mapping[str, Any] | None) -> Limits:
         """These limits overridden by manifest JSON (``timeoutSeconds``, ...)."""
@@ -45,19 +72,18 @@ class Limits:
         out = self
         if "timeoutSeconds" in data:
             v = data["timeoutSeconds"]
-            out = replace(out, timeout_s=float(v) if v else None)
+            out = out.replace(timeout_s=float(v) if v else None)
         if "maxArgumentBytes" in data:
             v = data["maxArgumentBytes"]
-            out = replace(out, max_argument_bytes=int(v) if v else None)
+            out = out.replace(max_argument_bytes=int(v) if v else None)
         if "rateLimit" in data:
             rl = data["rateLimit"]
             if not rl:
-                out = replace(out, rate_per_s=None, burst=None)
+                out = out.replace(rate_per_s=None, burst=None)
             elif isinstance(rl, Mapping):
                 rate = rl.get("perSecond")
                 burst = rl.get("burst")
-                out = replace(
-                    out,
+                out = out.replace(
                     rate_per_s=float(rate) if rate else None,
                     burst=int(burst) if burst else None,
                 )
@@ -67,7 +93,7 @@ class Limits:
         """``other``'s values for ``fields`` (start-up options that were given)."""
         if other is None or not fields:
             return self
-        return replace(self, **{f: getattr(other, f) for f in fields})
+        return self.replace(**{f: getattr(other, f) for f in fields})
 
 
 DEFAULT_LIMITS = Limits()

@@ -6,9 +6,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
-from pydantic import BaseModel
+if TYPE_CHECKING:  # pydantic is imported where a model is met, not to start a server
+    from pydantic import BaseModel
 
 __all__ = ["LOGGER", "LOG_LEVELS", "ContentBlock", "ToolError", "ToolResult"]
 
@@ -25,7 +26,7 @@ LOG_LEVELS: tuple[str, ...] = (
     "emergency",
 )
 
-ContentBlock = BaseModel | Mapping[str, Any]
+ContentBlock = Union["BaseModel", Mapping[str, Any]]
 """A content block: a wire model (``TextContent``, ``ImageContent``, ``AudioContent``,
 ``ResourceLink``, ``EmbeddedResource``, from ``mcpgen_runtime``) or its JSON as a mapping."""
 

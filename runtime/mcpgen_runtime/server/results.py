@@ -13,17 +13,16 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from pydantic import BaseModel
-from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
-
-from .fastpath import dump_json
-from .flat import flat_scalar_bound, plain_json_text
+from .fastpath import dump_json, is_model, model_text
+from .flat import flat_scalar_bound, json_text, plain_json, plain_json_text
 from .outcome import LOGGER, ContentBlock, ToolResult
 from .shaping import BLOCK_TYPES, shape_call_result, text_block, typed_call_result
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from .validation import SchemaCheck
 
 __all__ = ["error_result", "to_result"]
@@ -34,12 +33,14 @@ def error_result(text: str) -> dict[str, Any]:
 
 
 def _dump_json(value: Any) -> Any:
-    return dump_json(value) if isinstance(value, BaseModel) else value
+    return dump_json(value) if is_model(value) else value
 
 
 def _dump_block(block: ContentBlock) -> dict[str, Any]:
-    if isinstance(block, BaseModel):
-        data: Any = block.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if is_model(block):
+        data: Any = cast("BaseModel", block).model_dump(
+            mode="json", by_alias=True, exclude_none=True
+        )
     else:
         data = json.loads(json.dumps(dict(block)))
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
@@ -74,9 +75,8 @@ def to_result(
     can be made of."""
     if type(value) is output_model and output_check is not None:
         # the typed path (the handler returned its generated output model), in one step
-        assert isinstance(value, BaseModel)
         structured = dump_json(value)
-        text = to_json(structured)  # the text mirror; its bytes also tell whether to vet
+        text = model_text(structured)  # the text mirror; its bytes also tell whether to vet
         validator = output_check.validator
         if (
             validator is not None and plain_json_text(text) and validator.is_valid(structured)
@@ -87,7 +87,11 @@ def to_result(
 
 def _plain(value: object) -> Any:
     """A mapping a handler returned, as JSON data (datetimes, models and enums inside it are
-    converted as pydantic would)."""
+    converted as pydantic would; JSON data is taken as it is, without importing pydantic)."""
+    if plain_json(value):
+        return value
+    from pydantic_core import PydanticSerializationError, to_jsonable_python
+
     try:
         return to_jsonable_python(value, by_alias=True)
     except PydanticSerializationError as exc:
@@ -107,19 +111,18 @@ def _to_result_any(
         content = [_dump_block(b) for b in value.content]
         if value.structured is not None:
             structured, has_structured = _dump_json(value.structured), True
-            if isinstance(value.structured, BaseModel):
+            if is_model(value.structured):
                 structured_model = value.structured
         is_error, meta = value.is_error, value.meta
     elif _is_call_result(value):
-        assert isinstance(value, BaseModel)
-        dumped = value.model_dump(mode="json", by_alias=True, exclude_none=True)
+        dumped = cast("BaseModel", value).model_dump(mode="json", by_alias=True, exclude_none=True)
         content = list(dumped.get("content", []))
         if "structuredContent" in dumped:
             structured, has_structured = dumped["structuredContent"], True
         is_error, meta = bool(dumped.get("isError")), dumped.get("_meta")
-    elif isinstance(value, BaseModel):
+    elif is_model(value):
         structured, has_structured = _dump_json(value), True
-        structured_model = value
+        structured_model = cast("BaseModel", value)
         content = []
     elif isinstance(value, Mapping):
         structured, has_structured = _plain(value), True
@@ -171,9 +174,9 @@ def _to_result_any(
     if has_structured:
         result["structuredContent"] = structured
         if not content:
-            # compact JSON (fewer tokens for the model), by pydantic-core's encoder, cheaper
-            # than json.dumps on a small object (bench/bench_server.py --instructions)
-            result["content"] = [text_block(to_json(structured).decode())]
+            # compact JSON (fewer tokens for the model), cheaper than json.dumps on a small
+            # object (bench/bench_server.py --instructions)
+            result["content"] = [text_block(json_text(structured).decode())]
     if is_error:
         result["isError"] = True
     if meta is not None:

@@ -22,16 +22,13 @@ import asyncio
 import uuid
 from typing import TYPE_CHECKING, Any
 
-import anyio
-from pydantic import BaseModel, ValidationError
-
 from ..revisions import MODERN_REVISIONS
 from .auth.scopes import require
 from .bindings import CompiledTool, input_check, output_check
 from .context import ToolContext
 from .deadlines import WATCHABLE, Deadlines, running_task
 from .errors import INVALID_PARAMS, RequestError, protocol_errors
-from .fastpath import validate
+from .fastpath import is_validation_error, validate
 from .flat import flat_scalar_bound
 from .outcome import LOGGER, ToolError
 from .results import error_result, to_result
@@ -46,6 +43,10 @@ if TYPE_CHECKING:
     from .discovery_modes import Discoverer
     from .rounds import CallInputs
     from .serving import Serving
+
+    Arguments = Any
+    """What a handler receives: its generated pydantic input model, or (``server.models:
+    typeddict``, no input model) the arguments' JSON as validated."""
 
 __all__ = ["ToolsRuntime"]
 
@@ -186,17 +187,23 @@ class ToolsRuntime:
             return shape_call_result(inputs, version)
         checks = tool._checks
         validator = checks[0].validator if checks is not None else None
+        model = tool.binding.input_model
         if bound is not None and validator is not None and validator.is_valid(arguments):
-            try:  # the common case of _checked_arguments, inline
-                checked: Any = tool.binding.input_model.__pydantic_validator__.validate_python(
-                    arguments
-                )
-            except ValidationError:
-                checked = self._checked_arguments(tool, arguments, bound)
+            # the common case of _checked_arguments, inline
+            refused = None
+            if model is None:
+                checked: Any = arguments
+            else:
+                try:
+                    checked = model.__pydantic_validator__.validate_python(arguments)
+                except Exception as exc:
+                    if not is_validation_error(exc):
+                        raise
+                    checked, refused = self._checked_arguments(tool, arguments, bound)
         else:
-            checked = self._checked_arguments(tool, arguments, bound)
-        if isinstance(checked, dict):
-            return shape_call_result(checked, version)
+            checked, refused = self._checked_arguments(tool, arguments, bound)
+        if refused is not None:
+            return shape_call_result(refused, version)
         if task:
             started: dict[str, Any] = await self.tasks.start(tool, ctx, arguments, checked, inputs)
             return started
@@ -276,9 +283,9 @@ class ToolsRuntime:
     @staticmethod
     def _checked_arguments(
         tool: CompiledTool, arguments: Any, bound: int | None
-    ) -> BaseModel | dict[str, Any]:
-        """The handler's typed arguments, or the tool error that lists what is wrong with them
-        (inputSchema, then the input model)."""
+    ) -> tuple[Arguments, None] | tuple[None, dict[str, Any]]:
+        """``(the handler's arguments, None)``, or ``(None, the tool error that lists what is
+        wrong with them)`` (inputSchema, then the input model if there is one)."""
         try:
             check = input_check(tool)
             validator = check.validator
@@ -292,21 +299,28 @@ class ToolsRuntime:
             if not isinstance(exc, SchemaCompileError):
                 raise
             LOGGER.error("tool %r: %s", tool.name, exc)
-            return error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
+            return None, error_result(f"Tool {tool.name!r} cannot check its arguments: {exc}")
+        model = tool.binding.input_model
         if not problems:
+            if model is None:
+                return arguments, None
             try:
-                return validate(tool.binding.input_model, arguments)
-            except ValidationError as exc:
+                return validate(model, arguments), None
+            except Exception as exc:
+                if not is_validation_error(exc):
+                    raise
                 from .validation import pydantic_problems
 
-                problems = pydantic_problems(exc.errors(include_url=False, include_input=False))
-        return error_result(
+                problems = pydantic_problems(
+                    exc.errors(include_url=False, include_input=False)  # type: ignore[attr-defined]
+                )
+        return None, error_result(
             f"Invalid arguments for tool {tool.name!r}:\n"
             + "\n".join(problems)
             + "\nCorrect these arguments to match the tool's inputSchema and call it again."
         )
 
-    async def _run(self, tool: CompiledTool, args: BaseModel, tctx: ToolContext) -> object:
+    async def _run(self, tool: CompiledTool, args: Arguments, tctx: ToolContext) -> object:
         """The handler's value, or ``_TIMED_OUT`` past the tool's time limit. The limit is
         watched by the loop's ``Deadlines`` (nothing armed per call); by a cancel scope where
         that cannot watch."""
@@ -335,11 +349,13 @@ class ToolsRuntime:
         return f"Tool {tool.name!r} did not finish within its time limit of {tool.timeout:g} s."
 
     async def _within_scope(
-        self, tool: CompiledTool, args: BaseModel, tctx: ToolContext, timeout: float
+        self, tool: CompiledTool, args: Arguments, tctx: ToolContext, timeout: float
     ) -> object:
         """The handler's value, or ``_TIMED_OUT``, under a cancel scope: where the loop's
         :class:`Deadlines` cannot watch (trio, Python 3.10, a call nested in another call's
         task)."""
+        import anyio  # this path only: a lean server on asyncio never imports anyio
+
         with anyio.move_on_after(timeout):
             return await tool.invoke(args, tctx)
         return _TIMED_OUT

@@ -258,10 +258,12 @@ class Tasks:
         from ..server.flat import flat_scalar_bound
 
         arguments = record["arguments"]
-        checked = self.tools._checked_arguments(tool, arguments, flat_scalar_bound(arguments))
-        if isinstance(checked, dict):  # the arguments no longer fit (a newer package)
+        checked, refused = self.tools._checked_arguments(
+            tool, arguments, flat_scalar_bound(arguments)
+        )
+        if refused is not None:  # the arguments no longer fit (a newer package)
             self._spawn(
-                self._change(record["id"], ended("completed", self.settings, result=checked))
+                self._change(record["id"], ended("completed", self.settings, result=refused))
             )
             return
         from ..server.rounds import CallInputs
