@@ -26,6 +26,8 @@ guards it).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .lowlevel_server import OTEL_MIDDLEWARE as OTEL_MIDDLEWARE
 from .lowlevel_server import (
     RUNTIME_ATTRIBUTE,
@@ -46,7 +48,20 @@ from .streamable_http import (
 )
 from .uri_template import _uri_template_file as _uri_template_file
 from .uri_template import uri_templates
-from .uses import SDK_USES, TESTED_WITH, SdkUse
+
+if TYPE_CHECKING:
+    from .uses import SDK_USES, TESTED_WITH, SdkUse
+
+
+def __getattr__(name: str) -> Any:
+    """``SDK_USES``, ``TESTED_WITH`` and ``SdkUse``, loaded when asked for (by the tests and
+    docs that check them): a server never reads the list, so it does not build it at start."""
+    if name in ("SDK_USES", "TESTED_WITH", "SdkUse"):
+        from . import uses
+
+        return getattr(uses, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "RUNTIME_ATTRIBUTE",
