@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .context import ToolContext
 from .limits import DEFAULT_LIMITS, Limits
 from .results import error_result
+from .value import Value
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -35,7 +36,7 @@ __all__ = [
 _COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-class ServerInfo:
+class ServerInfo(Value):
     """What ``initialize`` / ``server/discover`` tell a client about the server.
 
     A plain class, not a dataclass: a frozen dataclass of these 17 fields costs every server
@@ -119,22 +120,6 @@ class ServerInfo:
         """The tool search index computed at build time (``search_index.build_index``)."""
         self.code_api = code_api
         """Code mode's API table computed at build time (``mcpgen.codemode.compile_api``)."""
-
-    def replace(self, **changes: Any) -> ServerInfo:
-        """A copy with ``changes`` (``dataclasses.replace``)."""
-        values = {name: getattr(self, name) for name in self.__slots__}
-        values.update(changes)
-        return ServerInfo(**values)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not ServerInfo:
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return "ServerInfo(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
 
 class ToolBinding:

@@ -22,10 +22,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from .value import Value
+
 __all__ = ["DEFAULT_LIMITS", "Limits", "TokenBucket"]
 
 
-class Limits:
+class Limits(Value):
     """A tool's limits. A plain class (as a frozen dataclass it cost every server about 3M
     instructions at start); treat it as immutable: ``replace`` makes a changed copy."""
 
@@ -47,23 +49,6 @@ class Limits:
         ``--state``); None: no limit."""
         self.burst = burst
         """Bucket size (calls allowed at once); default: max(1, ceil(rate_per_s))."""
-
-    def replace(self, **changes: Any) -> Limits:
-        """A copy with ``changes`` (``dataclasses.replace``)."""
-        values = {name: getattr(self, name) for name in self.__slots__}
-        values.update(changes)
-        return Limits(**values)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Limits:
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
-
-    def __hash__(self) -> int:
-        return hash(tuple(getattr(self, n) for n in self.__slots__))
-
-    def __repr__(self) -> str:
-        return "Limits(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
     def merged(self, data: Mapping[str, Any] | None) -> Limits:
         """These limits overridden by manifest JSON (``timeoutSeconds``, ...)."""

@@ -9,6 +9,8 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..server.value import Value
+
 if TYPE_CHECKING:
     from ..server.errors import RequestError
 
@@ -34,7 +36,7 @@ LEASE_ENV = "MCPGEN_TASKS_LEASE_S"
 default 10): a task whose replica has not renewed it for this long counts as orphaned."""
 
 
-class TaskSettings:
+class TaskSettings(Value):
     """``server.tasks``: how long a finished task is kept, the poll interval suggested to
     clients, and the caps on unfinished tasks per caller and per server. A plain class (as a
     frozen dataclass it cost every server about 3M instructions at start); immutable by use."""
@@ -54,18 +56,6 @@ class TaskSettings:
         self.max_live_per_caller = max_live_per_caller
         self.max_live = max_live
         self.lease_s = lease_s
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not TaskSettings:
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
-
-    def __hash__(self) -> int:
-        return hash(tuple(getattr(self, n) for n in self.__slots__))
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
-        return f"TaskSettings({fields})"
 
     @classmethod
     def of(cls, raw: Mapping[str, Any] | str | None) -> TaskSettings:

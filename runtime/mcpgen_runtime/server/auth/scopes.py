@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..value import Value
+
 if TYPE_CHECKING:
     from mcp.server.auth.provider import AccessToken
 
@@ -29,12 +31,13 @@ __all__ = [
 ]
 
 
-class Caller:
+class Caller(Value):
     """The verified caller of this request (``ctx.caller``): never the raw token, unless the
     operator turned on ``--auth-expose-token`` (for a token exchange). Immutable by use (a
     plain class: as a frozen dataclass it cost every server about 4M instructions at start)."""
 
     __slots__ = ("subject", "client_id", "scopes", "issuer", "claims", "token")
+    _repr_hides = ("token",)
 
     def __init__(
         self,
@@ -55,19 +58,6 @@ class Caller:
         """The token's verified claims (JWT) or the introspection response."""
         self.token = token
         """The raw access token: only with ``--auth-expose-token``, else None."""
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Caller:
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:  # never the token
-        return (
-            f"Caller(subject={self.subject!r}, client_id={self.client_id!r}, "
-            f"scopes={self.scopes!r}, issuer={self.issuer!r}, claims={self.claims!r})"
-        )
 
 
 _auth_var: Any = None
