@@ -39,28 +39,45 @@ from .lowlevel_server import (
 )
 from .sessions import handshake_connection, honored_filter
 from .sessions import set_client_read_timeout as set_client_read_timeout
-from .streamable_http import (
-    HeaderChecks,
-    begin_session_request,
-    end_session_request,
-    live_session,
-    settle_idle,
-)
-from .uri_template import _uri_template_file as _uri_template_file
-from .uri_template import uri_templates
 
 if TYPE_CHECKING:
+    from .streamable_http import (
+        HeaderChecks,
+        begin_session_request,
+        end_session_request,
+        live_session,
+        settle_idle,
+    )
+    from .uri_template import _uri_template_file as _uri_template_file
+    from .uri_template import uri_templates
     from .uses import SDK_USES, TESTED_WITH, SdkUse
+
+_LAZY = {
+    **dict.fromkeys(
+        (
+            "HeaderChecks",
+            "begin_session_request",
+            "end_session_request",
+            "live_session",
+            "settle_idle",
+        ),
+        "streamable_http",
+    ),
+    **dict.fromkeys(("_uri_template_file", "uri_templates"), "uri_template"),
+    **dict.fromkeys(("SDK_USES", "TESTED_WITH", "SdkUse"), "uses"),
+}
+"""Names loaded with their module on first use: the HTTP transport's and resource templates'
+uses, and the list itself (the tests and docs read it). A lean server on stdio needs only the
+session and low-level ``Server`` ones at start."""
 
 
 def __getattr__(name: str) -> Any:
-    """``SDK_USES``, ``TESTED_WITH`` and ``SdkUse``, loaded when asked for (by the tests and
-    docs that check them): a server never reads the list, so it does not build it at start."""
-    if name in ("SDK_USES", "TESTED_WITH", "SdkUse"):
-        from . import uses
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-        return getattr(uses, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
 __all__ = [
