@@ -10,7 +10,8 @@ example's structured result). Servers run interleaved round-robin, ``--repeat`` 
 the medians are printed, and the ratios the issue asks for.
 
 Servers (bench/peerset.py for the add peers): ``generated`` (lean engine), ``gen-sdk-engine``
-(``--engine sdk``), ``ts-sdk``, ``bare-loop``; ``weather`` and ``weather-sdk``
+(``--engine sdk``), ``gen-typeddict`` (lean engine, ``server.models: typeddict``: the first
+call imports no pydantic), ``ts-sdk``, ``bare-loop``; ``weather`` and ``weather-sdk``
 (examples/weather, lean and ``--engine sdk``).
 
   .venv/bin/python bench/first_call.py [--repeat 15] [--only generated,ts-sdk] [--json out]
@@ -96,7 +97,13 @@ def sample(srv: Server, wire: str) -> tuple[float | None, float, float]:
 def servers(tmp: Path, only: set[str] | None) -> list[Server]:
     gen = generate(tmp)
     add = peers(gen, {"generated", "gen-sdk-engine", "ts-sdk", "bare-loop"})
-    out = [*add, weather("weather", []), weather("weather-sdk", ["--engine", "sdk"])]
+    typed = generate(tmp, name="gen-td", models="typeddict")
+    out = [
+        *add,
+        typed,
+        weather("weather", []),
+        weather("weather-sdk", ["--engine", "sdk"]),
+    ]
     return [s for s in out if only is None or s.label in only]
 
 
@@ -126,11 +133,13 @@ def report(res: dict[str, dict[str, float]]) -> None:
     for key, row in res.items():
         init = f"{row['init_ms']:.1f}" if "init_ms" in row else "-"
         print(f"{key:32} {init:>14} {row['call_ms']:>14.1f} {row['call_cpu_ms']:>11.1f}")
-    gen, ts = res.get("generated@handshake"), res.get("ts-sdk@handshake")
-    if gen and ts:
-        r = gen["call_ms"] / ts["call_ms"]
-        c = gen["call_cpu_ms"] / ts["call_cpu_ms"]
-        print(f"\ngenerated / ts-sdk, first call: {r:.2f}x wall, {c:.2f}x CPU (target <= 0.5x)")
+    ts = res.get("ts-sdk@handshake")
+    for label in ("generated", "gen-typeddict"):
+        gen = res.get(f"{label}@handshake")
+        if gen and ts:
+            r = gen["call_ms"] / ts["call_ms"]
+            c = gen["call_cpu_ms"] / ts["call_cpu_ms"]
+            print(f"{label} / ts-sdk, first call: {r:.2f}x wall, {c:.2f}x CPU (target <= 0.5x)")
     w = res.get("weather@handshake")
     if w:
         print(f"weather first call: {w['call_ms']:.1f} ms (target <= 120 ms)")

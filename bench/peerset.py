@@ -62,10 +62,36 @@ class Handlers(BenchAddToolsBase):
 '''
 
 
-def generate(tmp: Path, manifest: Path | None = None, name: str = "gen") -> Server:
+HANDLERS_TYPEDDICT_PY = '''\
+"""Benchmark handlers, ``server.models: typeddict`` (written by bench/peerset.py)."""
+
+from __future__ import annotations
+
+from mcpgen_runtime import ToolContext
+
+from ._generated import BenchAddToolsBase
+from ._generated.models import AddInput, AddOutput
+
+
+class Handlers(BenchAddToolsBase):
+    async def add(self, args: AddInput, ctx: ToolContext) -> AddOutput:
+        return {"sum": args["a"] + args["b"]}
+'''
+
+
+def generate(
+    tmp: Path, manifest: Path | None = None, name: str = "gen", models: str | None = None
+) -> Server:
     """The ``add`` server generated from ``manifest`` (default bench/add_manifest.yaml) into
-    ``tmp/name``."""
+    ``tmp/name``; ``models``: the manifest's ``server.models`` instead of its own (the
+    ``typeddict`` handlers then take and return plain dicts)."""
     out = tmp / name
+    if models is not None:
+        text = (manifest or BENCH / "add_manifest.yaml").read_text(encoding="utf-8")
+        manifest = tmp / f"{name}.yaml"
+        manifest.write_text(
+            text.replace("\nserver:\n", f"\nserver:\n  models: {models}\n", 1), encoding="utf-8"
+        )
     mcpgen = Path(sys.executable).with_name("mcpgen")
     cmd = [str(mcpgen)] if mcpgen.is_file() else [sys.executable, "-m", "mcpgen"]
     proc = subprocess.run(
@@ -84,7 +110,8 @@ def generate(tmp: Path, manifest: Path | None = None, name: str = "gen") -> Serv
     )
     if proc.returncode != 0:
         sys.exit(f"mcpgen server failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
-    (out / "bench_add_server" / "handlers.py").write_text(HANDLERS_PY, encoding="utf-8")
+    handlers = HANDLERS_TYPEDDICT_PY if models == "typeddict" else HANDLERS_PY
+    (out / "bench_add_server" / "handlers.py").write_text(handlers, encoding="utf-8")
     # Byte-compile it, as pip does for an installed package and as Python does on a first run
     # (unless PYTHONDONTWRITEBYTECODE is set, as on some CI machines: then every start would
     # recompile the generated sources while the SDK's installed .pyc files are used).
@@ -103,7 +130,8 @@ def generate(tmp: Path, manifest: Path | None = None, name: str = "gen") -> Serv
         PYTHONPATH=os.pathsep.join(filter(None, [str(out), os.environ.get("PYTHONPATH")])),
     )
     base = [sys.executable, "-m", "bench_add_server"]
-    return Server("generated", base, env, http=lambda p: [*base, *_gen_http(p)])
+    label = "generated" if models is None else f"gen-{models}"
+    return Server(label, base, env, http=lambda p: [*base, *_gen_http(p)])
 
 
 def _gen_http(port: int) -> list[str]:

@@ -260,6 +260,7 @@ def _server(value: dict[str, Any], path: str) -> ServerInfo:
         http=dict(s["http"]) if isinstance(s.get("http"), dict) else None,
         tasks=dict(s["tasks"]) if isinstance(s.get("tasks"), dict) else None,
         discovery=dict(s["discovery"]) if isinstance(s.get("discovery"), dict) else None,
+        models="typeddict" if s.get("models") == "typeddict" else "pydantic",
     )
 
 

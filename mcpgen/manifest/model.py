@@ -101,6 +101,9 @@ class ServerInfo(NamedTuple):
     discovery: dict[str, Any] | None = None
     """``server.discovery`` as written: the discovery mode (all, search, code), the tools and
     toolsets always listed, the search's result size, code mode's limits."""
+    models: str = "pydantic"
+    """``server.models``: what tool handlers receive, ``pydantic`` models or ``typeddict``
+    (the validated JSON, typed by generated ``TypedDict``s)."""
 
 
 class ToolDef(NamedTuple):

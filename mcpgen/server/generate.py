@@ -19,6 +19,7 @@ from mcpgen.parameters import tool_models
 from mcpgen.render import header_line, render
 from mcpgen.server.ir import ServerIR
 from mcpgen.server.layout import OWNED_TEMPLATES, USER_TEMPLATES
+from mcpgen.typegen import generate_tool_models
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,11 @@ class ServerFiles:
 def generate_server(ir: ServerIR) -> ServerFiles:
     """Render every file of the package (unformatted)."""
     header = header_line(ir.manifest_name)
-    models = tool_models(ir.model_specs)
-    bodies = {"models.py": models.source}
+    if ir.typeddict:
+        run = generate_tool_models(ir.model_specs, typeddict=True)
+    else:
+        run = tool_models(ir.model_specs).run
+    bodies = {"models.py": run.source}
     owned: dict[str, str | bytes] = {
         rel: render(template, header=header, ir=ir, body=bodies.get(rel, ""))
         for rel, template in OWNED_TEMPLATES.items()
@@ -49,7 +53,7 @@ def generate_server(ir: ServerIR) -> ServerFiles:
     for skill in ir.skills:  # skill folders, byte for byte
         for f in skill.files:
             owned[f"{skill.package_dir}/{f.path}"] = f.data
-    return ServerFiles(owned=owned, user=user, names=module_names(ir, list(models.run.models)))
+    return ServerFiles(owned=owned, user=user, names=module_names(ir, list(run.models)))
 
 
 def module_names(ir: ServerIR, models: list[str]) -> dict[str, list[str]]:

@@ -83,6 +83,13 @@ class ServerIR:
     """The tool search index (search and code modes; ``_generated/discovery.py``)."""
     code_api_json: str | None = None
     """Code mode's API table (``mcpgen.codemode.compile_api``; ``_generated/discovery.py``)."""
+    models: str = "pydantic"
+    """``server.models``: ``typeddict`` makes ``models.py`` ``TypedDict``s, binds no model
+    (the runtime hands the handler the validated JSON) and leaves pydantic out of the start."""
+
+    @property
+    def typeddict(self) -> bool:
+        return self.models == "typeddict"
 
     @property
     def resource_and_prompt_methods(self) -> list[Any]:
@@ -159,4 +166,5 @@ def build_server_ir(manifest: Manifest, *, package: str, manifest_name: str) -> 
         code_api_json=code_api_json,
         runtime_version=RUNTIME_VERSION,
         skills=skills,
+        models=server.models,
     )

@@ -82,8 +82,13 @@ class Forwarder:
         binding: Mapping[str, Any] = definition["x-mcpgen"]["http"]
         has_output = isinstance(definition.get("outputSchema"), Mapping)
 
-        async def invoke(args: BaseModel, ctx: ToolContext) -> Any:
-            arguments = args.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        async def invoke(args: BaseModel | dict[str, Any], ctx: ToolContext) -> Any:
+            # the input model's JSON, or (``server.models: typeddict``) the JSON as validated
+            arguments = (
+                args
+                if isinstance(args, dict)
+                else args.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            )
             return await self.call(binding, arguments, has_output)
 
         return invoke
