@@ -62,7 +62,7 @@ def _generate(loaded: Manifest, package: str, manifest_name: str) -> Generated:
         owned=files.owned,
         user=files.user,
         name=ir.server_name,
-        facts={"tools": tools, "surface": surface, "modules": files.names},
+        facts={"tools": tools, "surface": surface, "modules": files.names, "models": ir.models},
     )
 
 
@@ -145,7 +145,8 @@ def user_file_warnings(
     surface = {s["method"]: s for s in (facts or {}).get("surface", []) if isinstance(s, dict)}
     labels = {m: f"tool {t['tool']!r}" for m, t in tools.items()}
     labels.update({m: f"{s['kind']} {s['key']!r}" for m, s in surface.items()})
-    report = handlers_report(source, labels)
+    typeddict = (facts or {}).get("models") == "typeddict"
+    report = handlers_report(source, labels, typed_methods=frozenset(tools), typeddict=typeddict)
     if report.problem:
         warnings.append(f"{handlers}: {report.problem}")
         return warnings
@@ -159,6 +160,17 @@ def user_file_warnings(
         warnings.append(
             f"{handlers}: {label} has no method in Handlers (until there is one, it "
             "answers 'not implemented yet'); add:\n" + stub
+        )
+    for line, col, access, method in report.mismatched:
+        warnings.append(
+            f"{handlers}:{line}:{col}: `{access}` in {method}: "
+            + (
+                "with server.models: typeddict the arguments are a dict (the JSON as sent): "
+                'read them as args["name"] or args.get("name", default)'
+                if typeddict
+                else "with server.models: pydantic the arguments are the input model: read "
+                "them as attributes (args.name)"
+            )
         )
     for method in report.stale:
         warnings.append(

@@ -19,6 +19,10 @@ class HandlersReport:
     ``Handlers``."""
     stale: list[str] = field(default_factory=list)
     """Methods of ``Handlers`` that look like tool methods but match no tool."""
+    mismatched: list[tuple[int, int, str, str]] = field(default_factory=list)
+    """(line, col, the access as written, method) where a tool method reads its arguments in
+    the other ``server.models`` mode's way: ``args.x`` on a typeddict dict, ``args["x"]`` on a
+    pydantic model (the first in each method)."""
     problem: str | None = None
     """Why the file could not be checked (syntax error, no ``Handlers`` class)."""
 
@@ -53,9 +57,16 @@ def resource_or_prompt_stub(method: str, kind: str, model: str | None) -> str:
 
 
 def handlers_report(
-    source: str, tool_methods: dict[str, str], *, class_name: str = "Handlers"
+    source: str,
+    tool_methods: dict[str, str],
+    *,
+    class_name: str = "Handlers",
+    typed_methods: frozenset[str] = frozenset(),
+    typeddict: bool = False,
 ) -> HandlersReport:
-    """Compare ``handlers.py`` (parsed, never imported) with the tools (method -> tool name)."""
+    """Compare ``handlers.py`` (parsed, never imported) with the tools (method -> tool name).
+    ``typed_methods``: the tool methods whose arguments follow ``server.models`` (``typeddict``
+    or not): their reads of the other mode's kind are reported."""
     report = HandlersReport()
     try:
         tree = ast.parse(source)
@@ -79,7 +90,35 @@ def handlers_report(
         params = [a.arg for a in node.args.args]
         if isinstance(node, ast.AsyncFunctionDef) and params[1:] == ["args", "ctx"]:
             report.stale.append(name)
+    for name in sorted(typed_methods & methods.keys()):
+        found = _other_mode_read(methods[name], typeddict)
+        if found is not None:
+            report.mismatched.append((*found, name))
     return report
+
+
+_DICT_METHODS = frozenset(dir(dict))
+
+
+def _other_mode_read(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, typeddict: bool
+) -> tuple[int, int, str] | None:
+    """The first read of the arguments parameter the other mode's way: ``args.name`` (not a
+    dict method) under typeddict, ``args["name"]`` under pydantic."""
+    params = [a.arg for a in node.args.args]
+    if len(params) < 2:
+        return None
+    arg = params[1]
+    for sub in ast.walk(node):
+        if typeddict and isinstance(sub, ast.Attribute):
+            hit = sub.attr not in _DICT_METHODS
+        elif not typeddict and isinstance(sub, ast.Subscript):
+            hit = True
+        else:
+            continue
+        if hit and isinstance(sub.value, ast.Name) and sub.value.id == arg:
+            return sub.lineno, sub.col_offset + 1, ast.unparse(sub)
+    return None
 
 
 # --- imports of generated modules that no longer resolve (upgrades) ------------------------

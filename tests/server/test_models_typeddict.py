@@ -282,3 +282,43 @@ def test_the_handler_gets_the_json_as_sent_and_no_pydantic_is_imported(
     }, first
     assert refused["result"]["isError"] is True
     assert "/where/city" in refused["result"]["content"][0]["text"]
+
+
+@pytest.mark.parametrize(
+    ("models", "line", "expected"),
+    [
+        (
+            "typeddict",
+            '        return {"sum": args.a}\n',
+            "`args.a` in add: with server.models: typeddict",
+        ),
+        (
+            "pydantic",
+            '        return AddOutput(sum=args["a"])\n',
+            "`args['a']` in add: with server.models: pydantic",
+        ),
+    ],
+)
+def test_handlers_that_read_arguments_the_other_way_get_a_warning_at_the_place(
+    tmp_path: Path, models: str, line: str, expected: str
+) -> None:
+    """Switching ``server.models`` leaves ``handlers.py`` as it was (it is the user's):
+    ``mcpgen server`` points at each tool method that still reads its arguments the old way."""
+    manifest = _manifest(tmp_path, models)
+    out = tmp_path / "out"
+    first = mcpgen("server", manifest, "--out", out, "--package", "calc_server")
+    assert first.returncode == 0, first.stderr
+    handlers = out / "calc_server" / "handlers.py"
+    source = handlers.read_text(encoding="utf-8")
+    head = (
+        "from ._generated.models import AddInput, AddOutput\n" if "AddOutput" not in source else ""
+    )
+    method = "    async def add(self, args: AddInput, ctx: ToolContext) -> AddOutput:\n"
+    assert method in source
+    start = source.index(method) + len(method)
+    end = source.index("\n\n", start)
+    handlers.write_text(head + source[:start] + line + source[end + 1 :], encoding="utf-8")
+    row = (head + source[:start]).count("\n") + 1
+    again = mcpgen("server", manifest, "--out", out, "--package", "calc_server")
+    assert again.returncode == 0, again.stderr
+    assert f"handlers.py:{row}:" in again.stderr and expected in again.stderr, again.stderr
