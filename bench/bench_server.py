@@ -74,7 +74,7 @@ KEYS = (
 )
 ALL = (
     "generated,lowlevel,mcpserver,fastmcp,ts-sdk,gen-asyncio,lowlevel-uv,bare-loop,"
-    "gen-sdk-engine,gen-sdk-stdio,gen-sse,gen-sdk-sse"
+    "gen-sdk-engine,gen-sdk-stdio,gen-sse,gen-sdk-sse,gen-typeddict"
 )
 WIRE_NAME = {"handshake": "handshake (2025-11-25)", "modern": "2026-07-28"}
 
@@ -247,7 +247,9 @@ def main() -> int:
         "--transport",
         help="stdio, http or both (comma list; default both, stdio with --instructions)",
     )
-    ap.add_argument("--wire", default="handshake,modern", help="handshake, modern or both")
+    ap.add_argument(
+        "--wire", default="handshake,modern", help="handshake, modern, or both: handshake,modern"
+    )
     ap.add_argument("--only", help=f"comma-separated subset of {ALL}")
     ap.add_argument("--json", help="write the summary (and raw runs) to this file")
     ap.add_argument(
@@ -286,6 +288,8 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="mcpgen-bench-"))
     try:
         servers = peers(generate(tmp), want)
+        if "gen-typeddict" in want:  # the add server with server.models: typeddict
+            servers.append(generate(tmp, name="gen-td", models="typeddict"))
         if a.instructions:
             summary: dict[str, Any] = {}
             for wire in wires:

@@ -23,6 +23,8 @@
   gen-sse        the generated server on HTTP with SSE answers (its default, no
                  ``--json-response``); HTTP only
   gen-sdk-sse    the same with ``--engine sdk``; HTTP only
+  gen-typeddict  the generated server with ``server.models: typeddict`` (handlers take and
+                 return dicts; no pydantic on a call): ``generate(..., models="typeddict")``
 
 Over HTTP every server runs on 127.0.0.1 with JSON responses (but gen-sse and gen-sdk-sse) and
 sessions on the handshake wire;
