@@ -55,6 +55,17 @@ def _mcpgen() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "mcpgen"]
 
 
+def _mcpgen_python() -> str:
+    """The Python that runs ``_mcpgen()``: the console script's own (its ``#!`` line, e.g.
+    ``.venv/bin/python3``), which is not this process's ``sys.executable`` when pytest was
+    started as ``.venv/bin/python -m pytest``."""
+    cmd = _mcpgen()
+    if len(cmd) > 1:
+        return cmd[0]
+    first = Path(cmd[0]).read_text(encoding="utf-8").splitlines()[0]
+    return first.removeprefix("#!").strip()
+
+
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project folder with the weather server generated into it."""
@@ -320,7 +331,7 @@ def test_a_project_without_a_console_script_runs_in_its_own_environment(
     # no .venv, no uv: this Python, and a note saying why
     p = run(home, proj, *args, path="/usr/bin:/bin")
     assert p.returncode == 0, p.stderr
-    assert entry()["command"] == sys.executable
+    assert entry()["command"] == _mcpgen_python()
     assert entry()["env"] == {"PYTHONPATH": str(proj)}
     assert "has no .venv and uv is not on PATH: this runs it with mcpgen's own Python" in p.stderr
     # uv on PATH: uv runs it in the project (its directory is the package's parent)
