@@ -14,7 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import flags, toolsets
-from .server_runtime import ServerRuntime, runtime_of
+from .server_runtime import ServerRuntime, runtime_of, runtime_required
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
@@ -250,7 +250,7 @@ def prepare(
     except toolsets.SelectionError as exc:
         parser.error(str(exc))
     if opts.list_toolsets:
-        runtime = server if isinstance(server, ServerRuntime) else _runtime(server)
+        runtime = server if isinstance(server, ServerRuntime) else runtime_required(server)
         defs = [t.definition for t in runtime.tools.tools]
         print(toolsets.describe(defs, runtime.toolsets))
         return None
@@ -288,12 +288,6 @@ def _runtime_factory(create: Callable[..., Any]) -> Callable[..., ServerRuntime]
     module = sys.modules.get(getattr(create, "__module__", None) or "")
     make = getattr(module, "create_runtime", None)
     return make if callable(make) else None
-
-
-def _runtime(server: Server[Any]) -> ServerRuntime:
-    from .http_app import runtime_required
-
-    return runtime_required(server)
 
 
 def _sdk(server: Server[Any] | ServerRuntime) -> Server[Any]:
@@ -352,7 +346,7 @@ def serve(prepared: Prepared, handover: Any = None) -> None:
     ):
         from ..lean.stdio import serve_stdio as serve_lean
 
-        runtime = made if isinstance(made, ServerRuntime) else _runtime(made)
+        runtime = made if isinstance(made, ServerRuntime) else runtime_required(made)
         _run_asyncio(serve_lean(partial(_sdk, made), runtime, handover), use_uvloop)
         return
 

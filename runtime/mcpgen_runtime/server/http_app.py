@@ -9,20 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .server_runtime import ServerRuntime, runtime_of
+from .server_runtime import runtime_of, runtime_required
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
 
-__all__ = ["http_app", "oauth_settings", "runtime_required"]
-
-
-def runtime_required(server: Server[Any]) -> ServerRuntime:
-    """The runtime of a server ``build_server`` made (what ``create_server`` returns)."""
-    runtime = runtime_of(server)
-    if runtime is None:
-        raise TypeError("the server was not made by mcpgen_runtime's build_server")
-    return runtime
+__all__ = ["http_app", "oauth_settings"]
 
 
 def http_app(server: Server[Any], spec: dict[str, Any]) -> Any:

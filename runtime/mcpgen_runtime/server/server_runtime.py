@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # imported when a manifest has resources or prompts (see _cat
     from .shared import Replica
     from .state import State
 
-__all__ = ["ServerRuntime", "assemble", "runtime_of"]
+__all__ = ["ServerRuntime", "assemble", "runtime_of", "runtime_required"]
 
 
 class ServerRuntime:
@@ -103,6 +103,14 @@ def runtime_of(server: object) -> ServerRuntime | None:
     """The ``ServerRuntime`` of a ``Server`` that ``build_server`` made, else None."""
     runtime = attached_runtime(server)
     return runtime if isinstance(runtime, ServerRuntime) else None
+
+
+def runtime_required(server: object) -> ServerRuntime:
+    """The runtime of a server ``build_server`` made (what ``create_server`` returns)."""
+    runtime = runtime_of(server)
+    if runtime is None:
+        raise TypeError("the server was not made by mcpgen_runtime's build_server")
+    return runtime
 
 
 def assemble(
