@@ -15,7 +15,6 @@ def load_lint() -> dict[str, registry.Rule]:
         rules_http,
         rules_icons,
         rules_meta,
-        rules_models,
         rules_names,
         rules_profiles,
         rules_registry,

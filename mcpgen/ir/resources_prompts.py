@@ -71,6 +71,12 @@ class ResourceOrPrompt:
     def model(self) -> str | None:
         return f"{self.model_stem}Input" if self.model_stem else None
 
+    @property
+    def model_schema_json(self) -> str | None:
+        """``model_schema`` as canonical JSON: what the runtime checks a template's variables
+        against when there is no model (``server.models: typeddict``)."""
+        return canonical_json(self.model_schema) if self.model_schema is not None else None
+
 
 @dataclass(frozen=True)
 class ResourcesAndPrompts:

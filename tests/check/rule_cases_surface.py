@@ -261,23 +261,6 @@ CASES: list[tuple[str, str, list[tuple[int, int]]]] = [
         [(2, 15)],
     ),
     (
-        "MODELS_TYPEDDICT_ARGUMENTS",
-        """
-        server:
-          models: typeddict
-        tools:
-          - name: t
-            inputSchema: {type: object}
-        prompts:
-          - name: plain
-            messages: [{role: user, text: Hi}]
-          - name: ask
-            arguments: [{name: topic, required: true}]
-            handler: true
-        """,
-        [(2, 11)],
-    ),
-    (
         "TOOLSET_EMPTY",
         """
         server:

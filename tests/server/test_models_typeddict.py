@@ -136,20 +136,36 @@ def test_an_unknown_models_value_is_one_finding_at_its_place(tmp_path: Path) -> 
     assert "models" in proc.stdout + proc.stderr
 
 
-def test_typeddict_with_a_template_is_refused_at_server_models(tmp_path: Path) -> None:
+def test_a_typeddict_template_gets_its_variables_checked_by_their_schema(tmp_path: Path) -> None:
+    """A resource template of a typeddict package binds no model: its variables' JSON Schema
+    travels in the binding, jsonschema-rs checks it (``-32602`` naming the place), and the
+    handler gets the variables as a dict."""
     extra = """\
 resourceTemplates:
-  - uriTemplate: "calc://sum/{n}"
-    name: sum
+  - uriTemplate: "calc://double/{n}"
+    name: double
+    variables:
+      n: {type: string, pattern: "^[0-9]+$"}
 """
-    path = _manifest(tmp_path, "typeddict", extra)
-    proc = mcpgen("check", path)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 1, out
-    assert f"{path}:3:11: error MODELS_TYPEDDICT_ARGUMENTS" in out
-    gen = mcpgen("server", path, "--out", tmp_path / "out", "--package", "calc_server")
-    assert gen.returncode == 2, gen.stdout + gen.stderr
-    assert not (tmp_path / "out").exists()
+    files = render_package(_manifest(tmp_path, "typeddict", extra), "calc_server")
+    server = str(files.owned["server.py"])
+    assert "params_model=None," in server and "params_schema=" in server
+    assert "from . import models" not in server
+    assert "class ReadDoubleInput(TypedDict):" in str(files.owned["models.py"])
+
+    from mcpgen_runtime.server.errors import RequestError
+    from mcpgen_runtime.server.resources import TemplateBinding, checked_variables
+
+    namespace: dict[str, Any] = {"TemplateBinding": TemplateBinding}
+    start = server.index("TemplateBinding(\n")
+    binding = eval(server[start : server.index("\n    ),\n", start) + 6], namespace)  # noqa: S307
+    assert checked_variables(binding, {"n": "21"}, "bad") == {"n": "21"}
+    try:
+        checked_variables(binding, {"n": "x1"}, "Invalid URI")
+    except RequestError as exc:
+        assert exc.code == -32602 and "Invalid URI" in exc.message and "/n" in exc.message
+    else:
+        raise AssertionError("a variable the schema refuses was accepted")
 
 
 # -- the package -----------------------------------------------------------------------------

@@ -12,24 +12,24 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Union, cast
 
 from .auth.scopes import require
 from .errors import INVALID_PARAMS, RequestError
+from .fastpath import is_model
 from .listing import finish, page, shape_prompt
 from .requests import run_round, validated
 
 if TYPE_CHECKING:
     import mcp.types as types
     from mcp.server.context import ServerRequestContext
+    from pydantic import BaseModel
 
     from .serving import Serving
 
 __all__ = ["PromptBinding", "PromptContent", "PromptItem", "PromptsRuntime", "fill", "messages"]
 
-PromptContent = BaseModel | Mapping[str, Any] | Sequence[Any]
+PromptContent = Union["BaseModel", Mapping[str, Any], Sequence[Any]]
 """What a prompt handler may return besides ``str`` (one user text message): a content block
 (``TextContent``, ``ImageContent``, ``AudioContent``, ``EmbeddedResource``...), a
 ``{role, content}`` message, or a list of them."""
@@ -200,13 +200,15 @@ def messages(value: object) -> list[dict[str, Any]]:
     mapping or model with ``role`` and ``content`` is a message; a list is several."""
     if isinstance(value, str):
         return [{"role": "user", "content": {"type": "text", "text": value}}]
-    if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if is_model(value):
+        value = cast("BaseModel", value).model_dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(value, Mapping):
         if "role" in value and "content" in value:
             content = value["content"]
-            if isinstance(content, BaseModel):
-                content = content.model_dump(mode="json", by_alias=True, exclude_none=True)
+            if is_model(content):
+                content = cast("BaseModel", content).model_dump(
+                    mode="json", by_alias=True, exclude_none=True
+                )
             return [{"role": value["role"], "content": dict(content)}]
         if "type" in value:
             return [{"role": "user", "content": dict(value)}]

@@ -14,8 +14,6 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
-
 from .context import ToolContext
 from .errors import INTERNAL_ERROR, INVALID_PARAMS, RequestError, protocol_errors
 from .outcome import LOGGER, ToolError
@@ -23,6 +21,7 @@ from .sealed import InputRequired
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
+    from pydantic import BaseModel
 
     from .serving import Serving
 
@@ -32,6 +31,8 @@ __all__ = ["Answered", "run_handler", "run_round", "validated"]
 def validated(model: type[BaseModel], data: Mapping[str, Any], what: str) -> BaseModel:
     """``data`` as ``model`` (a template's variables, a prompt's arguments); ``-32602`` naming
     ``what`` and every problem when it does not fit."""
+    from pydantic import ValidationError  # loaded: ``model`` is a pydantic model
+
     try:
         return model.model_validate(data)
     except ValidationError as exc:

@@ -17,14 +17,13 @@ import base64
 import json
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Union, cast
 
 from ..revisions import MODERN_REVISIONS
 from .auth.scopes import require
 from .context import ToolContext
 from .errors import INVALID_PARAMS, RequestError
+from .fastpath import is_model
 from .listing import finish, page, shape_definition
 from .requests import run_round, validated
 from .sdk_adapter import uri_templates
@@ -32,6 +31,7 @@ from .sdk_adapter import uri_templates
 if TYPE_CHECKING:
     import mcp.types as types
     from mcp.server.context import ServerRequestContext
+    from pydantic import BaseModel
 
     from .serving import Serving
 
@@ -46,7 +46,7 @@ __all__ = [
     "contents",
 ]
 
-ResourceContents = BaseModel | Mapping[str, Any] | Sequence[Any]
+ResourceContents = Union["BaseModel", Mapping[str, Any], Sequence[Any]]
 """What a resource handler may return besides ``str`` (text) and ``bytes`` (a blob): a wire
 ``TextResourceContents``/``BlobResourceContents`` (or its JSON), or a list of contents."""
 
@@ -89,6 +89,8 @@ class TemplateBinding:
         "definition_json",
         "method",
         "params_model",
+        "params_schema",
+        "_params_check",
         "completions",
         "complete_method",
         "completed_by_handler",
@@ -100,7 +102,8 @@ class TemplateBinding:
         *,
         definition_json: str,
         method: str,
-        params_model: type[BaseModel],
+        params_model: type[BaseModel] | None,
+        params_schema: str | None = None,
         completions: Mapping[str, Sequence[str]] | None = None,
         complete_method: str | None = None,
         completed_by_handler: Sequence[str] = (),
@@ -109,6 +112,10 @@ class TemplateBinding:
         self.definition_json = definition_json
         self.method = method
         self.params_model = params_model
+        self.params_schema = params_schema
+        """The variables' JSON Schema (JSON text), checked by jsonschema-rs when there is no
+        model (``server.models: typeddict``): the handler then gets the variables dict."""
+        self._params_check: Any = None
         self.completions = dict(completions or {})
         self.complete_method = complete_method
         """The ``Handlers`` method that completes ``completed_by_handler``."""
@@ -143,7 +150,7 @@ class TemplateItem:
         invoke = getattr(handlers, binding.method, None)
         if not callable(invoke):
             raise TypeError(f"handlers have no method {binding.method!r}")
-        self.invoke: Callable[[BaseModel, ToolContext], Awaitable[object]] = invoke
+        self.invoke: Callable[[Any, ToolContext], Awaitable[object]] = invoke
 
 
 class ResourcesRuntime:
@@ -239,10 +246,12 @@ class ResourcesRuntime:
             return finish({"contents": list(target._contents)}, None, version)
         name = target.definition.get("name", uri)
         if isinstance(target, TemplateItem):
-            typed = validated(
-                target.binding.params_model,
-                variables,
-                f"Invalid URI {uri!r} for template {target.definition['uriTemplate']!r}",
+            why = f"Invalid URI {uri!r} for template {target.definition['uriTemplate']!r}"
+            model = target.binding.params_model
+            typed = (
+                validated(model, variables, why)
+                if model is not None
+                else checked_variables(target.binding, variables, why)
             )
             what = f"resource template {target.definition['uriTemplate']!r}"
             invoke_t = target.invoke
@@ -320,8 +329,10 @@ def contents(uri: str, value: object, mime: Any) -> list[dict[str, Any]]:
             out["mimeType"] = mime
         out["blob"] = base64.b64encode(bytes(value)).decode("ascii")
         return [out]
-    if isinstance(value, BaseModel):
-        dumped: dict[str, Any] = value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if is_model(value):
+        dumped: dict[str, Any] = cast("BaseModel", value).model_dump(
+            mode="json", by_alias=True, exclude_none=True
+        )
         return [dumped]
     if isinstance(value, Mapping):
         return [dict(value)]
@@ -331,3 +342,20 @@ def contents(uri: str, value: object, mime: Any) -> list[dict[str, Any]]:
         f"a resource handler returned {type(value).__name__}; return str, bytes, a "
         "TextResourceContents/BlobResourceContents, or a list of them"
     )
+
+
+def checked_variables(
+    binding: TemplateBinding, variables: dict[str, Any], what: str
+) -> dict[str, Any]:
+    """A template's variables as they are, once its JSON Schema accepts them (jsonschema-rs,
+    as tool arguments are checked); ``-32602`` naming ``what`` and every problem otherwise."""
+    if binding.params_schema is None:
+        return variables
+    if binding._params_check is None:
+        from .validation import SchemaCheck
+
+        binding._params_check = SchemaCheck(json.loads(binding.params_schema), "2020-12")
+    problems = binding._params_check.problems(variables)
+    if problems:
+        raise RequestError(INVALID_PARAMS, f"{what}: " + "; ".join(p.strip() for p in problems))
+    return variables

@@ -4,8 +4,13 @@
 Subclass ``ToolsBase`` in ``handlers.py`` and override the methods (its name never changes,
 whatever the server is called). A method that is not overridden raises
 ``NotImplementedError``, which the runtime reports to the client as "not implemented yet"
-(``isError: true``). A method returns its output model, or a mapping of the same shape (both
-are checked against the outputSchema), or a ``ToolResult``.
+(``isError: true``).
+
+``server.models: typeddict``: a method receives the arguments exactly as sent and validated
+against the inputSchema, a plain dict typed by its ``TypedDict`` (JSON names as keys, no
+defaults filled in: use ``args.get("name", default)`` for an optional one); it returns JSON
+data of the output's shape (the output ``TypedDict`` is a dict; checked against the
+outputSchema), or a ``ToolResult``.
 """
 
 from __future__ import annotations

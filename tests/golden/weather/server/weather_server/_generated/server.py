@@ -12,7 +12,6 @@ from mcpgen_runtime import TemplateBinding
 from mcpgen_runtime import PromptBinding
 from mcpgen_runtime import SkillBinding
 
-from . import models as _m
 from .base import ToolsBase
 from .tools import TOOL_DEFINITIONS
 
@@ -35,29 +34,27 @@ BINDINGS: Final[tuple[ToolBinding, ...]] = (
     ToolBinding(
         definition_json=TOOL_DEFINITIONS[0],
         method="get_weather",
-        input_model=_m.GetWeatherInput,
-        output_model=_m.GetWeatherOutput,
+        input_model=None,
         input_dialect="2020-12",
         output_dialect="2020-12",
     ),
     ToolBinding(
         definition_json=TOOL_DEFINITIONS[1],
         method="get_forecast",
-        input_model=_m.GetForecastInput,
-        output_model=_m.GetForecastOutput,
+        input_model=None,
         input_dialect="2020-12",
         output_dialect="2020-12",
     ),
     ToolBinding(
         definition_json=TOOL_DEFINITIONS[2],
         method="weather_map",
-        input_model=_m.WeatherMapInput,
+        input_model=None,
         input_dialect="2020-12",
     ),
     ToolBinding(
         definition_json=TOOL_DEFINITIONS[3],
         method="report_outage",
-        input_model=_m.ReportOutageInput,
+        input_model=None,
         input_dialect="2020-12",
     ),
 )
@@ -79,7 +76,8 @@ TEMPLATES: Final[tuple[TemplateBinding, ...]] = (
     TemplateBinding(
         definition_json='{"uriTemplate":"weather://forecast/{city}","name":"city-forecast","title":"City forecast","description":"The three-day forecast of a city, as JSON.","mimeType":"application/json"}',
         method="read_city_forecast",
-        params_model=_m.ReadCityForecastInput,
+        params_model=None,
+        params_schema='{"type":"object","properties":{"city":{"type":"string","minLength":1}},"required":["city"]}',
         completions={
             "city": (
                 "Paris",
