@@ -149,6 +149,16 @@ def table(res: dict[str, Any]) -> str:
     )
     rows.append(
         (
+            "first `tools/call`, `server.models: typeddict` (handshake / 2026-07-28)",
+            _f(fc("gen-typeddict@handshake", "call_ms"), "{:.0f} ms")
+            + " / "
+            + _f(fc("gen-typeddict@modern", "call_ms"), "{:.0f} ms"),
+            "",
+            "",
+        )
+    )
+    rows.append(
+        (
             "first `tools/call`, weather example",
             _f(fc("weather@handshake", "call_ms"), "{:.0f} ms"),
             "",
