@@ -59,7 +59,8 @@ tools:
       properties:
         names: {{type: array, items: {{type: string}}}}
         pydantic: {{type: boolean}}
-      required: [names, pydantic]
+        gc: {{type: boolean}}
+      required: [names, pydantic, gc]
       additionalProperties: false
   - name: broken
     description: Returns a sum that is not an integer.
@@ -75,6 +76,7 @@ HANDLERS = {
     "typeddict": """\
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Any
 
@@ -89,7 +91,11 @@ class Handlers(ToolsBase):
         return {"sum": args["a"] + args.get("b", 1)}
 
     async def keys(self, args: KeysInput, ctx: ToolContext) -> KeysOutput:
-        return {"names": sorted(args), "pydantic": "pydantic" in sys.modules}
+        return {
+            "names": sorted(args),
+            "pydantic": "pydantic" in sys.modules,
+            "gc": gc.isenabled(),
+        }
 
     async def broken(self, args: BrokenInput, ctx: ToolContext) -> Any:
         return {"sum": "many"}
@@ -111,7 +117,7 @@ class Handlers(ToolsBase):
 
     async def keys(self, args: KeysInput, ctx: ToolContext) -> KeysOutput:
         names = sorted(args.model_dump(by_alias=True, exclude_unset=True))
-        return KeysOutput(names=names, pydantic=True)
+        return KeysOutput(names=names, pydantic=True, gc=True)
 
     async def broken(self, args: Any, ctx: ToolContext) -> Any:
         return {"sum": "many"}
@@ -295,6 +301,7 @@ def test_the_handler_gets_the_json_as_sent_and_no_pydantic_is_imported(
     assert first["result"]["structuredContent"] == {
         "names": ["class", "first-name", "more"],
         "pydantic": False,
+        "gc": True,  # the fast boot turns the collector off while it builds, and back on
     }, first
     assert refused["result"]["isError"] is True
     assert "/where/city" in refused["result"]["content"][0]["text"]
