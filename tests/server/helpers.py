@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -220,3 +222,38 @@ def shop_package(factory: pytest.TempPathFactory, manifest: str, handlers: str) 
     path.write_text(manifest)
     write_package(path, out, "shop", handlers=handlers)
     return out
+
+
+def stdio_answers(
+    root: Path, package: str, engine: str, requests: list[tuple[str, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """What a fresh ``python -m <package> --engine <engine>`` (importable from ``root``)
+    answers on stdio to ``initialize`` (2025-11-25), ``notifications/initialized`` and then
+    each ``(method, params)`` of ``requests`` (ids 1, 2, ...): the answers in that order,
+    ``initialize``'s left out."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MCPGEN_", "COVERAGE"))}
+    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
+    init = {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    }
+    lines: list[dict[str, Any]] = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    lines += [
+        {"jsonrpc": "2.0", "id": i, "method": method, "params": params}
+        for i, (method, params) in enumerate(requests, start=1)
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", package, "--engine", engine],
+        input="".join(json.dumps(m) + "\n" for m in lines),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    answers = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    assert len(answers) == 1 + len(requests), proc.stdout + proc.stderr
+    return sorted(answers, key=lambda a: a["id"])[1:]

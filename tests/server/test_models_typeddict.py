@@ -8,8 +8,6 @@ SDK's, for valid, invalid and over-the-schema calls."""
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +17,7 @@ import pytest
 
 from tests.inprocess import mcpgen
 from tests.mypy_cache import strict_args
-from tests.server.helpers import render_package, write_package
+from tests.server.helpers import render_package, stdio_answers, write_package
 
 MANIFEST = """\
 server:
@@ -225,42 +223,9 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
 def _session(
     pkg_dir: Path, package: str, engine: str, calls: list[tuple[str, dict[str, Any]]] = CALLS
 ) -> list[dict[str, Any]]:
-    """The answers of one fresh process on stdio: initialize, then every call of ``calls``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MCPGEN_", "COVERAGE"))}
-    env["PYTHONPATH"] = os.pathsep.join([str(pkg_dir), env.get("PYTHONPATH", "")])
-    lines = [
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-    ]
-    lines += [
-        {
-            "jsonrpc": "2.0",
-            "id": i,
-            "method": "tools/call",
-            "params": {"name": name, "arguments": args},
-        }
-        for i, (name, args) in enumerate(calls, start=1)
-    ]
-    proc = subprocess.run(
-        [sys.executable, "-m", package, "--engine", engine],
-        input="".join(json.dumps(m) + "\n" for m in lines),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    answers = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    assert len(answers) == 1 + len(calls), proc.stdout + proc.stderr
-    return sorted(answers, key=lambda a: a["id"])[1:]
+    """The answers of one fresh process on stdio to every call of ``calls``."""
+    requests = [("tools/call", {"name": name, "arguments": args}) for name, args in calls]
+    return stdio_answers(pkg_dir, package, engine, requests)
 
 
 @pytest.fixture(scope="module")

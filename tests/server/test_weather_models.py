@@ -9,79 +9,34 @@ bad URI's message: the typeddict server's is jsonschema-rs's, as for tool argume
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.helpers import DATA, WEATHER, WEATHER_HANDLERS, write_package
+from tests.server.helpers import DATA, WEATHER, WEATHER_HANDLERS, stdio_answers, write_package
 
-SCRIPT: list[dict[str, Any]] = [
-    {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
+REQUESTS: list[tuple[str, dict[str, Any]]] = [
+    ("tools/call", {"name": "get_weather", "arguments": {"city": "Paris"}}),
+    ("tools/call", {"name": "get_weather", "arguments": {"city": "Zürich", "units": "imperial"}}),
+    ("tools/call", {"name": "get_weather", "arguments": {"city": ""}}),
+    ("tools/call", {"name": "get_forecast", "arguments": {"location": {"city": "B"}}}),
+    (
+        "tools/call",
+        {
+            "name": "get_forecast",
+            "arguments": {"location": {"city": "Lyon", "country": "FR"}, "days": 5},
         },
-    },
-    {"jsonrpc": "2.0", "method": "notifications/initialized"},
-    *(
-        {"jsonrpc": "2.0", "id": i, "method": method, "params": params}
-        for i, (method, params) in enumerate(
-            [
-                ("tools/call", {"name": "get_weather", "arguments": {"city": "Paris"}}),
-                (
-                    "tools/call",
-                    {"name": "get_weather", "arguments": {"city": "Zürich", "units": "imperial"}},
-                ),
-                ("tools/call", {"name": "get_weather", "arguments": {"city": ""}}),
-                ("tools/call", {"name": "get_forecast", "arguments": {"location": {"city": "B"}}}),
-                (
-                    "tools/call",
-                    {
-                        "name": "get_forecast",
-                        "arguments": {"location": {"city": "Lyon", "country": "FR"}, "days": 5},
-                    },
-                ),
-                ("tools/call", {"name": "weather-map", "arguments": {"city": "São Paulo"}}),
-                ("tools/call", {"name": "report_outage", "arguments": {"station": "ORY"}}),
-                ("resources/read", {"uri": "weather://forecast/Paris"}),
-                ("resources/read", {"uri": "weather://forecast/"}),
-                (
-                    "prompts/get",
-                    {"name": "plan-outing", "arguments": {"city": "Paris", "activity": "picnic"}},
-                ),
-                ("prompts/get", {"name": "plan-outing", "arguments": {"city": "Paris"}}),
-            ],
-            start=1,
-        )
     ),
+    ("tools/call", {"name": "weather-map", "arguments": {"city": "São Paulo"}}),
+    ("tools/call", {"name": "report_outage", "arguments": {"station": "ORY"}}),
+    ("resources/read", {"uri": "weather://forecast/Paris"}),
+    ("resources/read", {"uri": "weather://forecast/"}),
+    ("prompts/get", {"name": "plan-outing", "arguments": {"city": "Paris", "activity": "picnic"}}),
+    ("prompts/get", {"name": "plan-outing", "arguments": {"city": "Paris"}}),
 ]
 BAD_URI = 9
-
-
-def _answers(root: Path, package: str, engine: str) -> list[dict[str, Any]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MCPGEN_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
-    proc = subprocess.run(
-        [sys.executable, "-m", package, "--engine", engine],
-        input="".join(json.dumps(m) + "\n" for m in SCRIPT),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    answers = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    assert len(answers) == len(SCRIPT) - 1, proc.stdout + proc.stderr
-    return sorted(answers, key=lambda a: a["id"])
 
 
 @pytest.fixture(scope="module")
@@ -111,16 +66,16 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def test_the_weather_example_answers_alike_in_both_modes(
     packages: dict[str, Path], engine: str
 ) -> None:
-    typed = _answers(packages["typeddict"], "wx_typeddict", engine)
-    model = _answers(packages["pydantic"], "wx_pydantic", engine)
+    typed = stdio_answers(packages["typeddict"], "wx_typeddict", engine, REQUESTS)
+    model = stdio_answers(packages["pydantic"], "wx_pydantic", engine, REQUESTS)
     for t, m in zip(typed, model, strict=True):
         if t["id"] == BAD_URI:
             assert t["error"]["code"] == m["error"]["code"] == -32602
             assert "/city" in t["error"]["message"] and "/city" in m["error"]["message"]
             continue
         assert t == m, t["id"]
-    assert typed[1]["result"]["structuredContent"]["city"] == "Paris"
-    assert [b["type"] for b in typed[6]["result"]["content"]] == [
+    assert typed[0]["result"]["structuredContent"]["city"] == "Paris"
+    assert [b["type"] for b in typed[5]["result"]["content"]] == [
         "text",
         "image",
         "resource_link",
