@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ..revisions import MODERN_REVISIONS
 from ..server.auth.scopes import principal
 from ..server.errors import RequestError, error_fields, protocol_errors
+from ..server.flat import flat_scalar_bound
 from ..server.outcome import LOGGER
 from ..server.sealed import InputRequired
 from .changes import TaskChanged, asking, ended, lost, rerun, status_message
@@ -255,12 +256,8 @@ class Tasks:
 
     def restart(self, tool: CompiledTool, record: Record) -> None:
         """Run ``record``'s handler again here, with every answer it has so far."""
-        from ..server.flat import flat_scalar_bound
-
-        arguments = record["arguments"]
-        checked, refused = self.tools._checked_arguments(
-            tool, arguments, flat_scalar_bound(arguments)
-        )
+        args = record["arguments"]
+        checked, refused = self.tools._checked_arguments(tool, args, flat_scalar_bound(args))
         if refused is not None:  # the arguments no longer fit (a newer package)
             self._spawn(
                 self._change(record["id"], ended("completed", self.settings, result=refused))
